@@ -1,0 +1,66 @@
+"""Commands on one deal: show it, verify a move list."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from dailydeal.cli import main
+from dailydeal.cli.common import GAME_ARG, JSON_OPTION, deal_options, echo_json, game_header
+from dailydeal.games import Game
+from dailydeal.verify import replay
+
+
+@main.command()
+@GAME_ARG
+@deal_options
+@JSON_OPTION
+def deal(game: Game[Any], as_json: bool) -> None:
+    """Show the deal of GAME for --seed N (or --cards).
+
+    Without --json, a picture of the layout; with --json,
+    {"game","variant","seed","deal":{...}}.
+    """
+    if as_json:
+        echo_json(
+            {"game": game.name, "variant": game.variant, "seed": game.seed, "deal": game.deal_json()}
+        )
+        return
+    click.echo(game_header(game))
+    click.echo(game.render())
+    if game.name == "accordion":
+        click.echo("stock order: " + " ".join(game.deal_json()["stock"]))
+
+
+@main.command()
+@GAME_ARG
+@deal_options
+@JSON_OPTION
+@click.argument("moves", nargs=-1)
+def verify(game: Game[Any], as_json: bool, moves: tuple[str, ...]) -> None:
+    """Replay MOVES on the deal and print the verdict.
+
+    MOVES are in the notation of RULES.md, as separate arguments or one string separated by
+    spaces or commas; `-` reads them from standard input (text or a JSON list).
+    Exits 0 when the list is valid, 1 when a move is bad, 2 on malformed input.
+    """
+    text = sys.stdin.read() if moves == ("-",) else " ".join(moves)
+    try:
+        verdict = replay(game, text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="MOVES") from None
+    if as_json:
+        echo_json(verdict.to_json())
+    else:
+        click.echo(game_header(game))
+        if verdict.error:
+            e = verdict.error
+            click.echo(f"move {e.index} ({e.move!r}) is bad: {e.reason}")
+        click.echo(
+            f"{'valid' if verdict.valid else 'invalid'}; state: {verdict.state}; "
+            f"score: {verdict.score}; moves played: {verdict.moves}"
+        )
+        click.echo(game.render())
+    sys.exit(0 if verdict.valid else 1)

@@ -1,0 +1,1 @@
+"""The daily pipeline: secret seeds, generation, storage and the scheduler."""

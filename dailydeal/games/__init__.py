@@ -1,0 +1,82 @@
+"""The registry of games and variants: GAMES, get_game(name, variant), deal()."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dailydeal.games.accordion import Accordion, ForcedAccordion, OpenAccordion
+from dailydeal.games.base import IN_PROGRESS, LOST, STATES, WON, Game
+from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps
+from dailydeal.games.pyramid import PASSES_VARIANTS, Pyramid
+
+GameClass = type[Game[Any]]
+
+# game name -> variant name -> class; the first variant of each game is its default.
+GAMES: dict[str, dict[str, GameClass]] = {
+    "accordion": {g.variant: g for g in (Accordion, ForcedAccordion, OpenAccordion)},
+    "pyramid": {g.variant: g for g in (Pyramid, *PASSES_VARIANTS)},
+    "gaps": {g.variant: g for g in (Gaps, *REDEALS_VARIANTS)},
+}
+ALIASES = {("gaps", "redeals=2"): "standard", ("gaps", "addiction"): "redeals=3"}
+
+
+def default_variant(game: str) -> str:
+    return next(iter(GAMES[check_game(game)]))
+
+
+def check_game(name: str) -> str:
+    if not isinstance(name, str) or name.lower() not in GAMES:
+        raise ValueError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+    return name.lower()
+
+
+def get_game(name: str, variant: str | None = None) -> GameClass:
+    """The class of a game variant; ``variant=None`` is the default of RULES.md."""
+    game = check_game(name)
+    if variant is None or variant == "":
+        return next(iter(GAMES[game].values()))
+    if not isinstance(variant, str):
+        raise ValueError(f"a variant is text, not {type(variant).__name__}")
+    v = ALIASES.get((game, variant.lower()), variant.lower())
+    cls = GAMES[game].get(v)
+    if cls is None:
+        raise ValueError(
+            f"unknown variant {variant!r} of {game}; variants: {', '.join(GAMES[game])}"
+        )
+    return cls
+
+
+def new_game(
+    name: str,
+    seed: int | None = None,
+    variant: str | None = None,
+    cards: Any = None,
+) -> Game[Any]:
+    """A game from a seed or from an explicit deal (exactly one of the two)."""
+    cls = get_game(name, variant)
+    if (seed is None) == (cards is None):
+        raise ValueError("give either a seed or the cards of a deal")
+    if cards is not None:
+        return cls.from_cards(cards)
+    assert seed is not None
+    return cls.from_seed(seed)
+
+
+def deal(name: str, seed: int, variant: str | None = None) -> dict[str, Any]:
+    """The deal of a seed in the JSON shape of the rules issue."""
+    game = new_game(name, seed, variant)
+    return {"game": game.name, "variant": game.variant, "seed": seed, "deal": game.deal_json()}
+
+
+__all__ = [
+    "GAMES",
+    "IN_PROGRESS",
+    "LOST",
+    "STATES",
+    "WON",
+    "Game",
+    "deal",
+    "default_variant",
+    "get_game",
+    "new_game",
+]

@@ -1,0 +1,213 @@
+"""Accordion (RULES.md): deal one by one; a pile moves 1 or 3 places left on suit or rank."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from dailydeal import cards as C
+from dailydeal.errors import InvalidMoveError
+from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """``d``: the next stock card becomes a new pile at the right end of the row."""
+
+    def __str__(self) -> str:
+        return "d"
+
+
+@dataclass(frozen=True, slots=True)
+class PileMove:
+    """``X>Y``: the pile topped by ``src`` goes onto the pile topped by ``dst``."""
+
+    src: int
+    dst: int
+
+    def __str__(self) -> str:
+        return f"{C.name(self.src)}>{C.name(self.dst)}"
+
+
+AccordionMove = Deal | PileMove
+DEAL = Deal()
+
+
+def matches(a: int, b: int) -> bool:
+    """Two top cards match when they share a suit or a rank (colour never counts)."""
+    return a // 13 == b // 13 or a % 13 == b % 13
+
+
+class Accordion(Game[AccordionMove]):
+    name = "accordion"
+    variant = "standard"
+    description = "moves optional, cards dealt one by one"
+
+    ALLOWED_JUMPS: ClassVar[tuple[int, ...]] = (1, 3)
+    FORCED: ClassVar[bool] = False  # a move, when one exists, must be made before dealing
+    OPEN: ClassVar[bool] = False  # all 52 cards are dealt before the first move
+
+    def __init__(self, cards: Sequence[int], seed: int | None = None) -> None:
+        super().__init__(cards, seed)
+        self.dealt = 0
+        self.piles: list[list[int]] = []
+        self._undo_info: list[tuple[int, int, int]] = []
+        if self.OPEN:
+            for card in self.cards:
+                self.piles.append([card])
+            self.dealt = 52
+
+    # --- notation -------------------------------------------------------------------
+    def _parse_move(self, text: str) -> AccordionMove:
+        if text.lower() == "d":
+            return DEAL
+        parts = text.split(">")
+        if len(parts) != 2:
+            raise InvalidMoveError(f"cannot read {text!r}: an Accordion move is X>Y or d")
+        return PileMove(C.parse(parts[0]), C.parse(parts[1]))
+
+    # --- rules ----------------------------------------------------------------------
+    def tops(self) -> list[int]:
+        return [p[-1] for p in self.piles]
+
+    def pile_moves(self) -> list[PileMove]:
+        tops = self.tops()
+        out = []
+        for i, top in enumerate(tops):
+            for jump in self.ALLOWED_JUMPS:
+                j = i - jump
+                if j >= 0 and matches(top, tops[j]):
+                    out.append(PileMove(top, tops[j]))
+        return out
+
+    def can_deal(self) -> bool:
+        return self.dealt < 52 and not (self.FORCED and self.pile_moves())
+
+    def legal_moves(self) -> list[AccordionMove]:
+        moves: list[AccordionMove] = list(self.pile_moves())
+        if self.can_deal():
+            moves.append(DEAL)
+        return moves
+
+    def _pile_of(self, card: int) -> int | None:
+        for i, pile in enumerate(self.piles):
+            if pile[-1] == card:
+                return i
+        return None
+
+    def _where(self, card: int) -> str:
+        if card in self.cards[self.dealt :]:
+            return f"{C.name(card)} has not been dealt yet"
+        return f"{C.name(card)} is not on top of a pile"
+
+    def illegal_reason(self, move: AccordionMove) -> str | None:
+        if isinstance(move, Deal):
+            if self.dealt >= 52:
+                return "the stock is empty"
+            if self.FORCED and self.pile_moves():
+                return "a move must be made before dealing again (forced variant)"
+            return None
+        i = self._pile_of(move.src)
+        if i is None:
+            return self._where(move.src)
+        j = self._pile_of(move.dst)
+        if j is None:
+            return self._where(move.dst)
+        x, y = C.name(move.src), C.name(move.dst)
+        if j >= i:
+            return f"{y} is not left of {x}: piles only move left"
+        if i - j not in self.ALLOWED_JUMPS:
+            allowed = " or ".join(str(k) for k in self.ALLOWED_JUMPS)
+            return f"{y} is {i - j} piles left of {x}; a pile moves {allowed} places left"
+        if not matches(move.src, move.dst):
+            return f"{x} and {y} share neither suit nor rank"
+        return None
+
+    def _apply(self, move: AccordionMove) -> None:
+        if isinstance(move, Deal):
+            self.piles.append([self.cards[self.dealt]])
+            self.dealt += 1
+            return
+        i = self._pile_of(move.src)
+        j = self._pile_of(move.dst)
+        assert i is not None and j is not None
+        moved = self.piles.pop(i)
+        self.piles[j].extend(moved)
+        self._undo_info.append((i, j, len(moved)))
+
+    def _undo(self, move: AccordionMove) -> None:
+        if isinstance(move, Deal):
+            self.piles.pop()
+            self.dealt -= 1
+            return
+        i, j, n = self._undo_info.pop()
+        moved = self.piles[j][-n:]
+        del self.piles[j][-n:]
+        self.piles.insert(i, moved)
+
+    def play(self, move: AccordionMove) -> list[AccordionMove]:
+        """Deal lazily, just enough to bring the moving card into the row (RULES.md)."""
+        pushed: list[AccordionMove] = []
+        if isinstance(move, PileMove) and move.src in self.cards[self.dealt :]:
+            while self.can_deal():
+                self.push(DEAL)
+                pushed.append(DEAL)
+                if self.cards[self.dealt - 1] == move.src:
+                    break
+        try:
+            self.push(move)
+        except ValueError:
+            for _ in pushed:  # a rejected move leaves the position as it was
+                self.pop()
+            raise
+        return [*pushed, move]
+
+    def finish(self) -> list[AccordionMove]:
+        pushed: list[AccordionMove] = []
+        while self.can_deal():
+            self.push(DEAL)
+            pushed.append(DEAL)
+        return pushed
+
+    def status(self) -> str:
+        if self.dealt < 52:
+            return IN_PROGRESS
+        if len(self.piles) == 1:
+            return WON
+        return IN_PROGRESS if self.pile_moves() else LOST
+
+    def score(self) -> int:
+        """Piles left, counting each undealt card as the pile it will become."""
+        return len(self.piles) + 52 - self.dealt
+
+    def key(self) -> Hashable:
+        return (self.dealt, tuple(p[-1] for p in self.piles))
+
+    # --- views ----------------------------------------------------------------------
+    def deal_json(self) -> dict[str, Any]:
+        return {"stock": C.names(self.cards)}
+
+    def position_json(self) -> dict[str, Any]:
+        return {
+            "piles": [{"top": C.name(p[-1]), "cards": C.names(p)} for p in self.piles],
+            "stock_count": 52 - self.dealt,
+        }
+
+    def render(self) -> str:
+        row = " ".join(
+            C.pretty(p[-1]) + (f"({len(p)})" if len(p) > 1 else "") for p in self.piles
+        )
+        return f"row:   {row or '(empty)'}\nstock: {52 - self.dealt} cards"
+
+
+class ForcedAccordion(Accordion):
+    variant = "forced"
+    description = "a move, when one exists, must be made before dealing again"
+    FORCED = True
+
+
+class OpenAccordion(Accordion):
+    variant = "open"
+    description = "all 52 cards dealt before the first move"
+    OPEN = True

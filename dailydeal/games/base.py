@@ -1,0 +1,161 @@
+"""What every game offers: a position with push()/pop(), legal moves, status, score.
+
+The same engine serves the verifier, the solvers, the player models and the tests, so a
+rule lives in exactly one place. Variants are subclasses that override class settings.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from dailydeal import cards as C
+from dailydeal.errors import IllegalMoveError, InvalidMoveError
+from dailydeal.shuffle import check_seed, shuffled_deck
+
+WON, LOST, IN_PROGRESS = "won", "lost", "in progress"
+STATES = (WON, LOST, IN_PROGRESS)
+
+M = TypeVar("M")
+G = TypeVar("G", bound="Game[Any]")
+
+MAX_MOVE_TEXT = 16  # no move of any notation is longer; longer text is rejected unread
+
+
+class Game(ABC, Generic[M]):
+    """A position of one game, from a deal, with the history of the moves pushed."""
+
+    name: ClassVar[str]
+    variant: ClassVar[str]
+    description: ClassVar[str] = ""
+
+    def __init__(self, cards: Sequence[int], seed: int | None = None) -> None:
+        C.check_deck(cards)
+        self.cards: tuple[int, ...] = tuple(cards)
+        self.seed = None if seed is None else check_seed(seed)
+        self.move_stack: list[M] = []
+
+    @classmethod
+    def from_seed(cls: type[G], seed: int) -> G:
+        return cls(shuffled_deck(seed), seed)
+
+    @classmethod
+    def from_cards(cls: type[G], cards: str | Sequence[str] | Sequence[int]) -> G:
+        if isinstance(cards, str) or (cards and isinstance(next(iter(cards)), str)):
+            deck = C.parse_deck(cards)  # type: ignore[arg-type]
+        else:
+            deck = list(cards)  # type: ignore[arg-type]
+        return cls(deck, None)
+
+    def copy(self: G) -> G:
+        """A fresh game from the same deal with the same moves replayed."""
+        game = type(self)(self.cards, self.seed)
+        for move in self.move_stack:
+            game.push(move)
+        return game
+
+    # --- notation -------------------------------------------------------------------
+    def parse_move(self, text: str) -> M:
+        """Read one move in this game's notation (RULES.md). Raises InvalidMoveError."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+        t = text.strip()
+        if not t:
+            raise InvalidMoveError("empty move")
+        if len(t) > MAX_MOVE_TEXT:
+            raise InvalidMoveError(f"cannot read move {t[:MAX_MOVE_TEXT]!r}...: too long")
+        return self._parse_move(t)
+
+    @abstractmethod
+    def _parse_move(self, text: str) -> M: ...
+
+    # --- rules ----------------------------------------------------------------------
+    @abstractmethod
+    def legal_moves(self) -> list[M]:
+        """Every legal move in the current position, in a fixed order."""
+
+    @abstractmethod
+    def illegal_reason(self, move: M) -> str | None:
+        """None when ``move`` is legal now, else a reason a person can read."""
+
+    def is_legal(self, move: M) -> bool:
+        return self.illegal_reason(move) is None
+
+    def push(self, move: M) -> None:
+        """Play a move; raises IllegalMoveError (with the reason) if the rules forbid it."""
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self._apply(move)
+        self.move_stack.append(move)
+
+    def pop(self) -> M:
+        """Take back the last move pushed."""
+        move = self.move_stack.pop()
+        self._undo(move)
+        return move
+
+    @abstractmethod
+    def _apply(self, move: M) -> None: ...
+
+    @abstractmethod
+    def _undo(self, move: M) -> None: ...
+
+    def play(self, move: M) -> list[M]:
+        """Push a move as a submitted solution means it; returns every move pushed.
+
+        The verifier plays through this hook: Accordion deals lazily here.
+        """
+        self.push(move)
+        return [move]
+
+    def finish(self) -> list[M]:
+        """What happens after the last submitted move (Accordion deals the rest)."""
+        return []
+
+    @abstractmethod
+    def status(self) -> str:
+        """``won``, ``lost`` or ``in progress``."""
+
+    def is_over(self) -> bool:
+        return self.status() != IN_PROGRESS
+
+    @abstractmethod
+    def score(self) -> int: ...
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """A hashable key: equal keys mean positions with the same future."""
+
+    # --- views ----------------------------------------------------------------------
+    @abstractmethod
+    def deal_json(self) -> dict[str, Any]:
+        """The deal as dealt (RULES.md shapes), independent of the moves pushed."""
+
+    @abstractmethod
+    def position_json(self) -> dict[str, Any]:
+        """What a client needs to draw the current position."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "variant": self.variant,
+            "seed": self.seed,
+            "position": self.position_json(),
+            "state": self.status(),
+            "score": self.score(),
+            "moves": [str(m) for m in self.move_stack],
+            "legal_moves": [str(m) for m in self.legal_moves()],
+        }
+
+    @abstractmethod
+    def render(self) -> str:
+        """A picture of the position for a terminal."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seed={self.seed} moves={len(self.move_stack)}>"
+
+
+def card_or_none(card: int | None) -> str | None:
+    return None if card is None else C.name(card)

@@ -1,0 +1,53 @@
+"""Solvers: ``solve()`` -> won (with a verified-able solution), lost (proved) or unknown.
+
+Each game may have a module ``dailydeal.solvers.<game>`` with a function
+``solve_game(game: Game, budget: Budget) -> SolveResult``; a game without one falls back
+on the generic exhaustive search of ``dailydeal.solvers.generic``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from dailydeal.games import Game, new_game
+from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
+
+
+def solver_for(game: Game[Any]) -> SolverFn:
+    try:
+        module = importlib.import_module(f"dailydeal.solvers.{game.name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"dailydeal.solvers.{game.name}":
+            raise
+        module = importlib.import_module("dailydeal.solvers.generic")
+    fn: SolverFn = module.solve_game
+    return fn
+
+
+def solve_position(
+    game: Game[Any], *, max_nodes: int | None = None, time_limit: float | None = None
+) -> SolveResult:
+    """Solve a game object from its current position (its move stack is left as it was)."""
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    result = solver_for(game)(game, budget)
+    result.seconds = budget.elapsed()
+    return result
+
+
+def solve(
+    game: str,
+    seed: int | None = None,
+    variant: str | None = None,
+    *,
+    cards: Any = None,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+) -> SolveResult:
+    """Solve the deal of ``seed`` (or explicit ``cards``) of a game variant from the start."""
+    return solve_position(
+        new_game(game, seed, variant, cards), max_nodes=max_nodes, time_limit=time_limit
+    )
+
+
+__all__ = ["LOST", "STATUSES", "UNKNOWN", "WON", "Budget", "SolveResult", "solve", "solve_position"]

@@ -1,0 +1,62 @@
+"""What every solver returns and the budget it must honour."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dailydeal.games import Game
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+STATUSES = (WON, LOST, UNKNOWN)
+
+
+@dataclass
+class SolveResult:
+    status: str  # won (moves is a solution), lost (proved: exhaustive), unknown (budget)
+    moves: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)  # solver-specific extras
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "moves": self.moves,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+class Budget:
+    """A node and time limit. Solvers call ``spent(nodes)`` often; it is cheap."""
+
+    CHECK_EVERY = 1024  # nodes between clock readings
+
+    def __init__(self, max_nodes: int | None = None, time_limit: float | None = None) -> None:
+        if max_nodes is not None and max_nodes < 0:
+            raise ValueError("max_nodes must be >= 0")
+        if time_limit is not None and time_limit < 0:
+            raise ValueError("time_limit must be >= 0")
+        self.max_nodes = max_nodes
+        self.time_limit = time_limit
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self._next_check = self.CHECK_EVERY
+
+    def spent(self, nodes: int) -> bool:
+        """True once the node or time budget is used up."""
+        if self.max_nodes is not None and nodes >= self.max_nodes:
+            return True
+        if self.deadline is not None and nodes >= self._next_check:
+            self._next_check = nodes + self.CHECK_EVERY
+            return time.perf_counter() >= self.deadline
+        return False
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+SolverFn = Callable[[Game[Any], Budget], SolveResult]

@@ -1,0 +1,99 @@
+"""Replay a submitted move list from the deal and give the verdict of RULES.md."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from dailydeal.games import Game, new_game
+from dailydeal.games.base import WON
+
+MAX_MOVES = 5000  # far beyond any sensible solution; bounds the work one request can ask
+MAX_MOVES_TEXT = 100_000  # characters of move text read at most
+
+
+@dataclass(frozen=True)
+class MoveError:
+    index: int  # 0-based index of the first bad move in the list as sent
+    move: str  # the move as sent
+    reason: str
+
+
+@dataclass
+class Verdict:
+    valid: bool
+    won: bool
+    state: str
+    score: int
+    moves: int  # moves of the list that were played
+    error: MoveError | None = None
+    game: Game[Any] | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        del out["game"]
+        return out
+
+
+def split_moves(moves: str | Sequence[Any]) -> list[str]:
+    """A move list as text (whitespace or comma separated), a JSON list, or a list of str."""
+    if isinstance(moves, str):
+        if len(moves) > MAX_MOVES_TEXT:
+            raise ValueError(f"move text too long: {len(moves)} characters (at most {MAX_MOVES_TEXT})")
+        text = moves.strip()
+        if text.startswith("["):
+            try:
+                moves = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"the moves look like JSON but are not: {exc.msg}") from None
+        else:
+            items = text.replace(",", " ").split()
+            moves = items
+    if not isinstance(moves, (list, tuple)):
+        raise ValueError(f"moves are a list of strings or text, not {type(moves).__name__}")
+    if len(moves) > MAX_MOVES:
+        raise ValueError(f"too many moves: {len(moves)} (at most {MAX_MOVES})")
+    for i, m in enumerate(moves):
+        if not isinstance(m, str):
+            raise ValueError(f"move {i} is {type(m).__name__}, not a string")
+    return list(moves)
+
+
+def replay(game: Game[Any], moves: str | Sequence[Any]) -> Verdict:
+    """Play ``moves`` on ``game`` (in place) and judge the result."""
+    texts = split_moves(moves)
+    error = None
+    played = 0
+    for i, text in enumerate(texts):
+        try:
+            game.play(game.parse_move(text))
+        except ValueError as exc:  # InvalidMoveError and IllegalMoveError alike
+            error = MoveError(i, text, str(exc))
+            break
+        played += 1
+    if error is None:
+        game.finish()
+    state = game.status()
+    return Verdict(
+        valid=error is None,
+        won=state == WON,
+        state=state,
+        score=game.score(),
+        moves=played,
+        error=error,
+        game=game,
+    )
+
+
+def verify(
+    game: str,
+    seed: int | None,
+    moves: str | Sequence[Any],
+    variant: str | None = None,
+    *,
+    cards: Any = None,
+) -> Verdict:
+    """Replay ``moves`` from the deal of ``seed`` (or explicit ``cards``) -> Verdict."""
+    return replay(new_game(game, seed, variant, cards), moves)
