@@ -14,4 +14,4 @@ def main() -> None:
 
 
 # Each module adds its commands to ``main``.
-from dailydeal.cli import play, solve  # noqa: E402,F401
+from dailydeal.cli import daily, play, rate, solve, web  # noqa: E402,F401

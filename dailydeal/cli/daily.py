@@ -1,0 +1,1 @@
+"""The generate and schedule commands (pipeline issue)."""

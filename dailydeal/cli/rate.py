@@ -1,0 +1,1 @@
+"""The rate command (rating issue)."""
