@@ -84,8 +84,15 @@ def parse_deck(text: str | Iterable[str]) -> list[Card]:
 
 def check_deck(cards: Sequence[Card]) -> None:
     """Raise ValueError unless ``cards`` is a permutation of the 52 cards."""
+    bad = [c for c in cards if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52]
+    if bad:
+        raise InvalidMoveError(f"a card number is an integer 0..51, not {bad[0]!r}")
     seen: set[Card] = set()
-    doubles = [name(c) for c in cards if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+    doubles = []
+    for c in cards:
+        if c in seen:
+            doubles.append(name(c))
+        seen.add(c)
     missing = [name(c) for c in DECK if c not in seen]
     if doubles or missing or len(cards) != 52:
         parts = [f"a deal is the 52 cards each once; got {len(cards)} cards"]

@@ -41,7 +41,9 @@ def split_moves(moves: str | Sequence[Any]) -> list[str]:
     """A move list as text (whitespace or comma separated), a JSON list, or a list of str."""
     if isinstance(moves, str):
         if len(moves) > MAX_MOVES_TEXT:
-            raise ValueError(f"move text too long: {len(moves)} characters (at most {MAX_MOVES_TEXT})")
+            raise ValueError(
+                f"move text too long: {len(moves)} characters (at most {MAX_MOVES_TEXT})"
+            )
         text = moves.strip()
         if text.startswith("["):
             try:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from dailydeal.games import GAMES, Game, new_game
+from dailydeal.games import GAMES, Game, get_game, new_game
 from dailydeal.shuffle import MAX_SEED
 
 GAME_ARG = click.argument("game", type=click.Choice(list(GAMES), case_sensitive=False))
@@ -21,17 +21,28 @@ def deal_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @click.option("--seed", type=click.IntRange(0, MAX_SEED), help="Deal number, 0..2**64-1.")
     @click.option(
         "--cards",
-        help="An explicit deal instead of --seed: the 52 cards in dealing order.",
+        help=(
+            "An explicit deal instead of --seed: the 52 cards in dealing order (Accordion: "
+            "the stock, first dealt first; Pyramid: the 28 pyramid cards row by row, then "
+            "the stock, first drawn first; Gaps: the 4 rows of 13 as dealt, aces included). "
+            "Gaps redeals of an explicit deal use the stream of seed 0."
+        ),
     )
     @click.option("--variant", help="Variant of the game (default: RULES.md's default).")
     @functools.wraps(func)
-    def wrapper(game: str, seed: int | None, cards: str | None, variant: str | None, **kw: Any) -> Any:
+    def wrapper(
+        game: str, seed: int | None, cards: str | None, variant: str | None, **kw: Any
+    ) -> Any:
         if (seed is None) == (cards is None):
             raise click.UsageError("give exactly one of --seed N and --cards '...'")
         try:
+            get_game(game, variant)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--variant") from None
+        try:
             position = new_game(game, seed, variant, cards)
         except ValueError as exc:
-            raise click.BadParameter(str(exc)) from None
+            raise click.BadParameter(str(exc), param_hint="--cards") from None
         return func(position, **kw)
 
     return wrapper

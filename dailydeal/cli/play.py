@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from dailydeal import cards as C
 from dailydeal.cli import main
 from dailydeal.cli.common import GAME_ARG, JSON_OPTION, deal_options, echo_json, game_header
 from dailydeal.games import Game
@@ -24,14 +25,17 @@ def deal(game: Game[Any], as_json: bool) -> None:
     {"game","variant","seed","deal":{...}}.
     """
     if as_json:
-        echo_json(
-            {"game": game.name, "variant": game.variant, "seed": game.seed, "deal": game.deal_json()}
-        )
+        data = {"game": game.name, "variant": game.variant, "seed": game.seed}
+        echo_json({**data, "deal": game.deal_json()})
         return
     click.echo(game_header(game))
     click.echo(game.render())
     if game.name == "accordion":
-        click.echo("stock order: " + " ".join(game.deal_json()["stock"]))
+        # The row starts empty: show the stock as it will be dealt, 13 cards a line.
+        stock = [f"{C.pretty(c):>3}" for c in game.cards]
+        click.echo("dealing order (first dealt first):")
+        for n in range(0, 52, 13):
+            click.echo(" ".join(stock[n : n + 13]))
 
 
 @main.command()

@@ -6,18 +6,26 @@ from typing import Any
 
 from dailydeal.games.accordion import Accordion, ForcedAccordion, OpenAccordion
 from dailydeal.games.base import IN_PROGRESS, LOST, STATES, WON, Game
-from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps
-from dailydeal.games.pyramid import PASSES_VARIANTS, Pyramid
+from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps, redeals_variant
+from dailydeal.games.pyramid import PASSES_VARIANTS, Pyramid, passes_variant
 
 GameClass = type[Game[Any]]
 
 # game name -> variant name -> class; the first variant of each game is its default.
+_VARIANTS: dict[str, tuple[GameClass, ...]] = {
+    "accordion": (Accordion, ForcedAccordion, OpenAccordion),
+    "pyramid": (Pyramid, *PASSES_VARIANTS),
+    "gaps": (Gaps, *REDEALS_VARIANTS),
+}
 GAMES: dict[str, dict[str, GameClass]] = {
-    "accordion": {g.variant: g for g in (Accordion, ForcedAccordion, OpenAccordion)},
-    "pyramid": {g.variant: g for g in (Pyramid, *PASSES_VARIANTS)},
-    "gaps": {g.variant: g for g in (Gaps, *REDEALS_VARIANTS)},
+    game: {g.variant: g for g in classes} for game, classes in _VARIANTS.items()
 }
 ALIASES = {("gaps", "redeals=2"): "standard", ("gaps", "addiction"): "redeals=3"}
+# RULES.md's parametrised variants: any N in range, not only the ones listed in GAMES.
+_PARAMETRISED: dict[tuple[str, str], Any] = {
+    ("pyramid", "passes"): passes_variant,
+    ("gaps", "redeals"): redeals_variant,
+}
 
 
 def default_variant(game: str) -> str:
@@ -39,6 +47,12 @@ def get_game(name: str, variant: str | None = None) -> GameClass:
         raise ValueError(f"a variant is text, not {type(variant).__name__}")
     v = ALIASES.get((game, variant.lower()), variant.lower())
     cls = GAMES[game].get(v)
+    key, _, number = v.partition("=")
+    if cls is None and (game, key) in _PARAMETRISED and number.isascii() and number.isdigit():
+        try:
+            cls = _PARAMETRISED[game, key](int(number))
+        except ValueError as exc:
+            raise ValueError(f"unknown variant {variant!r} of {game}: {exc}") from None
     if cls is None:
         raise ValueError(
             f"unknown variant {variant!r} of {game}; variants: {', '.join(GAMES[game])}"

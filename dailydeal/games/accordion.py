@@ -51,6 +51,9 @@ class Accordion(Game[AccordionMove]):
     def __init__(self, cards: Sequence[int], seed: int | None = None) -> None:
         super().__init__(cards, seed)
         self.dealt = 0
+        self.order: list[int] = [0] * 52  # card -> its place in the stock (dealing order)
+        for n, card in enumerate(self.cards):
+            self.order[card] = n
         self.piles: list[list[int]] = []
         self._undo_info: list[tuple[int, int, int]] = []
         if self.OPEN:
@@ -96,8 +99,16 @@ class Accordion(Game[AccordionMove]):
                 return i
         return None
 
+    def is_dealt(self, card: int) -> bool:
+        return self.order[card] < self.dealt
+
     def _where(self, card: int) -> str:
-        if card in self.cards[self.dealt :]:
+        if not self.is_dealt(card):
+            if self.FORCED and self.pile_moves():
+                return (
+                    f"{C.name(card)} has not been dealt yet, and a move must be made before"
+                    " dealing again (forced variant)"
+                )
             return f"{C.name(card)} has not been dealt yet"
         return f"{C.name(card)} is not on top of a pile"
 
@@ -149,7 +160,7 @@ class Accordion(Game[AccordionMove]):
     def play(self, move: AccordionMove) -> list[AccordionMove]:
         """Deal lazily, just enough to bring the moving card into the row (RULES.md)."""
         pushed: list[AccordionMove] = []
-        if isinstance(move, PileMove) and move.src in self.cards[self.dealt :]:
+        if isinstance(move, PileMove) and not self.is_dealt(move.src):
             while self.can_deal():
                 self.push(DEAL)
                 pushed.append(DEAL)

@@ -42,7 +42,12 @@ class Game(ABC, Generic[M]):
 
     @classmethod
     def from_cards(cls: type[G], cards: str | Sequence[str] | Sequence[int]) -> G:
-        if isinstance(cards, str) or (cards and isinstance(next(iter(cards)), str)):
+        """A game from an explicit deal: text, a list of card names, or card numbers."""
+        if not isinstance(cards, (str, list, tuple)):
+            raise InvalidMoveError(
+                f"a deal is text or a list of 52 cards, not {type(cards).__name__}"
+            )
+        if isinstance(cards, str) or (cards and isinstance(cards[0], str)):
             deck = C.parse_deck(cards)  # type: ignore[arg-type]
         else:
             deck = list(cards)  # type: ignore[arg-type]

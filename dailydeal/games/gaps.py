@@ -251,11 +251,27 @@ class Gaps(Game[GapsMove]):
 
     def render(self) -> str:
         lines = [
-            " ".join(" .." if c is None else f"{C.pretty(c):>3}" for c in self.cells[r * COLS : (r + 1) * COLS])
+            " ".join(
+                " .." if c is None else f"{C.pretty(c):>3}"
+                for c in self.cells[r * COLS : (r + 1) * COLS]
+            )
             for r in range(ROWS)
         ]
         lines.append(f"redeals left: {self.redeals_left()}")
         return "\n".join(lines)
+
+
+MAX_REDEALS = 9
+_REDEALS_CLASSES: dict[int, type[Gaps]] = {2: Gaps}
+
+
+def redeals_variant(n: int) -> type[Gaps]:
+    """The ``redeals=N`` variant class (0 <= N <= MAX_REDEALS; 2 is the standard game)."""
+    if not 0 <= n <= MAX_REDEALS:
+        raise ValueError(f"redeals=N needs 0 <= N <= {MAX_REDEALS}, not {n}")
+    if n not in _REDEALS_CLASSES:
+        _REDEALS_CLASSES[n] = _redeals_variant(n)
+    return _REDEALS_CLASSES[n]
 
 
 def _redeals_variant(n: int) -> type[Gaps]:
@@ -266,4 +282,5 @@ def _redeals_variant(n: int) -> type[Gaps]:
     )
 
 
-REDEALS_VARIANTS = tuple(_redeals_variant(n) for n in (0, 1, 3))
+# The variants listed in the registry; any other redeals=N is made on demand.
+REDEALS_VARIANTS: tuple[type[Gaps], ...] = tuple(redeals_variant(n) for n in (0, 1, 3))

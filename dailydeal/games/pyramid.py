@@ -21,6 +21,9 @@ COVERS: tuple[tuple[int, ...], ...] = tuple(
     for p in range(r + 1)
 )
 
+_FIRST_BOTTOM = SIZE - ROWS  # index of the first place of row 7
+_LEFT_COVER = tuple(c[0] for c in COVERS[:_FIRST_BOTTOM])
+
 
 @dataclass(frozen=True, slots=True)
 class Pair:
@@ -114,8 +117,17 @@ class Pyramid(Game[PyramidMove]):
         return self.pyramid[i] is not None and all(self.pyramid[c] is None for c in COVERS[i])
 
     def accessible(self) -> list[int]:
-        """Accessible pyramid cards, in place order."""
-        return [c for i, c in enumerate(self.pyramid) if c is not None and self.is_accessible_place(i)]
+        """Accessible pyramid cards, in place order (a hot path for solvers and players)."""
+        pyr = self.pyramid
+        out = []
+        for i in range(_FIRST_BOTTOM):  # rows 1..6: covered by places a and a + 1
+            c = pyr[i]
+            if c is not None:
+                a = _LEFT_COVER[i]
+                if pyr[a] is None and pyr[a + 1] is None:
+                    out.append(c)
+        out.extend(c for c in pyr[_FIRST_BOTTOM:] if c is not None)
+        return out
 
     def recycles_left(self) -> float:
         return float("inf") if self.PASSES is None else self.PASSES - 1 - self.recycles
@@ -211,7 +223,7 @@ class Pyramid(Game[PyramidMove]):
                     self.waste.append(x)
 
     def pyramid_left(self) -> int:
-        return sum(c is not None for c in self.pyramid)
+        return SIZE - self.pyramid.count(None)
 
     def can_progress(self) -> bool:
         """Can some sequence of draws and recycles lead to removing a pyramid card?"""
@@ -219,12 +231,24 @@ class Pyramid(Game[PyramidMove]):
         values = {C.value(c) for c in acc}
         if C.KING in values or any(13 - v in values for v in values):
             return True
-        reachable = set(self.stock)
-        if self.waste:
-            reachable.add(self.waste[-1])
-            if self.recycles_left() > 0:
-                reachable.update(self.waste)
-        return any(13 - C.value(c) in values for c in reachable)
+        return any(13 - C.value(c) in values for c in self.reachable())
+
+    def reachable(self) -> list[int]:
+        """Stock and waste cards that draws and recycles can bring to the waste top.
+
+        Every stock card can be drawn. With a recycle left, every waste card comes round
+        again. Without one, only the waste top is reachable, and the cards under it as long
+        as everything above them is a king (a waste king leaves alone, uncovering the next).
+        """
+        out = list(self.stock)
+        if self.recycles_left() > 0:
+            out.extend(self.waste)
+            return out
+        for card in reversed(self.waste):
+            out.append(card)
+            if C.value(card) != C.KING:
+                break
+        return out
 
     def status(self) -> str:
         if self.pyramid_left() == 0:
@@ -243,7 +267,10 @@ class Pyramid(Game[PyramidMove]):
     # --- views ----------------------------------------------------------------------
     def _rows(self, cells: Sequence[int | None]) -> list[list[str | None]]:
         return [
-            [None if (c := cells[r * (r + 1) // 2 + p]) is None else C.name(c) for p in range(r + 1)]
+            [
+                None if (c := cells[r * (r + 1) // 2 + p]) is None else C.name(c)
+                for p in range(r + 1)
+            ]
             for r in range(ROWS)
         ]
 
@@ -270,12 +297,30 @@ class Pyramid(Game[PyramidMove]):
         return "\n".join(lines)
 
 
+MAX_PASSES = 99
+_PASSES_CLASSES: dict[int, type[Pyramid]] = {}
+
+
+def passes_variant(n: int) -> type[Pyramid]:
+    """The ``passes=N`` variant class (1 <= N <= MAX_PASSES), made once per N."""
+    if not 1 <= n <= MAX_PASSES:
+        raise ValueError(f"passes=N needs 1 <= N <= {MAX_PASSES}, not {n}")
+    if n not in _PASSES_CLASSES:
+        _PASSES_CLASSES[n] = _passes_variant(n)
+    return _PASSES_CLASSES[n]
+
+
 def _passes_variant(n: int) -> type[Pyramid]:
     return type(
         f"Pyramid{n}Passes",
         (Pyramid,),
-        {"variant": f"passes={n}", "PASSES": n, "description": f"at most {n} passes through the stock"},
+        {
+            "variant": f"passes={n}",
+            "PASSES": n,
+            "description": f"at most {n} passes through the stock",
+        },
     )
 
 
-PASSES_VARIANTS = tuple(_passes_variant(n) for n in (1, 2, 3))
+# The variants listed in the registry; any other passes=N is made on demand.
+PASSES_VARIANTS: tuple[type[Pyramid], ...] = tuple(passes_variant(n) for n in (1, 2, 3))
