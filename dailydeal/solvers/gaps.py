@@ -1,0 +1,308 @@
+"""Gaps solver: depth-first search per round, steered through the seeded redeals.
+
+A game of Gaps is a sequence of rounds separated by redeals. Inside a round the search is
+a plain depth-first graph search over the 52 cells (an exact table of seen positions, the
+key is the 52 cell bytes). A redeal is only legal when blocked, and what it deals depends
+only on the kept sequences (the collected cards are all the others) and on the redeal
+number, because the shuffle is ``redeal_shuffle(collected, seed, k)``. So every blocked
+position of a round with a redeal left is reduced to its *signature* (the kept sequences),
+each signature is redealt at most once per pass (with the rule engine's own shuffle), and
+the round that follows is searched with a capped effort, signatures with the most kept
+cards first. A redeal subtree proved lost (or won) is remembered across passes.
+
+The caps grow pass after pass, and each pass after the first tries the moves in another
+(seeded, deterministic) order: these restarts are what wins the no-redeal variant, where
+one deep search tends to sink its whole budget below a bad early choice. A pass in which
+no cap was hit was exhaustive, which proves the position lost. Nothing is pruned, only
+ordered, so ``lost`` is exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dailydeal import cards as C
+from dailydeal.games import Game
+from dailydeal.games.gaps import Gaps
+from dailydeal.shuffle import SplitMix64, fisher_yates, redeal_shuffle
+from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
+
+GAP = 52  # cell value of a gap (cards are 0..51)
+CAPPED = "capped"
+
+# Move = (card, destination cell); None is a redeal.
+Step = tuple[int, int] | None
+
+
+class _OutOfBudget(Exception):
+    """The node/time budget is spent: unwind and answer ``unknown``."""
+
+
+def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
+    """Per row, (the 2 in column 1 or GAP, length of its suit run); the redeal signature."""
+    out = []
+    for base in (0, 13, 26, 39):
+        first = cells[base]
+        n = 0
+        if first != GAP and first % 13 == 1:
+            n = 1
+            while n < 12 and cells[base + n] == first + n:
+                n += 1
+        out.append((first if n else GAP, n))
+    return tuple(out)
+
+
+def _is_won(cells: bytearray) -> bool:
+    for base in (0, 13, 26, 39):
+        first = cells[base]
+        if first == GAP or first % 13 != 1:
+            return False
+        for j in range(1, 12):
+            if cells[base + j] != first + j:
+                return False
+    return True
+
+
+def _redealt(cells: bytearray, kept: tuple[tuple[int, int], ...], seed: int, k: int) -> bytearray:
+    """The cells after redeal number ``k`` (1-based), exactly as the rule engine deals."""
+    collected: list[int] = []
+    for r, (_, n) in enumerate(kept):
+        base = r * 13
+        collected.extend(c for c in cells[base + n : base + 13] if c != GAP)
+    stream = iter(redeal_shuffle(collected, seed, k))
+    out = bytearray(cells)
+    for r, (_, n) in enumerate(kept):
+        base = r * 13
+        out[base + n] = GAP
+        for col in range(n + 1, 13):
+            out[base + col] = next(stream)
+    return out
+
+
+def _moves(
+    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int]
+) -> list[tuple[int, int]]:
+    """Legal placements (card, destination), ordered so that the first to try is LAST.
+
+    First: a card that extends the kept run of its row (or a 2 that lands left of its 3);
+    then the others in the pass's tie-break order ``tb``; last: a 2 that already stands in
+    column 1 moving to another row. (Scoring the other moves by gaps kept alive or by
+    in-suit neighbours was tried: no better than a random order, and slower.)
+    """
+    best: list[tuple[int, int]] = []
+    mid: list[tuple[int, int, int]] = []
+    out: list[tuple[int, int]] = []  # the worst moves, then mid, then best
+    for g in gaps:
+        col = g % 13
+        if col == 0:
+            for two in (1, 14, 27, 40):
+                if pos[two] % 13 == 0:
+                    out.append((two, g))
+                elif cells[g + 1] == two + 1:
+                    best.append((two, g))
+                else:
+                    mid.append((tb[two], two, g))
+            continue
+        left = cells[g - 1]
+        if left == GAP or left % 13 == 12:
+            continue
+        card = left + 1
+        base = g - col
+        first = cells[base]
+        if card % 13 == col + 1 and first == card - col:
+            j = 1
+            while j < col and cells[base + j] == first + j:
+                j += 1
+            if j == col:  # the card extends the kept run of its row
+                best.append((card, g))
+                continue
+        mid.append((tb[card], card, g))
+    if mid:
+        mid.sort()
+        out.extend([(c, g) for _, c, g in mid])
+    out.extend(best)
+    return out
+
+
+class _Search:
+    """One solve: the caches that survive from pass to pass, and the node count."""
+
+    def __init__(self, seed: int, redeals: int, offset: int, budget: Budget) -> None:
+        self.seed = seed
+        self.redeals = redeals  # redeals left at the start: rounds 0..redeals
+        self.offset = offset  # redeals the game had used before: round k is redeal offset+k
+        self.budget = budget
+        self.nodes = 0
+        # (k, signature) -> LOST or the winning steps from the redealt position
+        self.redeal_results: dict[tuple[int, tuple[tuple[int, int], ...]], Any] = {}
+        self.redeals_tried = 0
+        self.tb = [0] * 53  # tie-breaks of the move order, varied from pass to pass
+
+    def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
+        """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
+        cells = bytearray(cells)
+        pos = [-1] * 53
+        gaps = []
+        for i, c in enumerate(cells):
+            if c == GAP:
+                gaps.append(i)
+            else:
+                pos[c] = i
+        cap = caps[k]
+        last = k >= self.redeals
+        budget = self.budget
+        seen = {bytes(cells)}
+        start_nodes = self.nodes
+        path: list[tuple[int, int, int]] = []  # (card, src, dst)
+        leaves: dict[tuple[tuple[int, int], ...], list[tuple[int, int, int]]] = {}
+        capped = False
+        stack = [_moves(cells, pos, gaps, self.tb)]
+        if not stack[0]:
+            if _is_won(cells):
+                return WON, []
+            if not last:
+                leaves[_kept(cells)] = []
+            stack.pop()
+        while stack:
+            ms = stack[-1]
+            if not ms:
+                stack.pop()
+                if path:
+                    card, src, dst = path.pop()
+                    cells[dst] = GAP
+                    cells[src] = card
+                    pos[card] = src
+                    gaps[gaps.index(src)] = dst
+                continue
+            card, dst = ms.pop()
+            src = pos[card]
+            cells[src] = GAP
+            cells[dst] = card
+            key = bytes(cells)
+            if key in seen:
+                cells[dst] = GAP
+                cells[src] = card
+                continue
+            seen.add(key)
+            pos[card] = dst
+            gaps[gaps.index(dst)] = src
+            path.append((card, src, dst))
+            self.nodes += 1
+            if budget.spent(self.nodes):
+                raise _OutOfBudget
+            nxt = _moves(cells, pos, gaps, self.tb)
+            if nxt:
+                if self.nodes - start_nodes > cap:
+                    capped = True
+                    stack.clear()
+                    break
+                stack.append(nxt)
+                continue
+            # blocked
+            if _is_won(cells):
+                return WON, [(c, d) for c, _, d in path]
+            if not last:
+                sig = _kept(cells)
+                if sig not in leaves:
+                    leaves[sig] = list(path)
+            path.pop()
+            cells[dst] = GAP
+            cells[src] = card
+            pos[card] = src
+            gaps[gaps.index(src)] = dst
+        if not last and leaves:
+            # restore the round's start position to redeal from each leaf
+            start = bytearray(cells)
+            for card, src, dst in reversed(path):
+                start[dst] = GAP
+                start[src] = card
+            order = sorted(leaves.items(), key=lambda kv: -sum(n for _, n in kv[0]))
+            for sig, leaf_path in order:
+                status, steps = self.redeal(start, leaf_path, sig, k + 1, caps)
+                if status == WON:
+                    return WON, [(c, d) for c, _, d in leaf_path] + [None] + steps
+                if status == CAPPED:
+                    capped = True
+        return (CAPPED if capped else LOST), []
+
+    def redeal(
+        self,
+        start: bytearray,
+        leaf_path: list[tuple[int, int, int]],
+        sig: tuple[tuple[int, int], ...],
+        k: int,
+        caps: list[int],
+    ) -> tuple[str, list[Step]]:
+        """Redeal number ``k`` from the blocked position of ``sig``, then search on."""
+        known = self.redeal_results.get((k, sig))
+        if known is not None:
+            return (LOST, []) if known == LOST else (WON, known)
+        cells = bytearray(start)
+        for card, src, dst in leaf_path:
+            cells[src] = GAP
+            cells[dst] = card
+        self.redeals_tried += 1
+        status, steps = self.round(_redealt(cells, sig, self.seed, k + self.offset), k, caps)
+        if status == WON:
+            self.redeal_results[(k, sig)] = steps
+        elif status == LOST:
+            self.redeal_results[(k, sig)] = LOST
+        return status, steps
+
+
+def _notation(step: Step) -> str:
+    if step is None:
+        return "R"
+    card, dst = step
+    if card % 13 == 1:
+        return f"{C.name(card)}@{dst // 13 + 1}"
+    return C.name(card)
+
+
+GROWTH = 4  # caps grow by this factor from pass to pass
+GROWTH_NO_REDEAL = 1.1
+FIRST_CAP_LEAD = 300  # nodes in a round that ends with a redeal, first pass
+FIRST_CAP_LAST = 2000  # nodes in the last round, first pass
+FIRST_CAP_ONLY = 1000  # nodes in the only round (no redeal left), first pass
+
+
+def _caps(redeals_left: int, scale: float) -> list[int]:
+    """Node caps per round for one pass: index k is round k (k redeals used)."""
+    if redeals_left == 0:
+        return [int(FIRST_CAP_ONLY * scale)]
+    return [int(FIRST_CAP_LEAD * scale)] * redeals_left + [int(FIRST_CAP_LAST * scale)]
+
+
+def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
+    """Won (with moves), lost (exhaustive search) or unknown (budget) from the position now."""
+    if not isinstance(game, Gaps):
+        raise TypeError(f"the Gaps solver cannot solve {game.name}")
+    used = game.redeals_used
+    left = game.REDEALS - used
+    seed = 0 if game.seed is None else game.seed  # an explicit deal redeals with seed 0
+    cells = bytearray(GAP if c is None else c for c in game.cells)
+    search = _Search(seed, left, used, budget)
+    stats: dict[str, Any] = {"passes": 0}
+    scale: float = 1
+    status = UNKNOWN
+    steps: list[Step] = []
+    try:
+        while True:
+            stats["passes"] += 1
+            caps = _caps(left, scale)
+            if stats["passes"] > 1:
+                search.tb = fisher_yates(range(53), SplitMix64(stats["passes"]))
+            search_status, steps = search.round(cells, 0, caps)
+            if search_status == WON:
+                status = WON
+                break
+            if search_status == LOST:
+                status = LOST
+                break
+            scale *= GROWTH if left else GROWTH_NO_REDEAL
+    except _OutOfBudget:
+        status = UNKNOWN
+    stats["redeals_tried"] = search.redeals_tried
+    moves = [_notation(s) for s in steps] if status == WON else []
+    return SolveResult(status, moves, search.nodes, budget.elapsed(), stats)
+

@@ -1,0 +1,252 @@
+"""The Gaps solver against a naive exhaustive search, the verifier and its budget.
+
+Small instances are real Gaps deals (explicit cards, so the full rule engine and the real
+redeal shuffle apply) in which most of every row already stands in order: only a dozen or
+so cells are free, so a naive search over ``push``/``pop`` is cheap and exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dailydeal.games import new_game
+from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps
+from dailydeal.shuffle import SplitMix64, fisher_yates
+from dailydeal.solvers import solve, solve_position
+from dailydeal.solvers.base import Budget
+from dailydeal.solvers.gaps import solve_game
+from dailydeal.verify import replay, verify
+
+VARIANTS: tuple[type[Gaps], ...] = (Gaps, *REDEALS_VARIANTS)
+VARIANT_NAMES = [cls.variant for cls in VARIANTS]
+
+
+def small_deal(i: int, cls: type[Gaps], free: int) -> Gaps:
+    """Deal ``i``: each row holds a prefix 2, 3, ... of a suit; ``free - 2 .. free`` other
+    cells (plus the four aces, which become gaps) are shuffled. The redeal seed is ``i``."""
+    rng = SplitMix64(7919 * i + free)
+    suits = fisher_yates(range(4), rng)
+    while True:
+        prefix = [rng.below(13) for _ in range(4)]
+        if free - 2 <= sum(12 - p for p in prefix) <= free:
+            break
+    cells: list[int | None] = [None] * 52
+    fixed = set()
+    for r in range(4):
+        for j in range(prefix[r]):
+            card = suits[r] * 13 + 1 + j
+            cells[r * 13 + j] = card
+            fixed.add(card)
+    rest = iter(fisher_yates([c for c in range(52) if c not in fixed], rng))
+    deck = [c if c is not None else next(rest) for c in cells]
+    return cls(deck, i)
+
+
+def naive_winnable(game: Gaps) -> bool:
+    """Deliberately naive: every legal move, every position once (engine keys)."""
+    seen: set[Any] = set()
+
+    def dfs() -> bool:
+        key = game.key()
+        if key in seen:
+            return False
+        seen.add(key)
+        if game.status() == "won":
+            return True
+        for move in game.legal_moves():
+            game.push(move)
+            try:
+                if dfs():
+                    return True
+            finally:
+                game.pop()
+        return False
+
+    return dfs()
+
+
+def replays_to_win(game: Gaps, moves: list[str]) -> bool:
+    """Play ``moves`` on a fresh copy of ``game`` (same deal, seed and moves so far)."""
+    fresh = game.copy()
+    return replay(fresh, moves).won
+
+
+@pytest.mark.parametrize("cls", VARIANTS, ids=VARIANT_NAMES)
+def test_verdict_equals_naive_search_on_small_deals(cls: type[Gaps]) -> None:
+    verdicts = {"won": 0, "lost": 0}
+    for free in (8, 11, 14):
+        for i in range(25):
+            game = small_deal(i, cls, free)
+            key = game.key()
+            result = solve_game(game, Budget())
+            assert game.key() == key and game.move_stack == []
+            assert result.status in ("won", "lost"), (free, i)
+            assert (result.status == "won") == naive_winnable(game), (free, i)
+            if result.status == "won":
+                assert replays_to_win(game, result.moves), (free, i, result.moves)
+            verdicts[result.status] += 1
+    # the instances are mixed, so the comparison means something in both directions
+    assert verdicts["won"] > 0
+    if cls.REDEALS < 3:
+        assert verdicts["lost"] > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    i=st.integers(min_value=0, max_value=10**6),
+    free=st.integers(min_value=4, max_value=14),
+    variant=st.sampled_from(VARIANTS),
+)
+def test_property_small_deals(i: int, free: int, variant: type[Gaps]) -> None:
+    game = small_deal(i, variant, free)
+    result = solve_game(game, Budget())
+    assert (result.status == "won") == naive_winnable(game)
+    if result.status == "won":
+        assert replays_to_win(game, result.moves)
+
+
+def test_explicit_cards_solution_verifies() -> None:
+    game = small_deal(3, Gaps, 12)
+    cards = list(game.cards)
+    result = solve("gaps", None, None, cards=cards)
+    # an explicit deal redeals with seed 0: build the same game and compare with naive
+    assert (result.status == "won") == naive_winnable(Gaps(cards, None))
+    if result.status == "won":
+        assert verify("gaps", None, result.moves, None, cards=cards).won
+
+
+@pytest.mark.parametrize("variant", [None, "redeals=1", "redeals=3"])
+def test_random_deals_won_solutions_verify(variant: str | None) -> None:
+    won = 0
+    for seed in range(12):
+        result = solve("gaps", seed, variant, max_nodes=400_000)
+        assert result.status in ("won", "unknown")  # a redeal-rich deal is never a quick loss
+        if result.status == "won":
+            won += 1
+            assert verify("gaps", seed, result.moves, variant).won, seed
+    assert won >= 10  # the solver wins nearly every random deal with redeals
+
+
+def test_no_redeal_random_deals() -> None:
+    for seed in range(6):
+        result = solve("gaps", seed, "redeals=0", max_nodes=20_000)
+        assert result.status in ("won", "lost", "unknown")
+        if result.status == "won":
+            assert verify("gaps", seed, result.moves, "redeals=0").won
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_budget_is_honoured(variant: str) -> None:
+    result = solve("gaps", 11, variant, max_nodes=10)
+    assert result.status == "unknown"
+    assert result.nodes <= 10
+    assert result.moves == []
+
+
+def test_time_budget_is_honoured() -> None:
+    # a zero time limit stops the search at the first clock reading: unknown, not a hang
+    result = solve("gaps", 5, "redeals=0", time_limit=0.0)
+    assert result.status == "unknown"
+    assert result.nodes <= Budget.CHECK_EVERY
+
+
+def _play_greedily(game: Gaps, steps: int, redeals: int = 99) -> None:
+    """Push up to ``steps`` legal moves (the first one that reaches a new position). Stop
+    right after redeal number ``redeals``, or when blocked if ``redeals`` is 0."""
+    seen = {game.key()}
+    for _ in range(steps):
+        if 0 < redeals <= game.redeals_used:
+            return
+        for move in game.legal_moves():
+            if str(move) == "R" and game.redeals_used >= redeals:
+                return
+            game.push(move)
+            if game.key() not in seen:
+                seen.add(game.key())
+                break
+            game.pop()
+        else:
+            return
+
+
+@pytest.mark.parametrize("variant", [None, "redeals=1", "redeals=3"])
+def test_solve_after_moves_and_a_redeal(variant: str | None) -> None:
+    checked = 0
+    for seed in range(8):
+        game = new_game("gaps", seed, variant)
+        assert isinstance(game, Gaps)
+        _play_greedily(game, 200, redeals=1)  # play the first round, redeal once
+        _play_greedily(game, seed % 4)  # and a few moves more
+        if game.redeals_used == 0 or game.status() != "in progress":
+            continue
+        stack = list(game.move_stack)
+        key = game.key()
+        result = solve_position(game, max_nodes=300_000)
+        assert game.move_stack == stack and game.key() == key
+        if result.status == "won":
+            full = [str(m) for m in stack] + result.moves
+            assert verify("gaps", seed, full, variant).won
+            checked += 1
+    assert checked >= 2
+
+
+@pytest.mark.parametrize("cls", VARIANTS, ids=VARIANT_NAMES)
+def test_solve_after_moves_small_matches_naive(cls: type[Gaps]) -> None:
+    after_redeal = 0
+    for i in range(30):
+        game = small_deal(i, cls, 13)
+        if i % 2:
+            _play_greedily(game, 3 + i % 5)  # a few moves into the first round
+        else:
+            _play_greedily(game, 60, redeals=1)  # through the first round and its redeal
+            _play_greedily(game, i % 3)
+        if game.status() != "in progress":
+            continue
+        after_redeal += game.redeals_used > 0
+        stack = list(game.move_stack)
+        key = game.key()
+        result = solve_game(game, Budget())
+        assert game.move_stack == stack and game.key() == key
+        assert (result.status == "won") == naive_winnable(game), i
+        if result.status == "won":
+            assert replays_to_win(game, result.moves)
+    if cls.REDEALS:
+        assert after_redeal >= 5
+
+
+def test_solve_from_a_blocked_position_with_a_redeal_left() -> None:
+    blocked = 0
+    for i in range(20):
+        game = small_deal(i, Gaps, 14)
+        _play_greedily(game, 60, redeals=0)  # stops at the first position with only "R"
+        if [str(m) for m in game.legal_moves()] != ["R"]:
+            continue
+        blocked += 1
+        result = solve_game(game, Budget())
+        assert (result.status == "won") == naive_winnable(game), i
+        if result.status == "won":
+            assert result.moves[0] == "R"
+            assert replays_to_win(game, result.moves)
+    assert blocked >= 5
+
+
+def test_already_won_position() -> None:
+    deck = [s * 13 + v for s in range(4) for v in (*range(1, 13), 0)]
+    game = Gaps(deck, None)
+    assert game.status() == "won"
+    result = solve_game(game, Budget())
+    assert result.status == "won" and result.moves == []
+
+
+def test_lost_position_is_proved() -> None:
+    # each row 3..K, A, 2 of a suit: the gaps stand right of kings, no 2 can move: blocked
+    deck = [s * 13 + v for s in range(4) for v in (*range(2, 13), 0, 1)]
+    game = new_game("gaps", None, "redeals=0", deck)
+    assert not game.legal_moves()
+    result = solve_game(game, Budget())
+    assert result.status == "lost"
+    assert result.moves == []
