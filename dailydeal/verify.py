@@ -32,9 +32,15 @@ class Verdict:
     game: Game[Any] | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        del out["game"]
-        return out
+        # Field by field: asdict() would deep-copy the game object only to drop it.
+        return {
+            "valid": self.valid,
+            "won": self.won,
+            "state": self.state,
+            "score": self.score,
+            "moves": self.moves,
+            "error": None if self.error is None else asdict(self.error),
+        }
 
 
 def split_moves(moves: str | Sequence[Any]) -> list[str]:

@@ -1,1 +1,142 @@
 """The serve command (API issue)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import multiprocessing
+import sys
+from typing import Any
+
+import click
+
+from dailydeal.cli import main
+
+
+def todays_range(now: dt.datetime) -> tuple[dt.date, int]:
+    """(first date, number of dates) that are "today" somewhere on Earth at ``now``."""
+    from dailydeal.web import clock
+
+    first, last = clock.earliest_today(now), clock.latest_published(now)
+    return first, (last - first).days + 1
+
+
+def fill_today(settings: Any, jobs: int, progress: bool) -> None:
+    """Store the missing deals of every date that is today somewhere; print the summary."""
+    from dailydeal.daily.generate import fill_days
+
+    start, days = todays_range(dt.datetime.now(dt.UTC))
+    last = start + dt.timedelta(days=days - 1)
+    click.echo(f"filling the deals of {start} .. {last} into {settings.db_path}", err=True)
+    report = fill_days(settings, start, days, jobs=jobs, progress=progress)
+    click.echo(report.summary(), err=True)
+
+
+def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.BaseProcess:
+    """``fill_today`` in a spawned process (never a thread or a fork of this process, which
+    is about to fork gunicorn workers)."""
+    proc = multiprocessing.get_context("spawn").Process(
+        target=fill_today, args=(settings, jobs, False), name="dailydeal-fill", daemon=True
+    )
+    proc.start()
+    return proc
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on.",
+)
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    help="SQLite file (default: DAILYDEAL_DB, else data/dailydeal.db).",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="gunicorn worker processes.",
+)
+@click.option(
+    "--threads",
+    default=8,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Threads per worker.",
+)
+@click.option(
+    "--fill",
+    type=click.Choice(["wait", "background", "no"]),
+    default="wait",
+    show_default=True,
+    help="Generate today's missing deals before serving (wait), while serving "
+    "(background: the API answers at once, today's dates 404 until stored), "
+    "or not.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    help="Processes for that fill (default: DAILYDEAL_JOBS, else 1).",
+)
+@click.option(
+    "--scheduler/--no-scheduler",
+    default=True,
+    show_default=True,
+    help="Keep the stock filled from this process (one machine set-up).",
+)
+def serve(
+    db_path: str | None,
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    fill: str,
+    jobs: int | None,
+    scheduler: bool,
+) -> None:
+    """Serve the JSON API (gunicorn) with the scheduler in the same process.
+
+    First makes sure the deals of every date that is "today" somewhere on Earth (from the
+    date at UTC-12 to the date at UTC+14) are stored (on a first run this takes minutes;
+    see --fill background), then starts the scheduler that keeps the stock filled, and
+    serves /api/v1 on http://HOST:PORT. For a real deployment run `gunicorn -c
+    deploy/gunicorn.conf.py` and ONE `dailydeal schedule` instead (see deploy/README.md).
+    """
+    from dailydeal.config import Settings
+    from dailydeal.daily.scheduler import create_scheduler
+    from dailydeal.web import config_from_env, create_app
+    from dailydeal.web.server import serve as run_server
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.INFO,
+            stream=sys.stderr,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+    settings = Settings.from_env(db_path)
+    filler = None
+    if fill == "wait":
+        fill_today(settings, jobs or settings.jobs, sys.stderr.isatty())
+    elif fill == "background":
+        filler = start_background_fill(settings, jobs or settings.jobs)
+    config: dict[str, Any] = {**config_from_env(), "DATABASE": settings.db_path}
+    app = create_app(config)
+    sched = None
+    if scheduler:
+        sched = create_scheduler(settings, blocking=False)
+        sched.start()
+    click.echo(f"serving http://{host}:{port}/api/v1/ (Ctrl-C to stop)", err=True)
+    try:
+        run_server(app, host, port, workers=workers, threads=threads)
+    finally:
+        if sched is not None and sched.running:
+            sched.shutdown(wait=False)
+        if filler is not None and filler.is_alive():
+            filler.terminate()

@@ -1,0 +1,121 @@
+"""The web API: ``create_app(test_config=None)`` builds the Flask app.
+
+Configuration (``test_config`` replaces the environment entirely):
+
+- ``DATABASE``: the SQLite file (env ``DAILYDEAL_DB`` via ``Settings.from_env()``).
+- ``VERIFY_RATE_LIMIT``: per-client limit of verify/state requests (env
+  ``DAILYDEAL_VERIFY_LIMIT``, default ``60 per minute``), counted in ``RATELIMIT_STORAGE_URI``
+  (env ``DAILYDEAL_RATELIMIT_STORAGE``, default ``memory://``: per worker process).
+- ``MAX_CONTENT_LENGTH``: request bodies (default 64 KiB; a 5000-move list fits).
+- ``PROXY_COUNT``: trusted reverse proxies in front (env ``DAILYDEAL_PROXIES``), so rate
+  limits count the client's address from X-Forwarded-For and not nginx's.
+- ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: the
+  request's host). ``NOW``: a clock (callable -> aware UTC datetime) for tests.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+DEFAULTS: dict[str, Any] = {
+    "VERIFY_RATE_LIMIT": "60 per minute",
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_ENABLED": True,
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    "PROXY_COUNT": 0,
+    "PUBLIC_URL": None,
+    "FEED_DAYS": 30,
+    "NOW": None,
+}
+
+CORS_HEADERS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
+    "Access-Control-Allow-Headers": "Content-Type, If-None-Match",
+    "Access-Control-Expose-Headers": (
+        "ETag, Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset"
+    ),
+    "Access-Control-Max-Age": "86400",
+}
+
+
+def default_database() -> Path:
+    """The database of ``Settings.from_env()`` (the pipeline's configuration)."""
+    from dailydeal.config import Settings
+
+    return Path(Settings.from_env().db_path)
+
+
+def config_from_env() -> dict[str, Any]:
+    env = os.environ
+    out: dict[str, Any] = {"DATABASE": default_database()}
+    if "DAILYDEAL_VERIFY_LIMIT" in env:
+        out["VERIFY_RATE_LIMIT"] = env["DAILYDEAL_VERIFY_LIMIT"]
+    if "DAILYDEAL_RATELIMIT_STORAGE" in env:
+        out["RATELIMIT_STORAGE_URI"] = env["DAILYDEAL_RATELIMIT_STORAGE"]
+    if "DAILYDEAL_PROXIES" in env:
+        out["PROXY_COUNT"] = int(env["DAILYDEAL_PROXIES"])
+    if "DAILYDEAL_PUBLIC_URL" in env:
+        out["PUBLIC_URL"] = env["DAILYDEAL_PUBLIC_URL"]
+    return out
+
+
+def _verify_limit() -> str:
+    return str(current_app.config["VERIFY_RATE_LIMIT"])
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The API app. No scheduler here: a worker only serves (see deploy/)."""
+    from dailydeal.web import api, db, feeds, problems
+
+    app = Flask(__name__, static_folder=None)
+    app.config.from_mapping(DEFAULTS)
+    app.config.update(config_from_env() if test_config is None else test_config)
+    if "DATABASE" not in app.config:
+        app.config["DATABASE"] = default_database()
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    db.prepare(app.config["DATABASE"])
+
+    if app.config["PROXY_COUNT"]:
+        n = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore
+
+    problems.register(app)
+    app.register_blueprint(api.bp, url_prefix="/api/v1")
+    app.register_blueprint(feeds.bp, url_prefix="/api/v1")
+
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        headers_enabled=True,
+        enabled=bool(app.config["RATELIMIT_ENABLED"]),
+        swallow_errors=True,  # a storage outage (redis down) must not fail verification
+        in_memory_fallback_enabled=True,
+    )
+    shared = limiter.shared_limit(
+        _verify_limit, scope="verify", exempt_when=lambda: _method_is("OPTIONS", "HEAD")
+    )
+    for endpoint in api.VERIFY_ENDPOINTS:
+        app.view_functions[endpoint] = shared(app.view_functions[endpoint])  # type: ignore
+    app.extensions["dailydeal_limiter"] = limiter
+
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        for name, value in CORS_HEADERS.items():
+            resp.headers.setdefault(name, value)
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return resp
+
+    return app
+
+
+def _method_is(*methods: str) -> bool:
+    return request.method in methods

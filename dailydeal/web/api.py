@@ -1,0 +1,539 @@
+"""The ``/api/v1`` blueprint: daily deals, numbered deals, verification, state, solutions.
+
+Thin by design: parse the request, call the store or ``dailydeal.verify``, format JSON.
+Every error is a ``Problem`` (problems.py); an illegal move in a submitted solution is not an
+error but a verdict (200). Dates later than the newest date begun on Earth are answered as
+if nothing were stored, whatever the database holds, so a future deal never leaks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, json, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from dailydeal import __version__
+from dailydeal.config import DAILY_GAMES
+from dailydeal.daily import store
+from dailydeal.games import GAMES, Game, default_variant, new_game
+from dailydeal.rating import TIERS
+from dailydeal.shuffle import MAX_SEED
+from dailydeal.verify import MAX_MOVES, MoveError, replay, split_moves
+from dailydeal.web import clock
+from dailydeal.web.db import get_db
+from dailydeal.web.gameinfo import RULES
+from dailydeal.web.problems import Problem
+
+bp = Blueprint("api", __name__)
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+SHORT = "public, max-age=60"
+NO_STORE = "no-store"
+VERIFY_ENDPOINTS = ("api.verify_daily", "api.verify_numbered", "api.state", "api.state_numbered")
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_SEED = re.compile(r"^\d{1,20}$")
+
+
+# --- helpers -----------------------------------------------------------------------------
+def now() -> dt.datetime:
+    """The current UTC time (``NOW`` in the config replaces the clock in tests)."""
+    fn: Callable[[], dt.datetime] = current_app.config.get("NOW") or clock.utcnow
+    return fn()
+
+
+def json_response(data: Any, cache: str, status: int = 200) -> Response:
+    """JSON with a strong ETag, ``Cache-Control`` and 304 on a matching If-None-Match."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    resp = Response(body, status=status, mimetype="application/json")
+    resp.headers["Cache-Control"] = cache
+    if status == 200 and cache != NO_STORE:
+        resp.add_etag()
+        resp.make_conditional(request)
+    return resp
+
+
+class Memo:
+    """A bounded LRU of rendered immutable answers, per app and process: a published deal
+    never changes, so it is read, formatted and hashed once, not on every request. Only
+    successes are kept (a 404 may become a 200 when its date begins)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[Any, ...], tuple[bytes, str]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...], build: Callable[[], Any]) -> tuple[bytes, str]:
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+                return hit
+        body = json.dumps(build(), ensure_ascii=False, separators=(",", ":")).encode()
+        entry = (body, hashlib.sha1(body).hexdigest())
+        with self.lock:
+            self.items[key] = entry
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return entry
+
+
+def immutable_response(key: tuple[Any, ...], build: Callable[[], Any]) -> Response:
+    """``json_response(build(), IMMUTABLE)``, remembered under ``key`` (see Memo)."""
+    memo: Memo = current_app.extensions.setdefault("dailydeal_memo", Memo())
+    body, etag = memo.get((request.script_root, *key), build)
+    resp = Response(body, mimetype="application/json")
+    resp.headers["Cache-Control"] = IMMUTABLE
+    resp.set_etag(etag)
+    resp.make_conditional(request)
+    return resp
+
+
+def parse_date(text: str) -> dt.date:
+    if not _DATE.match(text):
+        raise Problem(400, f"{text[:40]!r} is not a date: use YYYY-MM-DD or 'today'")
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise Problem(400, f"{text!r} is not a date of the calendar") from None
+
+
+def published_date(text: str) -> dt.date:
+    """A date that may be served, else 404 (an unpublished date looks like an empty one)."""
+    day = parse_date(text)
+    if not clock.is_published(day, now()):
+        raise Problem(404, f"no deals are published for {day.isoformat()}")
+    return day
+
+
+def check_game(name: str) -> str:
+    if name not in GAMES:
+        raise Problem(404, f"unknown game {name[:40]!r}; games: {', '.join(GAMES)}")
+    return name
+
+
+def check_tier(name: str) -> str:
+    if name not in TIERS:
+        raise Problem(404, f"unknown tier {name[:40]!r}; tiers: {', '.join(TIERS)}")
+    return name
+
+
+def deal_object(row: dict[str, Any]) -> dict[str, Any]:
+    """The public view of a stored deal: never its solution, which has its own URL."""
+    day = dt.date.fromisoformat(row["date"])
+    id_ = row["id"]
+    return {
+        "id": id_,
+        "date": row["date"],
+        "game": row["game"],
+        "variant": row["variant"],
+        "tier": row["tier"],
+        "rating": row["rating"],
+        "seed": row["seed"],
+        "deal": row["deal"],
+        "solution_length": row["solution_length"],
+        "solution_opens_at": clock.iso(clock.solution_opens_at(day)),
+        "links": {
+            "self": url_for("api.deal", id_=id_),
+            "verify": url_for("api.verify_daily", id_=id_),
+            "solution": url_for("api.solution", id_=id_),
+            "state": url_for("api.state", id_=id_),
+            "rules": url_for("api.game", game=row["game"]),
+        },
+    }
+
+
+def published_row(id_: str) -> dict[str, Any]:
+    row = store.get_deal(get_db(), id_) if len(id_) <= 100 else None
+    if row is None or not clock.is_published(dt.date.fromisoformat(row["date"]), now()):
+        raise Problem(404, f"no published deal with id {id_[:100]!r}")
+    return row
+
+
+def daily_games() -> list[tuple[str, str]]:
+    """The (game, variant) pairs dealt every day (the pipeline's configuration)."""
+    return list(DAILY_GAMES)
+
+
+def complete(rows: Sequence[dict[str, Any]], games: Sequence[tuple[str, str]]) -> bool:
+    """Every tier of every given (game, variant) is stored: the answer can no longer grow."""
+    have = {(r["game"], r["variant"], r["tier"]) for r in rows}
+    return all((g, v, t) in have for g, v in games for t in TIERS)
+
+
+# --- request bodies ----------------------------------------------------------------------
+def _raw_body() -> bytes:
+    """The body, at most MAX_CONTENT_LENGTH bytes, else 413. Werkzeug checks a declared
+    Content-Length itself but silently truncates a chunked body at the limit, which would
+    then read as malformed JSON: read one byte more to tell the two apart."""
+    limit = int(current_app.config["MAX_CONTENT_LENGTH"])
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if request.content_length is None and chunked:
+        raw: bytes = request.environ["wsgi.input"].read(limit + 1)
+        if len(raw) > limit:
+            raise RequestEntityTooLarge()
+        return raw
+    return request.get_data(cache=True)  # raises 413 over MAX_CONTENT_LENGTH
+
+
+def _is_json(mimetype: str) -> bool:
+    return mimetype == "application/json" or mimetype.endswith("+json")
+
+
+def read_body(allow_text: bool = True) -> dict[str, Any]:
+    """The JSON object of a POST body, or ``{"moves": text}`` for a text/plain body."""
+    mimetype = request.mimetype
+    data = _raw_body()
+    if _is_json(mimetype):
+        if not data.strip():
+            raise Problem(400, 'the body is empty: send a JSON object such as {"moves": [...]}')
+        try:
+            payload = json.loads(data)
+        except (ValueError, RecursionError) as exc:
+            raise Problem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
+        if not isinstance(payload, dict):
+            raise Problem(400, f"the body must be a JSON object, not {_kind(payload)}")
+        return payload
+    if allow_text and mimetype == "text/plain":
+        charset = request.mimetype_params.get("charset", "utf-8")
+        try:
+            return {"moves": data.decode(charset)}
+        except (UnicodeDecodeError, LookupError):
+            raise Problem(400, f"the text body is not valid {charset[:20]}") from None
+    accepted = "application/json or text/plain" if allow_text else "application/json"
+    raise Problem(
+        415, f"send the body as {accepted}, not {mimetype or 'no content type'}", accept=accepted
+    )
+
+
+def _kind(value: Any) -> str:
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), "a value")
+
+
+def move_list(payload: dict[str, Any], required: bool = True) -> list[str]:
+    if "moves" not in payload:
+        if not required:
+            return []
+        raise Problem(400, "the body has no 'moves': a list of moves or a text in the notation")
+    try:
+        return split_moves(payload["moves"])
+    except ValueError as exc:
+        raise Problem(400, f"bad 'moves': {exc}", max_moves=MAX_MOVES) from None
+
+
+def verdict_json(game: Game[Any], moves: list[str]) -> dict[str, Any]:
+    """``replay(...).to_json()`` without its ``dataclasses.asdict``, which deep-copies the
+    game object it then drops (10x the cost of the replay itself)."""
+    v = replay(game, moves)
+    error = (
+        None
+        if v.error is None
+        else {"index": v.error.index, "move": v.error.move, "reason": v.error.reason}
+    )
+    return {
+        "valid": v.valid,
+        "won": v.won,
+        "state": v.state,
+        "score": v.score,
+        "moves": v.moves,
+        "error": error,
+    }
+
+
+def play_through(game: Game[Any], moves: list[str]) -> MoveError | None:
+    """Play moves as the verifier does, without the end-of-game completion, so the position
+    is the one a player sees after them; stop at the first bad move."""
+    for i, text in enumerate(moves):
+        try:
+            game.play(game.parse_move(text))
+        except ValueError as exc:
+            return MoveError(i, text, str(exc))
+    return None
+
+
+# --- games -------------------------------------------------------------------------------
+def game_summary(name: str) -> dict[str, Any]:
+    daily = {g: v for g, v in daily_games()}
+    return {
+        "name": name,
+        "default_variant": default_variant(name),
+        "daily_variant": daily.get(name),
+        "variants": [{"name": v, "description": cls.description} for v, cls in GAMES[name].items()],
+        "tiers": list(TIERS),
+        "links": {
+            "rules": url_for("api.game", game=name),
+            "deal": url_for("api.numbered_deal", game=name, seed="42"),
+            "verify": url_for("api.verify_numbered", game=name),
+        },
+    }
+
+
+@bp.get("/games")
+def games() -> Response:
+    return json_response({"games": [game_summary(g) for g in GAMES]}, "public, max-age=3600")
+
+
+@bp.get("/games/<game>")
+def game(game: str) -> Response:
+    check_game(game)
+    return json_response(
+        {**game_summary(game), "rules": RULES.get(game, {})}, "public, max-age=3600"
+    )
+
+
+@bp.get("/games/<game>/deals/<seed>")
+def numbered_deal(game: str, seed: str) -> Response:
+    """Any seed of any variant, dealt on the fly: the same cards forever."""
+    check_game(game)
+    if not _SEED.match(seed) or int(seed) > MAX_SEED:
+        raise Problem(400, f"a seed is an integer 0..{MAX_SEED}, not {seed[:40]!r}")
+    variant = request.args.get("variant")
+    try:
+        position = new_game(game, int(seed), variant)
+    except ValueError as exc:
+        raise Problem(400, str(exc)) from None
+    return json_response(
+        {
+            "game": position.name,
+            "variant": position.variant,
+            "seed": position.seed,
+            "deal": position.deal_json(),
+            "links": {
+                "verify": url_for("api.verify_numbered", game=game),
+                "rules": url_for("api.game", game=game),
+            },
+        },
+        IMMUTABLE,
+    )
+
+
+def numbered_position(game: str, required: bool = True) -> tuple[Game[Any], list[str]]:
+    """The deal and moves of a numbered-deal body: ``{"seed" | "cards", "variant", "moves"}``."""
+    check_game(game)
+    payload = read_body(allow_text=False)
+    seed, cards, variant = payload.get("seed"), payload.get("cards"), payload.get("variant")
+    if isinstance(seed, str) and _SEED.match(seed):
+        seed = int(seed)  # JavaScript clients cannot hold a 64-bit number exactly
+    if (seed is None) == (cards is None):
+        raise Problem(400, "give exactly one of 'seed' (an integer) and 'cards' (the 52 cards)")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise Problem(400, f"'seed' is an integer 0..{MAX_SEED}, not {_kind(seed)}")
+    if cards is not None and not isinstance(cards, (str, list)):
+        raise Problem(400, f"'cards' is a text or a list of 52 cards, not {_kind(cards)}")
+    if variant is not None and not isinstance(variant, str):
+        raise Problem(400, f"'variant' is a text, not {_kind(variant)}")
+    moves = move_list(payload, required)
+    try:
+        position = new_game(game, seed, variant, cards)
+    except (ValueError, TypeError) as exc:
+        raise Problem(400, f"bad deal: {exc}") from None
+    return position, moves
+
+
+@bp.post("/games/<game>/verify")
+def verify_numbered(game: str) -> Response:
+    """Body ``{"seed": N | "cards": ..., "variant": ..., "moves": ...}`` -> verdict."""
+    position, moves = numbered_position(game)
+    out = {"game": position.name, "variant": position.variant, "seed": position.seed}
+    out.update(verdict_json(position, moves))
+    return json_response(out, NO_STORE)
+
+
+@bp.post("/games/<game>/state")
+def state_numbered(game: str) -> Response:
+    """The position after the moves of a numbered-deal body (thin clients)."""
+    position, moves = numbered_position(game, required=False)
+    return json_response(state_json(position, moves), NO_STORE)
+
+
+# --- daily -------------------------------------------------------------------------------
+def _today_redirect(rest: str) -> Response:
+    try:
+        day = clock.today_in(request.args.get("tz"), now())
+    except ValueError as exc:
+        raise Problem(400, str(exc)) from None
+    target = url_for("api.daily", date=day.isoformat()) + rest
+    if "variant" in request.args:  # the only query the dated URL reads
+        target += "?" + urlencode({"variant": request.args["variant"]})
+    resp = json_response({"date": day.isoformat(), "location": target}, SHORT, status=302)
+    resp.headers["Location"] = target
+    return resp
+
+
+@bp.get("/daily/<date>")
+def daily(date: str) -> Response:
+    if date == "today":
+        return _today_redirect("")
+    day = published_date(date)
+    rows = store.deals_on(get_db(), day)
+    if not rows:
+        raise Problem(404, f"no deals are stored for {day.isoformat()}")
+    cache = IMMUTABLE if complete(rows, daily_games()) else SHORT
+    return json_response({"date": day.isoformat(), "deals": [deal_object(r) for r in rows]}, cache)
+
+
+@bp.get("/daily/<date>/<game>")
+def daily_game(date: str, game: str) -> Response:
+    if date == "today":
+        check_game(game)
+        return _today_redirect(f"/{game}")
+    day = published_date(date)
+    check_game(game)
+    rows = store.deals_on(get_db(), day, game)
+    if not rows:
+        raise Problem(404, f"no {game} deals are stored for {day.isoformat()}")
+    variants = sorted({(r["game"], r["variant"]) for r in rows})
+    cache = IMMUTABLE if complete(rows, variants) else SHORT
+    return json_response(
+        {"date": day.isoformat(), "game": game, "deals": [deal_object(r) for r in rows]}, cache
+    )
+
+
+@bp.get("/daily/<date>/<game>/<tier>")
+def daily_deal(date: str, game: str, tier: str) -> Response:
+    if date == "today":
+        check_game(game)
+        check_tier(tier)
+        return _today_redirect(f"/{game}/{tier}")
+    day = published_date(date)
+    check_game(game)
+    check_tier(tier)
+    variant = request.args.get("variant")
+
+    def build() -> dict[str, Any]:
+        rows = store.deals_on(get_db(), day, game, tier)
+        if variant is not None:
+            rows = [r for r in rows if r["variant"] == variant]
+        else:
+            daily = {g: v for g, v in daily_games()}
+            preferred = [r for r in rows if r["variant"] == daily.get(game)]
+            rows = preferred or rows
+        if not rows:
+            raise Problem(404, f"no {tier} {game} deal is stored for {day.isoformat()}")
+        return deal_object(rows[0])
+
+    return immutable_response(("daily", day, game, tier, variant), build)
+
+
+# --- one deal ----------------------------------------------------------------------------
+@bp.get("/deals/<id_>")
+def deal(id_: str) -> Response:
+    # a stored row stays published once it is: published_row runs on the first request only
+    return immutable_response(("deal", id_), lambda: deal_object(published_row(id_)))
+
+
+@bp.post("/deals/<id_>/verify")
+def verify_daily(id_: str) -> Response:
+    """Body ``{"moves": [...]}`` or the moves as text/plain -> verdict (200 even if illegal)."""
+    row = published_row(id_)
+    moves = move_list(read_body())
+    position = new_game(row["game"], row["seed"], row["variant"])
+    return json_response({"deal": id_, **verdict_json(position, moves)}, NO_STORE)
+
+
+@bp.get("/deals/<id_>/solution")
+def solution(id_: str) -> Response:
+    row = published_row(id_)
+    day = dt.date.fromisoformat(row["date"])
+    opens = clock.solution_opens_at(day)
+    current = now()
+    if current < opens:
+        wait = int((opens - current).total_seconds()) + 1
+        raise Problem(
+            403,
+            f"the solution of {id_} opens at {clock.iso(opens)}, when {day.isoformat()} "
+            "is over everywhere on Earth (24:00 at UTC-12)",
+            opens_at=clock.iso(opens),
+            headers={"Retry-After": str(wait), "Cache-Control": f"public, max-age={min(wait, 60)}"},
+        )
+    return json_response(
+        {
+            "id": id_,
+            "moves": row["solution"],  # the shape of a verify body: pipe it back to verify
+            "solution_length": row["solution_length"],
+            "links": {
+                "deal": url_for("api.deal", id_=id_),
+                "verify": url_for("api.verify_daily", id_=id_),
+            },
+        },
+        IMMUTABLE,
+    )
+
+
+@bp.route("/deals/<id_>/state", methods=["GET", "POST"])
+def state(id_: str) -> Response:
+    """The position after a move list (``?moves=`` or a body like verify's): for clients
+    that do not implement the rules. An illegal move stops the replay and is reported."""
+    row = published_row(id_)
+    if request.method == "POST":
+        moves = move_list(read_body(), required=False)
+    else:
+        moves = move_list({"moves": request.args.get("moves", "")})
+    position = new_game(row["game"], row["seed"], row["variant"])
+    out = {"deal": id_, **state_json(position, moves)}
+    return json_response(out, "public, max-age=86400" if request.method == "GET" else NO_STORE)
+
+
+def state_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
+    error = play_through(position, moves)
+    return {
+        "valid": error is None,
+        "error": None if error is None else asdict(error),
+        **position.to_json(),
+    }
+
+
+# --- service -----------------------------------------------------------------------------
+@bp.get("/healthz")
+def healthz() -> Response:
+    """Liveness and readiness: the database answers and today's deals are there."""
+    current = now()
+    first, last = clock.earliest_today(current), clock.latest_published(current)
+    try:
+        stored = store.stored_keys(get_db(), first, last)
+    except Exception as exc:  # noqa: BLE001 - any database failure is "unhealthy"
+        raise Problem(503, f"the database does not answer: {type(exc).__name__}") from None
+    dates = [(first + dt.timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
+    missing = [
+        f"{d}-{g}-{v}-{t}"
+        for d in dates
+        for g, v in daily_games()
+        for t in TIERS
+        if (d, g, v, t) not in stored
+    ]
+    return json_response(
+        {
+            "status": "ok" if not missing else "degraded",
+            "version": __version__,
+            "time": clock.iso(current),
+            "today": [first.isoformat(), last.isoformat()],
+            "missing": missing,  # date-game-variant-tier of today's deals not stored yet
+        },
+        NO_STORE,
+    )
+
+
+@bp.get("/openapi.json")
+def openapi_json() -> Response:
+    from dailydeal.web.openapi import document
+
+    return json_response(
+        document(int(current_app.config["MAX_CONTENT_LENGTH"])), "public, max-age=3600"
+    )

@@ -1,0 +1,55 @@
+"""The web layer's read access to the store: one SQLite connection per thread and file.
+
+The API only reads. ``create_app`` opens the file once with ``open_db`` (which creates and
+migrates it); requests then reuse a per-thread connection, so a gthread or sync worker does
+not pay for a connect and a migration check on every request.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import sqlite_utils
+from flask import current_app
+
+from dailydeal.daily.store import open_db
+
+_local = threading.local()
+
+
+def prepare(path: str | Path, attempts: int = 5) -> None:
+    """Create and migrate the database file (once, at app creation). Several gunicorn
+    workers may start on a fresh file at once: a loser of that race retries."""
+    for attempt in range(attempts):
+        try:
+            open_db(path).close()
+            return
+        except sqlite3.DatabaseError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.1 * (attempt + 1))
+
+
+def get_db() -> sqlite_utils.Database:
+    """The connection of this thread to the app's database."""
+    path = str(current_app.config["DATABASE"])
+    cache: dict[str, sqlite_utils.Database] = getattr(_local, "dbs", None) or {}
+    _local.dbs = cache
+    db = cache.get(path)
+    if db is None:
+        conn = sqlite3.connect(path, timeout=30, check_same_thread=True)
+        conn.execute("PRAGMA busy_timeout = 30000")
+        db = sqlite_utils.Database(conn)
+        cache[path] = db
+    return db
+
+
+def forget(path: str | Path) -> None:
+    """Close this thread's connection to ``path`` (tests delete their temporary files)."""
+    cache: dict[str, sqlite_utils.Database] = getattr(_local, "dbs", None) or {}
+    db = cache.pop(str(path), None)
+    if db is not None:
+        db.close()

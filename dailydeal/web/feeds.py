@@ -1,0 +1,147 @@
+"""JSON Feed 1.1 and Atom: one item per published date of the last 30 days.
+
+An item is dated when its date begins at UTC+14 (the moment the API starts serving it), so
+no item is ever in the future, and the items never change once published.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from flask import Blueprint, Response, current_app, json, request, url_for
+
+from dailydeal.daily import store
+from dailydeal.web import clock
+from dailydeal.web.api import now
+from dailydeal.web.db import get_db
+
+bp = Blueprint("feeds", __name__)
+
+FEED_CACHE = "public, max-age=300"
+ATOM_NS = "http://www.w3.org/2005/Atom"
+TITLE = "dailydeal: daily solitaire challenges"
+
+
+def _base() -> str:
+    """Absolute URL prefix for links: ``PUBLIC_URL`` if set, else this request's host."""
+    public = current_app.config.get("PUBLIC_URL")
+    return (public or request.host_url).rstrip("/")
+
+
+def feed_items() -> list[dict[str, Any]]:
+    """Newest first: one dict per published date that has deals, over FEED_DAYS days."""
+    days = int(current_app.config.get("FEED_DAYS", 30))
+    last = clock.latest_published(now())
+    first = last - dt.timedelta(days=days - 1)
+    db = get_db()
+    base = _base()
+    items = []
+    for day in store.dates_between(db, first, last):
+        rows = store.deals_on(db, day)
+        by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in rows:
+            by_game[r["game"]].append(r)
+        deals = [
+            {
+                "id": r["id"],
+                "game": r["game"],
+                "variant": r["variant"],
+                "tier": r["tier"],
+                "rating": r["rating"],
+                "url": base + url_for("api.deal", id_=r["id"]),
+            }
+            for r in rows
+        ]
+        summary = "; ".join(
+            f"{game}: " + ", ".join(r["tier"] for r in group) for game, group in by_game.items()
+        )
+        items.append(
+            {
+                "date": day,
+                "url": base + url_for("api.daily", date=day.isoformat()),
+                "title": f"Daily deals of {day.isoformat()}",
+                "summary": summary,
+                "published": clock.begins_at(day),
+                "deals": deals,
+            }
+        )
+    return items
+
+
+def _etagged(body: str, mimetype: str) -> Response:
+    resp = Response(body, mimetype=mimetype)
+    resp.headers["Cache-Control"] = FEED_CACHE
+    resp.add_etag()
+    resp.make_conditional(request)
+    return resp
+
+
+@bp.get("/feed.json")
+def feed_json() -> Response:
+    base = _base()
+    items = feed_items()
+    feed = {
+        "version": "https://jsonfeed.org/version/1.1",
+        "title": TITLE,
+        "home_page_url": base + url_for("api.games"),
+        "feed_url": base + url_for("feeds.feed_json"),
+        "description": "The daily Accordion, Pyramid and Gaps deals, four tiers each.",
+        "language": "en",
+        "items": [
+            {
+                "id": it["url"],
+                "url": it["url"],
+                "title": it["title"],
+                "content_text": it["summary"],
+                "date_published": clock.iso(it["published"]),
+                "tags": sorted({d["game"] for d in it["deals"]}),
+                "_dailydeal": {"date": it["date"].isoformat(), "deals": it["deals"]},
+            }
+            for it in items
+        ],
+    }
+    return _etagged(json.dumps(feed, ensure_ascii=False), "application/feed+json")
+
+
+@bp.get("/feed.atom")
+def feed_atom() -> Response:
+    base = _base()
+    items = feed_items()
+    ET.register_namespace("", ATOM_NS)
+
+    def sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+        el = ET.SubElement(parent, f"{{{ATOM_NS}}}{tag}", attrs)
+        if text is not None:
+            el.text = text
+        return el
+
+    root = ET.Element(f"{{{ATOM_NS}}}feed")
+    sub(root, "id", base + url_for("feeds.feed_atom"))
+    sub(root, "title", TITLE)
+    updated = items[0]["published"] if items else clock.begins_at(clock.latest_published(now()))
+    sub(root, "updated", clock.iso(updated))
+    sub(
+        root,
+        "link",
+        rel="self",
+        href=base + url_for("feeds.feed_atom"),
+        type="application/atom+xml",
+    )
+    sub(root, "link", rel="alternate", href=base + url_for("api.games"), type="application/json")
+    author = sub(root, "author")
+    sub(author, "name", "dailydeal")
+    for it in items:
+        entry = sub(root, "entry")
+        sub(entry, "id", it["url"])
+        sub(entry, "title", it["title"])
+        sub(entry, "updated", clock.iso(it["published"]))
+        sub(entry, "published", clock.iso(it["published"]))
+        sub(entry, "link", rel="alternate", href=it["url"], type="application/json")
+        sub(entry, "summary", it["summary"])
+        for game in sorted({d["game"] for d in it["deals"]}):
+            sub(entry, "category", term=game)
+    body = ET.tostring(root, encoding="unicode", xml_declaration=False)
+    return _etagged('<?xml version="1.0" encoding="utf-8"?>\n' + body, "application/atom+xml")

@@ -1,0 +1,37 @@
+"""gunicorn settings for the dailydeal API: `gunicorn -c deploy/gunicorn.conf.py`.
+
+Workers only serve: the scheduler that generates deals runs as ONE separate process
+(`dailydeal schedule`, deploy/dailydeal-scheduler.service), never one per worker. Each
+worker opens the SQLite file read-only in practice (WAL lets readers and the scheduler's
+writer work at the same time).
+
+Environment: DAILYDEAL_BIND (default 127.0.0.1:8000), DAILYDEAL_WORKERS (default
+2 x CPUs + 1, at most 8), DAILYDEAL_THREADS (default 4), DAILYDEAL_FORWARDED_ALLOW_IPS
+(proxies trusted for X-Forwarded-*, default 127.0.0.1), plus the app's own: DAILYDEAL_DB,
+DAILYDEAL_VERIFY_LIMIT, DAILYDEAL_RATELIMIT_STORAGE, DAILYDEAL_PROXIES, DAILYDEAL_PUBLIC_URL.
+"""
+
+import multiprocessing
+import os
+
+wsgi_app = "dailydeal.web:create_app()"
+bind = os.environ.get("DAILYDEAL_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("DAILYDEAL_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 8)))
+worker_class = "gthread"
+threads = int(os.environ.get("DAILYDEAL_THREADS", 4))
+preload_app = False  # each worker builds its app (and its SQLite connections) after fork
+timeout = 30  # a verify is bounded (64 KiB body, 5000 moves): far under this
+graceful_timeout = 20
+keepalive = 5
+max_requests = 10000  # recycle workers now and then
+max_requests_jitter = 1000
+limit_request_line = 4094
+limit_request_fields = 50
+forwarded_allow_ips = os.environ.get("DAILYDEAL_FORWARDED_ALLOW_IPS", "127.0.0.1")
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("DAILYDEAL_LOGLEVEL", "info")
+proc_name = "dailydeal-api"
+# gunicorn >= 25.1 opens a control socket in $HOME by default: several instances on one
+# machine would share its path, and nothing here uses it (older gunicorn ignores this name).
+control_socket_disable = True

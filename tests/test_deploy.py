@@ -1,0 +1,165 @@
+"""The real deployment: gunicorn with deploy/gunicorn.conf.py, over a real socket."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN = Path(sys.executable).parent / "gunicorn"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fetch(url: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, dict(resp.headers), json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), json.loads(exc.read())
+
+
+@pytest.fixture
+def server(tmp_path: Path, fill_db: Any) -> Any:
+    db = fill_db(tmp_path / "deploy.db")
+    port = free_port()
+    env = {
+        **os.environ,
+        "DAILYDEAL_DB": str(db),
+        "DAILYDEAL_BIND": f"127.0.0.1:{port}",
+        "DAILYDEAL_WORKERS": "2",
+        "DAILYDEAL_THREADS": "2",
+        "DAILYDEAL_SECRET": "test-secret-not-used-by-the-api",
+    }
+    log = open(tmp_path / "gunicorn.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [str(GUNICORN), "-c", str(ROOT / "deploy" / "gunicorn.conf.py")],
+        cwd=tmp_path,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}/api/v1"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if fetch(f"{base}/healthz")[0] == 200:
+                    break
+            except (OSError, ValueError):
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError((tmp_path / "gunicorn.log").read_text()[-3000:])
+            time.sleep(0.2)
+        yield base, proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_gunicorn_serves_a_deal_and_verifies_its_solution(
+    server: Any, solutions: dict[str, list[str]]
+) -> None:
+    base, proc = server
+    today = dt.datetime.now(dt.UTC).date()  # the real clock: the server's is not frozen
+    status, headers, body = fetch(f"{base}/daily/{today}/gaps/medium")
+    assert status == 200, body
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert headers["ETag"]
+    status, _, verdict = fetch(
+        base + body["links"]["verify"].removeprefix("/api/v1"), {"moves": solutions["gaps"]}
+    )
+    assert status == 200
+    assert verdict["valid"] and verdict["won"]
+    status, headers, prob = fetch(f"{base}/daily/{today + dt.timedelta(days=3)}/gaps/medium")
+    assert status == 404 and headers["Content-Type"] == "application/problem+json"
+    # the config starts several workers: the master has DAILYDEAL_WORKERS=2 children
+    if shutil.which("pgrep"):
+        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
+        assert len(children.stdout.split()) == 2
+
+
+def post_chunked(base: str, path: str, body: bytes) -> tuple[int, Any]:
+    """POST ``body`` with Transfer-Encoding: chunked (no Content-Length)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=10)
+    try:
+        chunks = (body[i : i + 4096] for i in range(0, len(body), 4096))
+        conn.request(
+            "POST",
+            parts.path + path,
+            body=chunks,
+            encode_chunked=True,
+            headers={"Content-Type": "application/json"},
+        )
+        resp = conn.getresponse()
+        return resp.status, json.loads(resp.read())
+    finally:
+        conn.close()
+
+
+def test_gunicorn_limits_chunked_bodies_too(server: Any) -> None:
+    base, _ = server
+    small = json.dumps({"seed": 7, "moves": ["d"] * 10}).encode()
+    status, verdict = post_chunked(base, "/games/pyramid/verify", small)
+    assert status == 200 and verdict["moves"] == 10
+    big = json.dumps({"seed": 7, "moves": ["d"] * 20000}).encode()  # ~120 KB > 64 KiB
+    status, prob = post_chunked(base, "/games/pyramid/verify", big)
+    assert status == 413 and "65536" in prob["detail"]
+
+
+def test_deploy_files_run_one_scheduler_and_several_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import configparser
+    import runpy
+
+    from dailydeal.cli import main
+
+    for var in ("DAILYDEAL_WORKERS", "DAILYDEAL_BIND", "DAILYDEAL_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+    assert conf["workers"] >= 3 and conf["wsgi_app"] == "dailydeal.web:create_app()"
+    assert conf["bind"] == "127.0.0.1:8000" and not conf["preload_app"]
+    units = {}
+    for name in ("dailydeal-api.service", "dailydeal-scheduler.service"):
+        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        parser.read(ROOT / "deploy" / name)
+        units[name] = parser["Service"]["ExecStart"]
+    assert "gunicorn -c" in units["dailydeal-api.service"]
+    assert units["dailydeal-api.service"].endswith("deploy/gunicorn.conf.py")
+    assert units["dailydeal-scheduler.service"].endswith("dailydeal schedule")
+    assert "schedule" in main.commands and "serve" in main.commands
+    docker = (ROOT / "deploy" / "Dockerfile").read_text()
+    assert "gunicorn -c /app/deploy/gunicorn.conf.py" in docker
+    assert docker.count("dailydeal schedule") >= 2  # "scheduler" and "both"
