@@ -1,0 +1,419 @@
+"""Accordion solver: depth-first search over compact rows of top cards, pruned, restarted.
+
+Representation. Only the top card of each pile matters (RULES.md: buried cards play no
+part), so a position is ``(row, dealt)``: the tops as ``bytes`` (one byte per card 0..51)
+and how many stock cards are out. The generic engine is never pushed during the search.
+
+Variants are read from the game class (``ALLOWED_JUMPS``, ``FORCED``, ``OPEN``):
+
+* moves optional (standard, open): dealing never removes an option, because a pile only
+  moves left and a card added on the right changes nothing before it; a deal and a move that
+  was already legal commute. So every position is equivalent to the one with the whole stock
+  dealt, and the search runs on that "open" row: the key is the full row of tops. Deals are
+  put back into the solution afterwards, just before the move that needs their card.
+* forced: a move must be made when one exists, so dealing is not free; the search runs on
+  ``(dealt, row)`` with a deal as the only child of a position without moves.
+
+Search. The positions form a DAG (every move removes a pile, every deal adds a card), so
+a plain DFS is exhaustive and a position whose subtree was searched to the end without a
+win is proved dead. Three things make it fast:
+
+* a sound prune (``viable``): every move covers a top card with a matching card, so over
+  the live cards (tops and stock) the "covered by" relation of a winning line is a
+  spanning tree of the graph "shares a suit or a rank"; the first pile never moves, so its
+  top is a leaf of that tree. A child whose live cards fail this is never entered. The
+  test is a few bit operations on a 52-bit mask (suits are linked when they share a rank);
+* move ordering (``_order``): cover first the card with the fewest matching live cards
+  (the hardest to cover later, the least useful as a cover), ties to the mover with the
+  fewest matches, then random;
+* restarts: the DFS runs with a node limit that grows geometrically (``FIRST_LIMIT``,
+  ``GROWTH``) and restarts with a new random tie-break, more random at each restart
+  (search times are heavy-tailed: one bad early choice can trap a DFS in a huge dead
+  subtree). The set of proved-dead positions is kept across restarts, so no proof is
+  thrown away and the last, unlimited run is exhaustive: ``lost`` is a proof. The dead set
+  is capped (``MAX_DEAD``) to bound memory; past the cap, positions are simply searched
+  again (still exact, only slower).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dailydeal import cards as C
+from dailydeal.games import Game
+from dailydeal.games.accordion import Accordion
+from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
+
+DEAL_TEXT = "d"
+MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
+FIRST_LIMIT = 200  # nodes of the first DFS run
+GROWTH = 1.25  # each restart may search this many times more nodes than the last
+
+# MATCHES[a][b] is 1 when cards a and b share a suit or a rank (RULES.md).
+MATCHES: tuple[bytes, ...] = tuple(
+    bytes(1 if (a // 13 == b // 13 or a % 13 == b % 13) else 0 for b in range(52))
+    for a in range(52)
+)
+
+Move = tuple[int, int]  # (source card, destination card); (-1, -1) is a deal
+DEAL: Move = (-1, -1)
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the DFS when the budget or the current run's node limit is reached."""
+
+
+@dataclass
+class Outcome:
+    """What the search found: a status, the moves as card pairs, and counters."""
+
+    status: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def search(
+    cards: Sequence[int],
+    budget: Budget,
+    *,
+    row: Sequence[int] | None = None,
+    dealt: int = 0,
+    jumps: Sequence[int] = (1, 3),
+    forced: bool = False,
+) -> Outcome:
+    """Solve an Accordion of ``cards`` (any length) from ``row`` with ``dealt`` cards out.
+
+    ``row`` is the top cards left to right (the whole prefix ``cards[:dealt]`` when None).
+    Won means: the stock is empty and one pile remains. The moves returned are card pairs
+    (source, destination) and ``DEAL``; in the optional-moves variants they contain no
+    deal (see ``with_deals``).
+    """
+    total = len(cards)
+    tops = bytes(cards[:dealt]) if row is None else bytes(row)
+    stock = bytes(cards[dealt:])
+    jumps_t = tuple(sorted(set(jumps)))
+    if forced and stock:
+        return _Forced(tops, stock, dealt, total, jumps_t, budget).run()
+    return _Open(tops + stock, jumps_t, budget).run()
+
+
+class _Runner:
+    """The restart loop shared by both searches; subclasses define the DFS."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.nodes = 0
+        self.dead: set[bytes] = set()
+        self.path: list[Move] = []
+        self.stop = 0
+        self.rng = random.Random(0)
+        self.restarts = 0
+        self.jitter = JITTER
+        self.exhausted = False  # the whole budget (not only this run's limit) is used up
+
+    def _dfs_root(self) -> bool:
+        raise NotImplementedError
+
+    def _on_abort(self) -> None:
+        """Forget the positions of the interrupted path: they are not proved dead."""
+
+    def run(self) -> Outcome:
+        limit = float(FIRST_LIMIT)
+        while True:
+            self.path = []
+            self.stop = self.nodes + int(limit)
+            try:
+                won = self._dfs_root()
+            except _OutOfBudget:
+                self._on_abort()
+                if self.exhausted:
+                    return Outcome(UNKNOWN, [], self.nodes, self._stats())
+                self.restarts += 1
+                self.rng = random.Random(self.restarts)
+                self.jitter = JITTER * (1 + JITTER_GROWTH * self.restarts)
+                limit *= GROWTH
+                continue
+            status = WON if won else LOST
+            moves = list(reversed(self.path)) if won else []
+            return Outcome(status, moves, self.nodes, self._stats())
+
+    def _stats(self) -> dict[str, Any]:
+        return {"restarts": self.restarts, "dead": len(self.dead)}
+
+    def _count(self) -> None:
+        """Count an expanded node; raise when the run's limit or the budget is used up."""
+        self.nodes += 1
+        if self.budget.spent(self.nodes):
+            self.exhausted = True
+            raise _OutOfBudget
+        if self.nodes >= self.stop:
+            raise _OutOfBudget
+
+
+def _moves(row: bytes, jumps: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Legal moves of a row as (source index, destination index)."""
+    m = MATCHES
+    out = []
+    for k in jumps:
+        left = row[: max(0, len(row) - k)]
+        out += [(i + k, i) for i, (a, b) in enumerate(zip(left, row[k:], strict=True)) if m[b][a]]
+    return out
+
+
+def card_mask(cards: Sequence[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def _components_table() -> bytes:
+    """CONNECTED[index] for the 10-bit index of ``connected``: 4 presence bits of the
+    suits, then one bit per pair of suits (01 02 03 12 13 23) that share a rank."""
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    table = bytearray(1024)
+    for index in range(1024):
+        present = [s for s in range(4) if index >> s & 1]
+        links = [p for k, p in enumerate(pairs) if index >> (4 + k) & 1]
+        reach = set(present[:1])
+        for _ in range(4):
+            for a, b in links:
+                if a in reach or b in reach:
+                    reach |= {a, b}
+        table[index] = 1 if set(present) <= reach else 0
+    return bytes(table)
+
+
+CONNECTED = _components_table()
+
+
+def connected(mask: int) -> bool:
+    """Whether the cards of ``mask`` form one connected graph under "shares suit or rank".
+
+    A necessary condition for a win (a sound prune): each move covers a top card with a
+    matching one, so the cover relation over the live cards (tops and stock) is a spanning
+    tree of that graph. Cards of one suit are always linked; two suits are linked when they
+    share a rank, so only the four 13-bit rank sets need looking at.
+    """
+    s0 = mask & 0x1FFF
+    s1 = (mask >> 13) & 0x1FFF
+    s2 = (mask >> 26) & 0x1FFF
+    s3 = mask >> 39
+    if s0 & s1 and s0 & s2 and s0 & s3:
+        return True  # the usual case: spades share a rank with every other suit
+    return CONNECTED[
+        (s0 > 0)
+        | (s1 > 0) << 1
+        | (s2 > 0) << 2
+        | (s3 > 0) << 3
+        | (s0 & s1 > 0) << 4
+        | (s0 & s2 > 0) << 5
+        | (s0 & s3 > 0) << 6
+        | (s1 & s2 > 0) << 7
+        | (s1 & s3 > 0) << 8
+        | (s2 & s3 > 0) << 9
+    ] == 1
+
+
+def viable(mask: int, first: int) -> bool:
+    """The prune: the live cards ``mask`` other than ``first`` (the top of the first pile)
+    are ``connected``, and ``first`` matches one of them.
+
+    The first pile never moves, so its top never covers anything: it is a leaf of the
+    cover tree, and the tree minus that leaf still spans the other live cards. (This
+    implies ``connected(mask)``.)
+    """
+    rest = mask & ~(1 << first)
+    return not rest or (NEIGHBOURS[first] & rest != 0 and connected(rest))
+
+
+class _Open(_Runner):
+    """Optional moves: search the row with the whole stock dealt (see the module doc)."""
+
+    def __init__(self, row: bytes, jumps: tuple[int, ...], budget: Budget) -> None:
+        super().__init__(budget)
+        self.root = row
+        self.jumps = jumps
+        self.stack: list[bytes] = []
+
+    def _dfs_root(self) -> bool:
+        self.stack = []
+        mask = card_mask(self.root)
+        return len(self.root) <= 1 or (viable(mask, self.root[0]) and self._dfs(self.root, mask))
+
+    def _on_abort(self) -> None:
+        for row in self.stack:
+            self.dead.discard(row)
+
+    def _dfs(self, row: bytes, mask: int) -> bool:
+        """Depth-first from ``row`` (not yet known dead, not won); the caller pruned it."""
+        self._count()
+        dead = self.dead
+        pushed = len(dead) < MAX_DEAD
+        if pushed:
+            dead.add(row)
+            self.stack.append(row)
+        for i, j in _order(row, mask, _moves(row, self.jumps), self.rng, self.jitter):
+            covered = row[j]
+            child_mask = mask ^ (1 << covered)
+            if not viable(child_mask, row[0] if j else row[i]):
+                continue
+            child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
+            if len(child) == 1 or (child not in dead and self._dfs(child, child_mask)):
+                self.path.append((row[i], covered))
+                return True
+        if pushed:
+            self.stack.pop()
+        return False
+
+
+class _Forced(_Runner):
+    """A move must be made when one exists: the position is (dealt, row)."""
+
+    def __init__(
+        self,
+        row: bytes,
+        stock: bytes,
+        dealt: int,
+        total: int,
+        jumps: tuple[int, ...],
+        budget: Budget,
+    ) -> None:
+        super().__init__(budget)
+        self.root = row
+        self.cards = bytes(total - len(stock)) + stock  # only cards[dealt:] are read
+        self.dealt0 = dealt
+        self.total = total
+        self.jumps = jumps
+        self.stack: list[bytes] = []
+
+    def _dfs_root(self) -> bool:
+        self.stack = []
+        mask = card_mask(self.root) | card_mask(self.cards[self.dealt0 :])
+        if self.root and not viable(mask, self.root[0]):
+            return False
+        return connected(mask) and self._dfs(self.root, self.dealt0, mask)
+
+    def _on_abort(self) -> None:
+        for key in self.stack:
+            self.dead.discard(key)
+
+    def _dfs(self, row: bytes, dealt: int, mask: int) -> bool:
+        """``mask`` holds the live cards: the tops and the stock."""
+        if dealt == self.total and len(row) <= 1:
+            return True
+        key = bytes((dealt,)) + row
+        dead = self.dead
+        if key in dead:
+            return False
+        self._count()
+        pushed = len(dead) < MAX_DEAD
+        if pushed:
+            dead.add(key)
+            self.stack.append(key)
+        moves = _moves(row, self.jumps)
+        if moves:
+            for i, j in _order(row, mask, moves, self.rng, self.jitter):
+                covered = row[j]
+                child_mask = mask ^ (1 << covered)
+                if not viable(child_mask, row[0] if j else row[i]):
+                    continue
+                child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
+                if self._dfs(child, dealt, child_mask):
+                    self.path.append((row[i], covered))
+                    return True
+        elif dealt < self.total:
+            if self._dfs(row + self.cards[dealt : dealt + 1], dealt + 1, mask):
+                self.path.append(DEAL)
+                return True
+        if pushed:
+            self.stack.pop()
+        return False
+
+
+# NEIGHBOURS[a]: the other cards sharing a suit or a rank with a, as a 52-bit mask.
+NEIGHBOURS: tuple[int, ...] = tuple(
+    sum(1 << b for b in range(52) if b != a and MATCHES[a][b]) for a in range(52)
+)
+MOVER_WEIGHT = 0.1  # how much a mover with few matches left is preferred (tie-breaking)
+JITTER = 0.05  # random part of the order at the first run: it only breaks ties
+JITTER_GROWTH = 0.3  # the random part grows by this much of JITTER at each restart
+
+
+def _order(
+    row: bytes, mask: int, moves: list[tuple[int, int]], rng: random.Random, jitter: float
+) -> list[tuple[int, int]]:
+    """Cover first the card with the fewest matching cards still live (``mask``).
+
+    Such a card is the hardest to cover later and the least useful as a cover for others,
+    while covering a card with many matches throws away flexibility. Ties go to the mover
+    with fewer matches, then to a random order that changes at each restart.
+    """
+    if len(moves) < 2:
+        return moves
+    rnd = rng.random
+    nb = NEIGHBOURS
+    w = MOVER_WEIGHT
+    return sorted(
+        moves,
+        key=lambda m: (nb[row[m[1]]] & mask).bit_count()
+        + w * (nb[row[m[0]]] & mask).bit_count()
+        + jitter * rnd(),
+    )
+
+
+def with_deals(moves: Sequence[Move], cards: Sequence[int], dealt: int) -> list[Move]:
+    """Put explicit deals into a move list of the optional-moves search.
+
+    Each deal comes just before the first move whose source is still in the stock; the
+    stock left after the last move is dealt at the end. This is legal because dealing
+    commutes with moves (module doc): the real row is the searched row minus its
+    undealt suffix, so every move meets the same two tops at the same distance.
+    """
+    position = {card: k for k, card in enumerate(cards)}
+    out: list[Move] = []
+    for move in moves:
+        while position[move[0]] >= dealt:
+            out.append(DEAL)
+            dealt += 1
+        out.append(move)
+    out.extend(DEAL for _ in range(len(cards) - dealt))
+    return out
+
+
+def notation(moves: Sequence[Move]) -> list[str]:
+    """Moves in the RULES.md notation: ``X>Y`` and ``d``."""
+    return [DEAL_TEXT if m == DEAL else f"{C.name(m[0])}>{C.name(m[1])}" for m in moves]
+
+
+def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
+    """Solve an Accordion game object from its current position (it is not modified)."""
+    if not isinstance(game, Accordion):
+        raise TypeError(f"not an Accordion game: {type(game).__name__}")
+    cards = game.cards
+    dealt = game.dealt
+    row = [pile[-1] for pile in game.piles]
+    forced = game.FORCED
+    jumps = game.ALLOWED_JUMPS
+    outcome = search(cards, budget, row=row, dealt=dealt, jumps=jumps, forced=forced)
+    moves = outcome.moves
+    if outcome.status == WON and not (forced and dealt < len(cards)):
+        moves = with_deals(moves, cards, dealt)
+    return SolveResult(outcome.status, notation(moves), outcome.nodes, stats=outcome.stats)
+
+
+__all__ = [
+    "DEAL",
+    "MATCHES",
+    "Outcome",
+    "connected",
+    "notation",
+    "search",
+    "solve_game",
+    "viable",
+    "with_deals",
+]

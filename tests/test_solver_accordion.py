@@ -1,0 +1,293 @@
+"""The Accordion solver against a deliberately naive exhaustive search, and the verifier.
+
+The naive search below knows nothing of the solver's tricks (open-row reduction, restarts,
+dead set): it replays RULES.md literally, pile by pile, trying every deal and every move.
+Small instances are the first 8..16 cards of seeded decks (dailydeal.shuffle).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dailydeal.games import new_game
+from dailydeal.games.accordion import Accordion
+from dailydeal.shuffle import shuffled_deck
+from dailydeal.solvers import solve, solve_position
+from dailydeal.solvers.accordion import DEAL, connected, search, viable, with_deals
+from dailydeal.solvers.base import Budget
+from dailydeal.verify import replay, verify
+
+Piles = tuple[tuple[int, ...], ...]
+
+
+def same(a: int, b: int) -> bool:
+    return a // 13 == b // 13 or a % 13 == b % 13
+
+
+def naive_moves(piles: Piles, jumps: Sequence[int]) -> list[tuple[int, int]]:
+    out = []
+    for i in range(len(piles)):
+        for k in jumps:
+            if i - k >= 0 and same(piles[i][-1], piles[i - k][-1]):
+                out.append((i, i - k))
+    return out
+
+
+def naive_apply(piles: Piles, i: int, j: int) -> Piles:
+    new = list(piles)
+    new[j] = piles[j] + piles[i]
+    del new[i]
+    return tuple(new)
+
+
+def naive_winnable(
+    cards: Sequence[int], jumps: Sequence[int] = (1, 3), forced: bool = False,
+    piles: Piles = (), dealt: int = 0,
+) -> bool:
+    """Exhaustive search over whole piles: every move and every allowed deal, memoised."""
+    deck = tuple(cards)
+
+    @cache
+    def win(piles: Piles, dealt: int) -> bool:
+        if dealt == len(deck) and len(piles) == 1:
+            return True
+        moves = naive_moves(piles, jumps)
+        if any(win(naive_apply(piles, i, j), dealt) for i, j in moves):
+            return True
+        if dealt < len(deck) and not (forced and moves):
+            return win(piles + ((deck[dealt],),), dealt + 1)
+        return False
+
+    return win(piles, dealt)
+
+
+def naive_replay(
+    cards: Sequence[int], moves: Sequence[tuple[int, int]], jumps: Sequence[int], forced: bool
+) -> bool:
+    """Replay card-pair moves and explicit deals by the rules; True when the result is won."""
+    piles: Piles = ()
+    dealt = 0
+    for move in moves:
+        legal = naive_moves(piles, jumps)
+        if move == DEAL:
+            assert dealt < len(cards), "deal from an empty stock"
+            assert not (forced and legal), "deal while a move exists (forced)"
+            piles = piles + ((cards[dealt],),)
+            dealt += 1
+            continue
+        tops = [p[-1] for p in piles]
+        i, j = tops.index(move[0]), tops.index(move[1])
+        assert (i, j) in legal, f"illegal move {move}"
+        piles = naive_apply(piles, i, j)
+    return dealt == len(cards) and len(piles) == 1
+
+
+def graph_connected(cards: set[int]) -> bool:
+    """Breadth-first search over the cards, linked when they share a suit or a rank."""
+    if not cards:
+        return True
+    start = next(iter(cards))
+    seen, todo = {start}, [start]
+    while todo:
+        a = todo.pop()
+        for b in cards - seen:
+            if same(a, b):
+                seen.add(b)
+                todo.append(b)
+    return seen == cards
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.integers(min_value=0, max_value=51), max_size=20))
+def test_connected_equals_graph_search(cards: set[int]) -> None:
+    mask = sum(1 << c for c in cards)
+    assert connected(mask) == graph_connected(cards)
+    for first in list(cards)[:3]:
+        rest = cards - {first}
+        expected = not rest or (graph_connected(rest) and any(same(first, c) for c in rest))
+        assert viable(mask, first) == expected
+
+
+def small_deal(seed: int, k: int) -> list[int]:
+    return shuffled_deck(seed)[:k]
+
+
+def check_small(cards: list[int], jumps: tuple[int, ...], forced: bool) -> None:
+    out = search(cards, Budget(), jumps=jumps, forced=forced)
+    expected = naive_winnable(cards, jumps, forced)
+    assert out.status == ("won" if expected else "lost"), (cards, jumps, forced)
+    if out.status == "won":
+        moves = out.moves if forced else with_deals(out.moves, cards, 0)
+        assert naive_replay(cards, moves, jumps, forced)
+
+
+@pytest.mark.parametrize("forced", [False, True])
+@pytest.mark.parametrize("jumps", [(1, 3), (1,), (1, 2)])
+def test_verdict_equals_naive_search_on_small_rows(
+    jumps: tuple[int, ...], forced: bool
+) -> None:
+    verdicts = set()
+    for seed in range(45):
+        k = 8 + seed % 9  # rows of 8 to 16 cards
+        cards = small_deal(seed, k)
+        check_small(cards, jumps, forced)
+        verdicts.add(naive_winnable(cards, jumps, forced))
+    if jumps == (1, 3) and not forced:
+        assert verdicts == {True, False}  # both answers were really exercised
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    k=st.integers(min_value=2, max_value=14),
+    forced=st.booleans(),
+)
+def test_property_verdict_and_solution(seed: int, k: int, forced: bool) -> None:
+    check_small(small_deal(seed, k), (1, 3), forced)
+
+
+def test_search_from_a_partly_played_row() -> None:
+    """The small API accepts a row and a dealt count; verdict equals the naive one."""
+    for seed in range(30):
+        cards = small_deal(1000 + seed, 12)
+        piles: Piles = tuple((c,) for c in cards[:5])
+        moves = naive_moves(piles, (1, 3))
+        if moves:
+            piles = naive_apply(piles, *moves[0])
+        row = [p[-1] for p in piles]
+        for forced in (False, True):
+            out = search(cards, Budget(), row=row, dealt=5, forced=forced)
+            expected = naive_winnable(cards, (1, 3), forced, piles, 5)
+            assert out.status == ("won" if expected else "lost")
+
+
+@pytest.mark.parametrize(("variant", "deals"), [(None, 25), ("open", 10), ("forced", 40)])
+def test_full_deals_solutions_verify(variant: str | None, deals: int) -> None:
+    statuses = set()
+    for seed in range(deals):
+        result = solve("accordion", seed, variant, time_limit=30)
+        assert result.status in ("won", "lost")  # ample budget: a real answer
+        statuses.add(result.status)
+        if result.status == "won":
+            verdict = verify("accordion", seed, result.moves, variant)
+            assert verdict.valid and verdict.won, (seed, verdict.error)
+    if variant is None:
+        assert statuses == {"won"}
+    if variant == "forced":
+        assert statuses == {"won", "lost"}  # forced wins are rare, but both occur
+
+
+def test_forced_lost_verdicts_are_exhaustive() -> None:
+    """Forced deals that the solver calls lost: confirmed by the generic exhaustive search."""
+    from dailydeal.solvers.generic import solve_game as generic
+
+    checked = 0
+    for seed in range(40):
+        if solve("accordion", seed, "forced").status != "lost":
+            continue
+        game = new_game("accordion", seed, "forced")
+        assert generic(game, Budget(max_nodes=2_000_000)).status == "lost"
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+@pytest.mark.parametrize("variant", [None, "open", "forced"])
+def test_budget_is_honoured(variant: str | None) -> None:
+    for seed in range(5):
+        result = solve("accordion", seed, variant, max_nodes=10)
+        assert result.status == "unknown" and result.moves == []
+        assert result.nodes <= 10
+        # The clock is read every Budget.CHECK_EVERY nodes: an easy deal may still be won
+        # before the first reading, but never called lost.
+        result = solve("accordion", seed, variant, time_limit=0.0)
+        assert result.status in ("unknown", "won")
+        if result.status == "won":
+            assert verify("accordion", seed, result.moves, variant).won
+
+
+@pytest.mark.parametrize("variant", [None, "forced"])
+def test_solve_from_a_position_leaves_the_stack(variant: str | None) -> None:
+    for seed in range(3):
+        game = new_game("accordion", 40 + seed, variant)
+        rng = random.Random(seed)  # picks moves to play, never a deal's cards
+        for _ in range(15):
+            game.push(rng.choice(game.legal_moves()))
+        before = [str(m) for m in game.move_stack]
+        key = game.key()
+        result = solve_position(game, time_limit=30)
+        assert [str(m) for m in game.move_stack] == before and game.key() == key
+        assert result.status in ("won", "lost")
+        if result.status == "won":
+            verdict = verify("accordion", 40 + seed, before + result.moves, variant)
+            assert verdict.valid and verdict.won
+
+
+class SlideOnly(Accordion):
+    """A variant the solver has never heard of: only moves one place left."""
+
+    variant = "slide-only-test"
+    ALLOWED_JUMPS = (1,)
+
+
+def test_class_settings_are_read_not_hard_coded() -> None:
+    deck = shuffled_deck(3)
+    # A deal ending in a row where only a slide-only solver's answer is checked.
+    game = SlideOnly(deck)
+    for _ in range(44):  # deal, playing any slide found, so few cards are left to decide
+        moves = game.legal_moves()
+        game.push(moves[0])
+    result = solve_position(game, time_limit=30)
+    assert result.status in ("won", "lost")
+    piles = tuple(tuple(p) for p in game.piles)
+    expected = naive_winnable(game.cards, (1,), False, piles, game.dealt)
+    assert result.status == ("won" if expected else "lost")
+    if result.status == "won":
+        copy = game.copy()
+        verdict = replay(copy, result.moves)
+        assert verdict.valid and verdict.won
+
+
+@pytest.mark.parametrize("variant", [None, "forced"])
+def test_end_positions_and_late_rows_match_naive_search(variant: str | None) -> None:
+    """Late positions (stock empty, at most 14 piles) reached by random play (mostly lost)
+    or by a prefix of a solution (won): the verdict equals the naive one, and a won end
+    position is reported won with no moves."""
+    seen = set()
+    for seed in range(30):
+        game = new_game("accordion", 300 + seed, variant)
+        assert isinstance(game, Accordion)
+        plan: list[str] = []
+        if seed % 2 == 0:
+            plan = solve("accordion", 300 + seed, variant).moves  # empty unless won
+        rng = random.Random(seed)
+        while game.dealt < 52 or len(game.piles) > 14:
+            if plan:
+                game.push(game.parse_move(plan.pop(0)))
+            elif game.legal_moves():
+                game.push(rng.choice(game.legal_moves()))
+            else:
+                break
+        if len(game.piles) > 14:
+            continue
+        piles = tuple(tuple(p) for p in game.piles)
+        expected = naive_winnable(game.cards, (1, 3), variant == "forced", piles, 52)
+        result = solve_position(game)
+        assert result.status == ("won" if expected else "lost")
+        seen.add(result.status)
+        if result.status == "won":
+            for move in result.moves:
+                game.push(game.parse_move(move))
+            assert game.status() == "won"
+            final = solve_position(game)
+            assert final.status == "won" and final.moves == []
+        elif not game.legal_moves():
+            assert game.status() == "lost"
+    assert seen == {"won", "lost"}
