@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,34 @@ def m001_deals(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS deals_date ON deals (date, game)")
 
 
+@migrations()
+def m002_attempt_and_unfilled(db: sqlite_utils.Database) -> None:
+    """The candidate number of each deal, and the tiers a generator could not fill.
+
+    ``attempt`` is NULL for rows stored before this migration (none were, in practice).
+    ``unfilled`` remembers a failed search so that the hourly scheduler does not repeat
+    the same (deterministic, expensive) search; it is tried again when the generator
+    version or budget changes or when more attempts are allowed.
+    """
+    cols = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    if "attempt" not in cols:
+        db.execute("ALTER TABLE deals ADD COLUMN attempt INTEGER")
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS unfilled (
+            date TEXT NOT NULL,
+            game TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            tier TEXT NOT NULL,
+            attempts INTEGER NOT NULL,   -- candidates tried
+            signature TEXT NOT NULL,     -- generator version and solver budget
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (date, game, variant, tier)
+        )
+        """
+    )
+
+
 JSON_COLUMNS = ("deal", "solution", "solver", "features")
 
 
@@ -60,9 +90,28 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
     p.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite_utils.Database(p)
     db.execute("PRAGMA busy_timeout = 30000")  # concurrent generators wait, never fail
-    db.enable_wal()
-    migrations.apply(db)
+    _prepare(db)
     return db
+
+
+def _prepare(db: sqlite_utils.Database, tries: int = 20) -> None:
+    """WAL mode and pending migrations; tolerate another process doing the same at once.
+
+    ``Migrations.apply`` is not safe against a concurrent first run (both processes may
+    see the same migration pending), and switching to WAL can report "database is locked"
+    without waiting; the loser's transaction is rolled back and a retry then finds nothing
+    left to do.
+    """
+    for attempt in range(tries):
+        try:
+            db.enable_wal()
+            if migrations.pending(db) or not db[migrations.migrations_table].exists():
+                migrations.apply(db)
+            return
+        except (sqlite3.OperationalError, sqlite3.IntegrityError):
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
 
 
 def _decode(row: dict[str, Any]) -> dict[str, Any]:
@@ -81,9 +130,13 @@ def insert_deal(db: sqlite_utils.Database, row: dict[str, Any]) -> bool:
     record["seed"] = str(record["seed"])
     record.setdefault("created_at", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
     cols = list(record)
+    known = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    if unknown := set(cols) - known:
+        raise ValueError(f"unknown deal columns: {sorted(unknown)}")
+    marks = ", ".join("?" for _ in cols)
     with db.conn:
         cur = db.execute(
-            f"INSERT OR IGNORE INTO deals ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
+            f"INSERT OR IGNORE INTO deals ({', '.join(cols)}) VALUES ({marks})",
             [record[c] for c in cols],
         )
     return cur.rowcount == 1
@@ -136,3 +189,67 @@ def dates_between(db: sqlite_utils.Database, start: dt.date, end: dt.date) -> li
         [start.isoformat(), end.isoformat()],
     )
     return [dt.date.fromisoformat(r["date"]) for r in rows]
+
+
+def missing_keys(
+    db: sqlite_utils.Database,
+    dates: list[dt.date],
+    games: tuple[tuple[str, str], ...],
+    tiers: tuple[str, ...],
+) -> list[tuple[dt.date, str, str, str]]:
+    """(date, game, variant, tier) of ``dates x games x tiers`` not stored yet, in order."""
+    if not dates:
+        return []
+    have = stored_keys(db, min(dates), max(dates))
+    return [
+        (day, game, variant, tier)
+        for day in dates
+        for game, variant in games
+        for tier in tiers
+        if (day.isoformat(), game, variant, tier) not in have
+    ]
+
+
+def count_deals(db: sqlite_utils.Database) -> int:
+    return int(db.execute("SELECT count(*) FROM deals").fetchone()[0])
+
+
+def record_unfilled(
+    db: sqlite_utils.Database,
+    date: dt.date,
+    game: str,
+    variant: str,
+    tier: str,
+    attempts: int,
+    signature: str,
+) -> None:
+    """Remember that ``attempts`` candidates did not fill a tier (replaces an older note)."""
+    with db.conn:
+        db.execute(
+            "INSERT OR REPLACE INTO unfilled"
+            " (date, game, variant, tier, attempts, signature, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [date.isoformat(), game, variant, tier, attempts, signature,
+             dt.datetime.now(dt.UTC).isoformat(timespec="seconds")],
+        )
+
+
+def unfilled_between(
+    db: sqlite_utils.Database, start: dt.date, end: dt.date
+) -> dict[tuple[str, str, str, str], dict[str, Any]]:
+    """Notes of unfilled tiers between start and end inclusive, by (date, game, variant, tier).
+
+    A note whose tier has since been stored is not returned.
+    """
+    rows = db.query(
+        "SELECT u.* FROM unfilled u WHERE u.date BETWEEN ? AND ? AND NOT EXISTS ("
+        " SELECT 1 FROM deals d WHERE d.date = u.date AND d.game = u.game"
+        " AND d.variant = u.variant AND d.tier = u.tier)",
+        [start.isoformat(), end.isoformat()],
+    )
+    return {(r["date"], r["game"], r["variant"], r["tier"]): dict(r) for r in rows}
+
+
+def integrity_check(db: sqlite_utils.Database) -> str:
+    """``PRAGMA integrity_check``: 'ok' when the file is sound."""
+    return "; ".join(str(r[0]) for r in db.execute("PRAGMA integrity_check").fetchall())

@@ -13,6 +13,9 @@ from typing import Any
 from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
+# Bump when any solver's results can change: stored deals record it (their "version").
+VERSION = "1"
+
 
 def solver_for(game: Game[Any]) -> SolverFn:
     try:
@@ -50,4 +53,4 @@ def solve(
     )
 
 
-__all__ = ["LOST", "STATUSES", "UNKNOWN", "WON", "Budget", "SolveResult", "solve", "solve_position"]
+__all__ = ["VERSION", "LOST", "STATUSES", "UNKNOWN", "WON", "Budget", "SolveResult", "solve", "solve_position"]

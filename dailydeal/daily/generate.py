@@ -1,0 +1,429 @@
+"""Fill dates with deals: candidates -> solve -> verify -> rate -> tier -> store.
+
+For each date and each (game, variant) of ``DAILY_GAMES``, candidate seeds are taken in
+order from the secret stream of ``dailydeal.daily.seeds``; each is solved with a node
+budget, its solution checked by the verifier, and rated. Tier T of the day is the FIRST
+candidate of the stream that is won and rated in T. That rule makes a stored day a pure
+function of (secret, date, game, variant, versions, budget): generating in another order,
+in several processes, twice at once, or again after a crash gives the same rows.
+
+A deal is written as soon as it is found (one small transaction, INSERT OR IGNORE on the
+unique (date, game, variant, tier)), so a killed generator loses at most the candidate it
+was working on and the next run completes the rest. Stored days are never rewritten: the
+``version`` column says what made them. A tier still empty after ``max_attempts``
+candidates is reported and noted in the ``unfilled`` table, so the hourly scheduler does not
+repeat the same search until the generator version, its budget or ``max_attempts`` changes.
+
+The work unit of ``--jobs N`` is one (date, game): each process opens the database itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from dailydeal import __version__
+from dailydeal.config import DAILY_GAMES, Settings
+from dailydeal.daily import store
+from dailydeal.daily.seeds import candidate_seeds
+from dailydeal.games import default_variant, new_game
+from dailydeal.rating import TIERS, rate
+from dailydeal.solvers import UNKNOWN, WON, solve
+from dailydeal.verify import verify
+
+log = logging.getLogger(__name__)
+
+#: Bump when the way candidates become deals changes (the seed message, the tier rule...).
+GENERATOR_VERSION = 1
+
+
+def _version() -> str:
+    """What makes a row, for its ``version`` column: package, generator, solver, rating.
+
+    The solver and rating packages are included when they declare a ``VERSION``.
+    """
+    import dailydeal.rating
+    import dailydeal.solvers
+
+    parts = [f"dailydeal {__version__}", f"generator {GENERATOR_VERSION}"]
+    for name, module in (("solvers", dailydeal.solvers), ("rating", dailydeal.rating)):
+        version = getattr(module, "VERSION", None)
+        if version is not None:
+            parts.append(f"{name} {version}")
+    return "; ".join(parts)
+
+
+#: What made a row, for every game; ``row_version(game)`` adds the game's rating model.
+VERSION = _version()
+
+
+def row_version(game: str) -> str:
+    """The ``version`` column of a row: ``VERSION``, the game's player model and tier table.
+
+    For example ``dailydeal 0.1.0; generator 1; rating pyramid-2; tiers 5.7/16.7/66.9``
+    (the parts the rating package does not provide are left out).
+    """
+    import dailydeal.rating as rating
+
+    parts = [VERSION]
+    model_version = getattr(rating, "model_version", None)
+    if model_version is not None:
+        parts.append(f"rating {model_version(game)}")
+    thresholds = getattr(rating, "thresholds", None)
+    if thresholds is not None:
+        parts.append("tiers " + "/".join(f"{t:g}" for t in thresholds(game)))
+    return "; ".join(parts)
+
+
+def signature(settings: Settings, game: str) -> str:
+    """The versions and the budget: a search repeated with the same signature gives the same."""
+    return (
+        f"{row_version(game)}; max_nodes={settings.solve_max_nodes}; "
+        f"time_limit={settings.solve_time_limit}"
+    )
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One (date, game, variant): the work unit of a process."""
+
+    date: dt.date
+    game: str
+    variant: str
+
+    def label(self) -> str:
+        return f"{self.date.isoformat()} {self.game}/{self.variant}"
+
+
+@dataclass
+class UnitResult:
+    unit: Unit
+    filled: list[str] = field(default_factory=list)  # tiers this run stored
+    by_others: list[str] = field(default_factory=list)  # stored meanwhile by another generator
+    unfilled: list[str] = field(default_factory=list)  # still empty after the search
+    known_unfilled: list[str] = field(default_factory=list)  # skipped: same search failed before
+    attempts: int = 0  # candidates tried
+    timeouts: int = 0  # candidates stopped by the time limit before the node budget
+    seconds: float = 0.0
+
+
+@dataclass
+class FillReport:
+    """What ``fill_days`` did; ``summary()`` is a human-readable account."""
+
+    start: dt.date
+    days: int
+    games: tuple[tuple[str, str], ...] = DAILY_GAMES
+    already: int = 0  # (date, game, variant, tier) stored before this run
+    units: list[UnitResult] = field(default_factory=list)
+    seconds: float = 0.0
+    max_attempts: int = 0
+    other_version: int = 0  # stored deals made by another version: kept, never regenerated
+
+    @property
+    def filled(self) -> int:
+        return sum(len(u.filled) for u in self.units)
+
+    @property
+    def unfilled(self) -> list[tuple[dt.date, str, str, str]]:
+        """(date, game, variant, tier) left empty, sorted."""
+        return sorted(
+            (u.unit.date, u.unit.game, u.unit.variant, tier)
+            for u in self.units
+            for tier in (*u.unfilled, *u.known_unfilled)
+        )
+
+    @property
+    def ok(self) -> bool:
+        return not self.unfilled
+
+    def summary(self) -> str:
+        end = self.start + dt.timedelta(days=max(self.days - 1, 0))
+        total = self.days * len(self.games) * len(TIERS)
+        others = sum(len(u.by_others) for u in self.units)
+        lines = [
+            f"{self.start.isoformat()}..{end.isoformat()}: {total} deals wanted "
+            f"({self.days} days x {len(self.games)} games x {len(TIERS)} tiers); "
+            f"{self.already} already stored, {self.filled} stored now"
+            + (f", {others} stored meanwhile by another generator" if others else "")
+            + f", {len(self.unfilled)} not filled; "
+            f"{sum(u.attempts for u in self.units)} candidates tried in {self.seconds:.1f} s"
+        ]
+        if self.other_version:
+            lines.append(
+                f"  {self.other_version} stored deals were made by another version of the "
+                "rules, solver or rating; they are kept as they are (see their version column)"
+            )
+        timeouts = sum(u.timeouts for u in self.units)
+        if timeouts:
+            lines.append(
+                f"  WARNING: {timeouts} candidates hit the time limit before the node budget; "
+                "the days may differ on a faster machine (raise the time limit)"
+            )
+        for u in sorted(self.units, key=lambda r: (r.unit.date, r.unit.game)):
+            if u.unfilled:
+                lines.append(
+                    f"  NOT FILLED {u.unit.label()}: {', '.join(u.unfilled)} "
+                    f"(no winnable deal in that tier among {u.attempts} candidates)"
+                )
+            if u.known_unfilled:
+                lines.append(
+                    f"  NOT FILLED {u.unit.label()}: {', '.join(u.known_unfilled)} "
+                    f"(an earlier run with the same version and budget tried "
+                    f"{self.max_attempts}+ candidates; raise max_attempts to retry)"
+                )
+        return "\n".join(lines)
+
+
+def dates_from(start: dt.date, days: int) -> list[dt.date]:
+    return [start + dt.timedelta(days=i) for i in range(days)]
+
+
+def utc_today() -> dt.date:
+    return dt.datetime.now(dt.UTC).date()
+
+
+def fill_days(
+    settings: Settings,
+    start: dt.date,
+    days: int,
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+    isolated: bool = False,
+) -> FillReport:
+    """Store every missing (date, game, variant, tier) of ``days`` dates from ``start``.
+
+    Idempotent; ``jobs`` > 1 spreads the (date, game) units over processes with the same
+    result. ``progress`` shows a bar on standard error. ``isolated`` runs the work in child
+    processes even with one job, so that a caller's threads (a web server running the
+    scheduler) are not starved of the GIL by the solver.
+    """
+    if days < 0:
+        raise ValueError("days must be >= 0")
+    if jobs < 1:
+        raise ValueError("jobs must be >= 1")
+    t0 = time.perf_counter()
+    dates = dates_from(start, days)
+    secret = settings.secret_key()  # created here, once, before any worker starts
+    db = store.open_db(settings.db_path)
+    try:
+        missing = store.missing_keys(db, dates, settings.games, TIERS)
+        other_version = _count_other_versions(db, dates, settings.games)
+    finally:
+        db.close()
+    units = list(dict.fromkeys(Unit(d, g, v) for d, g, v, _ in missing))
+    report = FillReport(
+        start, days, settings.games,
+        already=days * len(settings.games) * len(TIERS) - len(missing),
+        max_attempts=settings.max_attempts, other_version=other_version,
+    )
+    args = [(settings, secret, unit) for unit in units]
+    if not units or (jobs == 1 or len(units) == 1) and not isolated:
+        results: Iterator[UnitResult] = (fill_unit(*a) for a in args)
+        _collect(report, results, len(units), progress)
+    else:
+        ctx = multiprocessing.get_context("spawn")  # no fork of a threaded (web) process
+        with ctx.Pool(min(jobs, len(units)), _init_worker, (os.getpid(),)) as pool:
+            _collect(report, pool.imap_unordered(_fill_unit_args, args), len(units), progress)
+    report.seconds = time.perf_counter() - t0
+    if report.unfilled:
+        log.warning(
+            "%d tiers not filled: %s", len(report.unfilled),
+            ", ".join(f"{d} {g}/{v} {t}" for d, g, v, t in report.unfilled),
+        )
+    log.info("%s", report.summary().splitlines()[0])
+    return report
+
+
+def _collect(
+    report: FillReport, results: Iterable[UnitResult], n: int, progress: bool
+) -> None:
+    def logged(results: Iterable[UnitResult]) -> Iterator[UnitResult]:
+        for r in results:  # logged here, in the parent: workers have no log handlers
+            log.debug(
+                "%s: stored %s, not filled %s, %d candidates, %.1f s", r.unit.label(),
+                r.filled, r.unfilled + r.known_unfilled, r.attempts, r.seconds,
+            )
+            yield r
+
+    if not progress:
+        report.units.extend(logged(results))
+        return
+    bar: Any
+    with click.progressbar(
+        length=n, label="generating", file=sys.stderr, show_pos=True,
+        item_show_func=lambda r: r.unit.label() if r else None,
+    ) as bar:
+        for result in logged(results):
+            report.units.append(result)
+            bar.update(1, result)
+
+
+_parent_pid: int | None = None
+
+
+def _init_worker(parent: int) -> None:
+    global _parent_pid
+    _parent_pid = parent
+
+
+def _fill_unit_args(args: tuple[Settings, bytes, Unit]) -> UnitResult:
+    return fill_unit(*args)
+
+
+def _check_parent() -> None:
+    """A worker whose generator was killed stops instead of working on as an orphan."""
+    if _parent_pid is not None and os.getppid() != _parent_pid:
+        raise SystemExit("the generator process is gone")
+
+
+def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
+    """Fill the missing tiers of one date and game; each deal is stored as soon as found."""
+    t0 = time.perf_counter()
+    result = UnitResult(unit)
+    sig = signature(settings, unit.game)
+    db = store.open_db(settings.db_path)
+    try:
+        wanted = _missing_tiers(db, unit)
+        notes = store.unfilled_between(db, unit.date, unit.date)
+        for tier in list(wanted):
+            note = notes.get((unit.date.isoformat(), unit.game, unit.variant, tier))
+            if note and note["signature"] == sig and note["attempts"] >= settings.max_attempts:
+                wanted.remove(tier)
+                result.known_unfilled.append(tier)
+        for attempt, seed in candidate_seeds(secret, unit.date, unit.game, unit.variant):
+            if not wanted or attempt >= settings.max_attempts:
+                break
+            _check_parent()
+            result.attempts = attempt + 1
+            try:
+                candidate = make_candidate(settings, unit, attempt, seed)
+            except TimeLimitHit:
+                result.timeouts += 1
+                continue
+            if candidate is None:
+                continue
+            tier = candidate["tier"]
+            now_missing = _missing_tiers(db, unit)
+            result.by_others.extend(t for t in wanted if t not in now_missing)
+            wanted = [t for t in wanted if t in now_missing]
+            if tier not in wanted:
+                continue
+            if store.insert_deal(db, candidate):
+                result.filled.append(tier)
+            else:
+                result.by_others.append(tier)
+            wanted.remove(tier)
+        for tier in wanted:
+            store.record_unfilled(
+                db, unit.date, unit.game, unit.variant, tier, result.attempts, sig
+            )
+        result.unfilled = list(wanted)
+    finally:
+        db.close()
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _count_other_versions(
+    db: Any, dates: list[dt.date], games: tuple[tuple[str, str], ...]
+) -> int:
+    if not dates:
+        return 0
+    total = 0
+    for game, variant in games:
+        total += int(db.execute(
+            "SELECT count(*) FROM deals WHERE date BETWEEN ? AND ? AND game = ?"
+            " AND variant = ? AND version != ?",
+            [min(dates).isoformat(), max(dates).isoformat(), game, variant, row_version(game)],
+        ).fetchone()[0])
+    return total
+
+
+def _missing_tiers(db: Any, unit: Unit) -> list[str]:
+    have = store.stored_keys(db, unit.date, unit.date)
+    day = unit.date.isoformat()
+    return [t for t in TIERS if (day, unit.game, unit.variant, t) not in have]
+
+
+class TimeLimitHit(Exception):
+    """A solve stopped by the time limit (a safety net) before the node budget.
+
+    The candidate is skipped like an unsolved one, but the day then depends on the speed
+    of the machine, so the report counts these.
+    """
+
+
+def make_candidate(
+    settings: Settings, unit: Unit, attempt: int, seed: int
+) -> dict[str, Any] | None:
+    """The row of a candidate if it is won (within budget), verified and rated; else None.
+
+    Raises ``TimeLimitHit`` when the solver was stopped by the clock before its node budget.
+    """
+    game, variant = unit.game, unit.variant
+    solved = solve(
+        game, seed, variant,
+        time_limit=settings.solve_time_limit, max_nodes=settings.solve_max_nodes,
+    )
+    if solved.status == UNKNOWN and (
+        settings.solve_max_nodes is None or solved.nodes < settings.solve_max_nodes
+    ):
+        raise TimeLimitHit(f"{unit.label()} seed {seed}: {solved.nodes} nodes")
+    if solved.status != WON:
+        return None
+    verdict = verify(game, seed, solved.moves, variant)
+    if not verdict.won:  # a solver bug must never become a daily deal
+        log.error("solver solution rejected by the verifier: %s seed %d", unit.label(), seed)
+        return None
+    try:
+        rating = rate(game, seed, variant, solution=solved)
+    except ValueError:
+        return None
+    if rating.tier not in TIERS:
+        return None
+    solver: dict[str, Any] = {
+        "status": solved.status,
+        "nodes": solved.nodes,
+        "seconds": round(solved.seconds, 6),
+        "max_nodes": settings.solve_max_nodes,
+        "time_limit": settings.solve_time_limit,
+    }
+    if solved.stats and _jsonable(solved.stats):
+        solver["stats"] = solved.stats
+    features = rating.features if _jsonable(rating.features) else {}
+    return {
+        "id": store.deal_id(unit.date, game, rating.tier, variant, default_variant(game)),
+        "date": unit.date.isoformat(),
+        "game": game,
+        "variant": variant,
+        "tier": rating.tier,
+        "seed": seed,
+        "rating": float(rating.rating),
+        "deal": new_game(game, seed, variant).deal_json(),
+        "solution": list(solved.moves),
+        "solution_length": len(solved.moves),
+        "solver": solver,
+        "features": features,
+        "version": row_version(game),
+        "attempt": attempt,
+    }
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True

@@ -1,0 +1,96 @@
+"""APScheduler 3.x job that keeps the stock of daily deals filled.
+
+One cron job in UTC, every hour at minute 5: at 00:05 UTC it stores the new last day of the
+window (today+N), and the other runs are a cheap safety net (a run with nothing missing is
+a few queries; a tier that could not be filled is not searched again, see ``generate``).
+``coalesce`` turns a backlog of missed runs into one, ``misfire_grace_time`` lets a run
+that is late (machine asleep, long backfill) still happen, ``max_instances=1`` never runs two
+at once in one scheduler (two schedulers on one database are harmless anyway).
+
+The trigger only decides WHEN to look; WHAT to fill is computed from plain UTC calendar
+dates (``utc_today()`` .. + ``days_ahead``), with no time zone arithmetic in the trigger.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import signal
+import threading
+from typing import Any
+
+from apscheduler.events import EVENT_SCHEDULER_STARTED, SchedulerEvent
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+from apscheduler.triggers.cron import CronTrigger
+
+from dailydeal.config import Settings
+from dailydeal.daily.generate import FillReport, fill_days, utc_today
+
+log = logging.getLogger(__name__)
+
+JOB_ID = "fill-stock"
+CRON = {"hour": "*", "minute": 5}  # every hour at hh:05 UTC
+MISFIRE_GRACE_TIME = 6 * 3600  # seconds a run may be late and still happen
+
+
+def fill_stock(settings: Settings, today: dt.date | None = None) -> FillReport:
+    """Store what is missing from today to today+days_ahead (UTC dates): the job function."""
+    start = utc_today() if today is None else today
+    # In a web process (BackgroundScheduler thread), solve in child processes.
+    in_thread = threading.current_thread() is not threading.main_thread()
+    report = fill_days(
+        settings, start, settings.days_ahead + 1, jobs=settings.jobs, isolated=in_thread
+    )
+    log.info("stock %s", report.summary().splitlines()[0])
+    return report
+
+
+def create_scheduler(settings: Settings, *, blocking: bool) -> BaseScheduler:
+    """A scheduler (not started) with the cron job that keeps the stock filled."""
+    job_defaults = {
+        "coalesce": True,
+        "misfire_grace_time": MISFIRE_GRACE_TIME,
+        "max_instances": 1,
+    }
+    kwargs: dict[str, Any] = {"timezone": dt.UTC, "job_defaults": job_defaults}
+    scheduler: BaseScheduler = (
+        BlockingScheduler(**kwargs) if blocking else BackgroundScheduler(daemon=True, **kwargs)
+    )
+    scheduler.add_job(
+        fill_stock,
+        CronTrigger(**CRON, timezone=dt.UTC),
+        args=[settings],
+        id=JOB_ID,
+        name="keep the daily deals filled",
+        replace_existing=True,
+        **job_defaults,
+    )
+    return scheduler
+
+
+def run_scheduler(settings: Settings) -> None:
+    """Backfill today..today+N, then run the cron job until Ctrl-C or SIGTERM."""
+    log.info("backfilling %d days from %s into %s", settings.days_ahead + 1, utc_today(),
+             settings.db_path)
+    fill_stock(settings)
+    scheduler = create_scheduler(settings, blocking=True)
+
+    def stop(signum: int, frame: Any) -> None:
+        log.info("signal %d: stopping the scheduler", signum)
+        if scheduler.running:
+            scheduler.shutdown(wait=False)
+        else:  # not started yet (or starting): leave through start()'s except below
+            raise SystemExit(0)
+
+    def started(event: SchedulerEvent) -> None:
+        log.info("scheduler started: job %s, cron %s UTC", JOB_ID, CRON)
+
+    scheduler.add_listener(started, EVENT_SCHEDULER_STARTED)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        scheduler.start()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    log.info("scheduler stopped")

@@ -1,0 +1,234 @@
+"""Generation: the first-candidate-per-tier rule, idempotence, parallel = serial, reports.
+
+Budgets are tiny (a few thousand solver positions, a handful of candidates) so that the
+tests are fast; the solver and the rating are the real ones, nothing is faked, so some
+tiers stay empty and the report must say so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from dailydeal.cli import main
+from dailydeal.config import Settings
+from dailydeal.daily import store
+from dailydeal.daily.generate import (
+    VERSION,
+    Unit,
+    fill_days,
+    fill_unit,
+    make_candidate,
+    row_version,
+)
+from dailydeal.daily.seeds import candidate_seed
+from dailydeal.games import default_variant, new_game
+from dailydeal.rating import TIERS, tier_of
+from dailydeal.verify import verify
+
+DAY = dt.date(2030, 1, 1)
+GAMES = (("accordion", "standard"), ("gaps", "standard"))
+VOLATILE = ("created_at", "solver")  # wall-clock fields; everything else must be identical
+
+
+def small(path: Path, **kw: Any) -> Settings:
+    values: dict[str, Any] = {
+        "db_path": path, "secret": "test-secret", "games": GAMES,
+        "solve_max_nodes": 5000, "solve_time_limit": 300.0, "max_attempts": 5,
+    }
+    values.update(kw)
+    return Settings(**values)
+
+
+def rows(path: Path) -> dict[str, dict[str, Any]]:
+    db = store.open_db(path)
+    try:
+        out = {}
+        for r in db.query("SELECT id FROM deals ORDER BY id"):
+            deal = store.get_deal(db, r["id"])
+            assert deal is not None
+            out[r["id"]] = {k: v for k, v in deal.items() if k not in VOLATILE}
+            out[r["id"]]["nodes"] = deal["solver"]["nodes"]
+        return out
+    finally:
+        db.close()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, Any]:
+    """Two days generated serially: the reference the other tests compare with."""
+    settings = small(tmp_path_factory.mktemp("ref") / "d.db")
+    return settings, fill_days(settings, DAY, 2)
+
+
+def test_rows_are_checked_deals(reference: tuple[Settings, Any]) -> None:
+    settings, report = reference
+    got = rows(settings.db_path)
+    assert got, "no deal at all: the tiny budget found nothing (solver much slower?)"
+    secret = settings.secret_key()
+    for id_, r in got.items():
+        assert id_ == store.deal_id(r["date"], r["game"], r["tier"], r["variant"],
+                                    default_variant(r["game"]))
+        day = dt.date.fromisoformat(r["date"])
+        assert r["seed"] == candidate_seed(secret, day, r["game"], r["variant"], r["attempt"])
+        assert 0 <= r["attempt"] < settings.max_attempts
+        assert r["deal"] == new_game(r["game"], r["seed"], r["variant"]).deal_json()
+        assert verify(r["game"], r["seed"], r["solution"], r["variant"]).won
+        assert r["solution_length"] == len(r["solution"])
+        assert tier_of(r["game"], r["rating"]) == r["tier"]
+        assert r["version"] == row_version(r["game"]) and r["version"].startswith(VERSION)
+        assert 0 < r["nodes"] <= settings.solve_max_nodes
+    # every wanted key is either stored or reported as not filled
+    wanted = {(DAY + dt.timedelta(days=d), g, v, t) for d in range(2) for g, v in GAMES
+              for t in TIERS}
+    stored = {(dt.date.fromisoformat(r["date"]), r["game"], r["variant"], r["tier"])
+              for r in got.values()}
+    assert stored | set(report.unfilled) == wanted
+    assert not stored & set(report.unfilled)
+    assert report.filled == len(got)
+    summary = report.summary()
+    assert f"{report.filled} stored now" in summary
+    for day, game, variant, tier in report.unfilled:
+        line = next(x for x in summary.splitlines() if f"{day} {game}/{variant}:" in x)
+        assert "NOT FILLED" in line and tier in line
+
+
+def test_each_tier_is_the_first_candidate_in_it(reference: tuple[Settings, Any]) -> None:
+    """The rule that makes a day independent of order and processes, checked on day one."""
+    settings, _ = reference
+    got = rows(settings.db_path)
+    secret = settings.secret_key()
+    for game, variant in GAMES:
+        unit = Unit(DAY, game, variant)
+        first: dict[str, int] = {}
+        for attempt in range(settings.max_attempts):
+            seed = candidate_seed(secret, DAY, game, variant, attempt)
+            cand = make_candidate(settings, unit, attempt, seed)
+            if cand is not None:
+                first.setdefault(cand["tier"], attempt)
+        stored = {r["tier"]: r["attempt"] for r in got.values()
+                  if r["date"] == DAY.isoformat() and r["game"] == game}
+        assert stored == first
+
+
+def test_second_run_changes_nothing(reference: tuple[Settings, Any], tmp_path: Path) -> None:
+    settings, first = reference
+    db = store.open_db(settings.db_path)
+    before = [dict(r) for r in db.query("SELECT * FROM deals ORDER BY id")]
+    db.close()
+    again = fill_days(settings, DAY, 2)
+    assert again.filled == 0
+    assert again.already == len(before)
+    assert again.unfilled == first.unfilled
+    # the failed searches are remembered: nothing is searched again with the same budget
+    assert sum(u.attempts for u in again.units) == 0
+    assert all(u.known_unfilled for u in again.units)
+    db = store.open_db(settings.db_path)
+    assert [dict(r) for r in db.query("SELECT * FROM deals ORDER BY id")] == before
+    db.close()
+
+
+def test_parallel_equals_serial(reference: tuple[Settings, Any], tmp_path: Path) -> None:
+    settings, report = reference
+    par = small(tmp_path / "par.db")
+    preport = fill_days(par, DAY, 2, jobs=2)
+    assert rows(par.db_path) == rows(settings.db_path)
+    assert preport.unfilled == report.unfilled
+
+
+def test_order_and_overlap_do_not_matter(reference: tuple[Settings, Any], tmp_path: Path) -> None:
+    settings, _ = reference
+    other = small(tmp_path / "o.db")
+    fill_days(other, DAY + dt.timedelta(days=1), 1)  # the second day first
+    # then a run covering both; a fresh max_attempts would not change anything either
+    fill_days(other, DAY, 2)
+    assert rows(other.db_path) == rows(settings.db_path)
+
+
+def test_two_generators_at_once(reference: tuple[Settings, Any], tmp_path: Path) -> None:
+    settings, _ = reference
+    shared = small(tmp_path / "s.db")
+    store.open_db(shared.db_path).close()
+    threads = [threading.Thread(target=fill_days, args=(shared, DAY, 2)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert rows(shared.db_path) == rows(settings.db_path)
+    db = store.open_db(shared.db_path)
+    assert store.integrity_check(db) == "ok"
+
+
+def test_stored_day_is_never_regenerated(tmp_path: Path) -> None:
+    settings = small(tmp_path / "d.db", games=(("gaps", "standard"),))
+    db = store.open_db(settings.db_path)
+    old: dict[str, Any] = {
+        "id": store.deal_id(DAY, "gaps", "medium"), "date": DAY.isoformat(), "game": "gaps",
+        "variant": "standard", "tier": "medium", "seed": 42, "rating": 40.0,
+        "deal": new_game("gaps", 42).deal_json(), "solution": [], "solution_length": 0,
+        "solver": {}, "features": {}, "version": "an older generator",
+    }
+    assert store.insert_deal(db, old)
+    report = fill_days(settings, DAY, 1)
+    assert report.already == 1
+    assert report.other_version == 1
+    assert "1 stored deals were made by another version" in report.summary()
+    kept = store.get_deal(db, old["id"])
+    assert kept is not None and kept["seed"] == 42 and kept["version"] == "an older generator"
+
+
+def test_more_attempts_retry_an_unfilled_tier(tmp_path: Path) -> None:
+    settings = small(tmp_path / "d.db", games=(("gaps", "standard"),), max_attempts=2)
+    first = fill_unit(settings, settings.secret_key(), Unit(DAY, "gaps", "standard"))
+    assert first.unfilled  # two candidates cannot fill four tiers
+    same = fill_unit(settings, settings.secret_key(), Unit(DAY, "gaps", "standard"))
+    assert same.attempts == 0 and same.known_unfilled == first.unfilled
+    more = fill_unit(settings.with_(max_attempts=4), settings.secret_key(),
+                     Unit(DAY, "gaps", "standard"))
+    assert more.attempts > 2 and not more.known_unfilled
+
+
+def test_cli_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DAILYDEAL_SECRET", "cli-secret")
+    monkeypatch.setenv("DAILYDEAL_MAX_NODES", "3000")
+    monkeypatch.setenv("DAILYDEAL_MAX_ATTEMPTS", "3")
+    monkeypatch.setenv("DAILYDEAL_GAMES", "gaps")
+    db = tmp_path / "cli.db"
+    runner = CliRunner()
+    result = runner.invoke(main, ["generate", "--db", str(db), "--from", "2030-02-01",
+                                  "--to", "2030-02-02"])
+    assert result.exit_code == 0, result.output
+    assert "2030-02-01..2030-02-02: 8 deals wanted" in result.output
+    conn = store.open_db(db)
+    assert {r["date"] for r in conn.query("SELECT date FROM deals")} <= {
+        "2030-02-01", "2030-02-02"
+    }
+    strict = runner.invoke(main, ["generate", "--db", str(db), "--from", "2030-02-01",
+                                  "--days", "1", "--strict"])
+    unfilled = int(re.search(r", (\d+) not filled", strict.output).group(1))  # type: ignore
+    assert strict.exit_code == (1 if unfilled else 0)
+    bad = runner.invoke(main, ["generate", "--db", str(db), "--to", "2030-02-02", "--days", "2"])
+    assert bad.exit_code == 2
+
+
+def test_progress_bar_and_isolated_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ref = small(tmp_path / "a.db", games=(("gaps", "standard"),), max_attempts=3)
+    fill_days(ref, DAY, 1)
+    iso = small(tmp_path / "b.db", games=(("gaps", "standard"),), max_attempts=3)
+    report = fill_days(iso, DAY, 1, progress=True, isolated=True)  # a child process
+    assert "generating" in capsys.readouterr().err
+    assert rows(iso.db_path) == rows(ref.db_path)
+    assert report.filled == len(rows(iso.db_path))
+
+
+def test_time_limit_hits_are_reported(tmp_path: Path) -> None:
+    settings = small(tmp_path / "d.db", solve_time_limit=0.0, max_attempts=4)
+    report = fill_days(settings, DAY, 1)
+    assert sum(u.timeouts for u in report.units) >= 1
+    assert "hit the time limit" in report.summary()
