@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/dailydeal serve
+	$(BIN)/dailydeal serve --jobs 2
 
 test: $(STAMP)
 	$(BIN)/pytest

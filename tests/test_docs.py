@@ -1,0 +1,54 @@
+"""Every command, option and setting is documented (sqlite-utils style).
+
+A command that is not in the README, an option without help text, or an environment
+variable the code reads but the README does not name fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+import pytest
+
+from dailydeal.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def commands() -> list[tuple[str, click.Command]]:
+    return sorted(main.commands.items())
+
+
+def test_all_commands_are_registered() -> None:
+    names = {name for name, _ in commands()}
+    assert {"deal", "verify", "solve", "rate", "generate", "schedule", "serve"} <= names
+
+
+@pytest.mark.parametrize("name,command", commands())
+def test_command_is_in_readme_and_has_help(name: str, command: click.Command) -> None:
+    assert f"dailydeal {name}" in README, f"README.md does not show `dailydeal {name}`"
+    assert command.help and command.help.strip(), f"`dailydeal {name}` has no help text"
+
+
+@pytest.mark.parametrize("name,command", commands())
+def test_every_option_has_help(name: str, command: click.Command) -> None:
+    for param in command.params:
+        if isinstance(param, click.Option) and not param.hidden:
+            assert param.help, f"`dailydeal {name} {param.opts[0]}` has no help text"
+
+
+def test_every_setting_is_documented() -> None:
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "dailydeal").rglob("*.py"))
+    settings = set(re.findall(r"\bDAILYDEAL_[A-Z_]+\b", code))
+    assert settings, "expected the code to read DAILYDEAL_* settings"
+    missing = sorted(s for s in settings if s not in README)
+    assert not missing, f"settings not documented in README.md: {missing}"
+
+
+def test_quick_start_is_two_make_commands() -> None:
+    assert "make run" in README and "make test" in README
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test" in ci
