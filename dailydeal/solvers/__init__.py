@@ -53,4 +53,14 @@ def solve(
     )
 
 
-__all__ = ["VERSION", "LOST", "STATUSES", "UNKNOWN", "WON", "Budget", "SolveResult", "solve", "solve_position"]
+__all__ = [
+    "LOST",
+    "STATUSES",
+    "UNKNOWN",
+    "VERSION",
+    "WON",
+    "Budget",
+    "SolveResult",
+    "solve",
+    "solve_position",
+]
