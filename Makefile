@@ -19,6 +19,8 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest
+	$(BIN)/ruff check dailydeal tests benchmarks
+	$(BIN)/mypy dailydeal
 
 lint: $(STAMP)
 	$(BIN)/ruff check dailydeal tests benchmarks
