@@ -7,7 +7,7 @@ rule lives in exactly one place. Variants are subclasses that override class set
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from dailydeal import cards as C
@@ -164,3 +164,35 @@ class Game(ABC, Generic[M]):
 
 def card_or_none(card: int | None) -> str | None:
     return None if card is None else C.name(card)
+
+
+class NumberedVariants(Generic[G]):
+    """Variants named ``key=N`` that differ from a base game by one integer class setting.
+
+    ``passes=3`` and ``redeals=0`` are settings, not copies (PySolFC style): calling this
+    with N gives a subclass overriding ``setting`` with N, made once and cached.
+    """
+
+    def __init__(
+        self,
+        base: type[G],
+        key: str,
+        setting: str,
+        bounds: tuple[int, int],
+        describe: Callable[[int], str],
+    ) -> None:
+        self.base, self.key, self.setting, self.bounds = base, key, setting, bounds
+        self.describe = describe
+        self._classes: dict[int, type[G]] = {getattr(base, setting): base}
+
+    def __call__(self, n: int) -> type[G]:
+        lo, hi = self.bounds
+        if not lo <= n <= hi:
+            raise ValueError(f"{self.key}=N needs {lo} <= N <= {hi}, not {n}")
+        if n not in self._classes:
+            self._classes[n] = type(
+                f"{self.base.__name__}{self.key.title()}{n}",
+                (self.base,),
+                {"variant": f"{self.key}={n}", self.setting: n, "description": self.describe(n)},
+            )
+        return self._classes[n]

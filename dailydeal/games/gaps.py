@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from dailydeal import cards as C
 from dailydeal.errors import IllegalMoveError, InvalidMoveError
-from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game
+from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game, NumberedVariants
 from dailydeal.shuffle import redeal_shuffle
 
 ROWS, COLS = 4, 13
@@ -261,26 +261,8 @@ class Gaps(Game[GapsMove]):
         return "\n".join(lines)
 
 
-MAX_REDEALS = 9
-_REDEALS_CLASSES: dict[int, type[Gaps]] = {2: Gaps}
-
-
-def redeals_variant(n: int) -> type[Gaps]:
-    """The ``redeals=N`` variant class (0 <= N <= MAX_REDEALS; 2 is the standard game)."""
-    if not 0 <= n <= MAX_REDEALS:
-        raise ValueError(f"redeals=N needs 0 <= N <= {MAX_REDEALS}, not {n}")
-    if n not in _REDEALS_CLASSES:
-        _REDEALS_CLASSES[n] = _redeals_variant(n)
-    return _REDEALS_CLASSES[n]
-
-
-def _redeals_variant(n: int) -> type[Gaps]:
-    return type(
-        f"Gaps{n}Redeals",
-        (Gaps,),
-        {"variant": f"redeals={n}", "REDEALS": n, "description": f"{n} redeals"},
-    )
-
+# Any redeals=N (N = 2 is the standard game itself).
+redeals_variant = NumberedVariants(Gaps, "redeals", "REDEALS", (0, 9), lambda n: f"{n} redeals")
 
 # The variants listed in the registry; any other redeals=N is made on demand.
 REDEALS_VARIANTS: tuple[type[Gaps], ...] = tuple(redeals_variant(n) for n in (0, 1, 3))

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from dailydeal import cards as C
 from dailydeal.errors import InvalidMoveError
-from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game
+from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game, NumberedVariants
 
 ROWS = 7
 SIZE = 28  # pyramid places; index of row r (0-based), place p: r * (r + 1) // 2 + p
@@ -297,30 +297,10 @@ class Pyramid(Game[PyramidMove]):
         return "\n".join(lines)
 
 
-MAX_PASSES = 99
-_PASSES_CLASSES: dict[int, type[Pyramid]] = {}
-
-
-def passes_variant(n: int) -> type[Pyramid]:
-    """The ``passes=N`` variant class (1 <= N <= MAX_PASSES), made once per N."""
-    if not 1 <= n <= MAX_PASSES:
-        raise ValueError(f"passes=N needs 1 <= N <= {MAX_PASSES}, not {n}")
-    if n not in _PASSES_CLASSES:
-        _PASSES_CLASSES[n] = _passes_variant(n)
-    return _PASSES_CLASSES[n]
-
-
-def _passes_variant(n: int) -> type[Pyramid]:
-    return type(
-        f"Pyramid{n}Passes",
-        (Pyramid,),
-        {
-            "variant": f"passes={n}",
-            "PASSES": n,
-            "description": f"at most {n} passes through the stock",
-        },
-    )
-
+# Any passes=N; None (unlimited) is the relaxed game itself.
+passes_variant = NumberedVariants(
+    Pyramid, "passes", "PASSES", (1, 99), lambda n: f"at most {n} passes through the stock"
+)
 
 # The variants listed in the registry; any other passes=N is made on demand.
 PASSES_VARIANTS: tuple[type[Pyramid], ...] = tuple(passes_variant(n) for n in (1, 2, 3))
