@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from dailydeal.games import Game, new_game
 from dailydeal.games.pyramid import Draw, Pyramid, Recycle
+from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
+from dailydeal.solvers.base import Budget
 from dailydeal.verify import verify
 
 VARIANTS: list[str | None] = [None, "passes=1", "passes=2", "passes=3"]
@@ -217,3 +219,95 @@ def test_already_won_position() -> None:
             assert result.status == "won" and result.moves == []
             return
     pytest.skip("no random playout cleared a pyramid")
+
+
+def solver_bounds(game: Pyramid) -> tuple[int, int]:
+    """The A* bounds of the solver at the game's current position: (push-time heuristic,
+    pop-time threshold bound); -1 / >= BIG mean "proved lost"."""
+    solver = pyramid_solver._Solver(game, Budget())
+    rec = solver.rec0
+    cheap = solver.heuristic(solver.mask0, solver.tal0, solver.p0)
+    full = solver.threshold_bound(solver.mask0, solver.tal0, solver.p0, rec)
+    return cheap, full
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bounds_are_admissible(variant: str | None) -> None:
+    """Neither bound ever exceeds the true fewest steps (naive search), and a position they
+    call lost has no win. Positions with up to 9 pyramid cards left, where recycles and
+    burial in the waste already matter."""
+    checked = 0
+    tight = 0
+    for left in (3, 5, 7, 9):
+        for seed, game in positions(variant, 12, left):
+            expected = naive_shortest(game)
+            cheap, full = solver_bounds(game)
+            if expected is None:
+                continue  # a bound may or may not see the loss; nothing to check
+            assert 0 <= cheap <= expected, (seed, variant, left, cheap, expected)
+            assert full <= expected, (seed, variant, left, full, expected)
+            checked += 1
+            tight += full == expected
+    assert checked >= 4
+    assert tight > 0  # the bound is not trivially weak either
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**40), left=st.integers(2, 9), variant=st.sampled_from(VARIANTS))
+def test_property_bounds_admissible(seed: int, left: int, variant: str | None) -> None:
+    game = late_position(seed, variant, left)
+    assume(game is not None)
+    assert game is not None
+    expected = naive_shortest(game)
+    assume(expected is not None)
+    assert expected is not None
+    cheap, full = solver_bounds(game)
+    assert cheap <= expected and full <= expected, (cheap, full, expected)
+
+
+def test_two_phase_bound_between_pool_and_truth() -> None:
+    """two_phase (pool of this pass, then of the next) is never below the one-pool bound
+    with both value sets, and never above it with the first set only."""
+    for seed, game in positions(None, 10, 12):
+        solver = pyramid_solver._Solver(game, Budget())
+        values = solver.values_of(solver.tal0)
+        half = solver.values_of(solver.tal0 & ((1 << (solver.n // 2)) - 1))
+        rest = solver.values_of(solver.tal0 >> (solver.n // 2) << (solver.n // 2))
+        two = solver.two_phase(solver.mask0, half, rest)
+        assert solver.pool_steps(solver.mask0, values) <= two, seed
+        assert two <= solver.pool_steps(solver.mask0, half), seed
+
+
+def test_shortest_on_deeper_positions() -> None:
+    """Positions with 12 pyramid cards left, where the shortest solutions need recycles and
+    the waste order matters: the solver's length equals the naive search's."""
+    won = 0
+    for seed, game in positions(None, 8, 12):
+        expected = naive_shortest(game, limit=400_000)
+        result = solve_position(game)
+        if expected is None:
+            assert result.status == "lost", seed
+        else:
+            won += 1
+            assert result.status == "won" and result.stats["optimal"], seed
+            assert len(result.moves) == expected, (seed, result.moves)
+    assert won > 0
+
+
+@pytest.mark.parametrize("variant", [None, "passes=3"])
+def test_strong_bound_keeps_the_shortest_length(variant: str | None, monkeypatch: Any) -> None:
+    """The pop-time bound (waste order, blockers, two phases) only prunes: A* with the
+    cheap push-time bound alone finds solutions of the same length on bigger positions
+    (16 pyramid cards left, where several recycles are common)."""
+    compared = 0
+    for seed, game in positions(variant, 6, 16):
+        strong = solve_position(game, max_nodes=300_000)
+        with monkeypatch.context() as m:
+            m.setattr(pyramid_solver._Solver, "threshold_bound", lambda *args: 0)
+            weak = solve_position(game, max_nodes=300_000)
+        if "unknown" in (strong.status, weak.status) or not weak.stats.get("optimal", True):
+            continue
+        assert strong.status == weak.status, seed
+        assert len(strong.moves) == len(weak.moves), (seed, variant)
+        compared += 1
+    assert compared >= 3

@@ -17,8 +17,11 @@ Two phases, then a fallback.
    ever serve to expose a card that is then removed, and pyramid moves do not depend on the
    talon, so any solution maps onto a macro path no longer than itself: shortest macro path =
    shortest solution. The bounds (``heuristic``, evaluated at each push, and the costlier
-   ``threshold_bound``, evaluated lazily at each pop) are admissible and consistent, and
-   prove positions lost when no pool can clear the pyramid.
+   ``threshold_bound``, evaluated lazily at each pop) are admissible (the tests check them
+   against a naive breadth-first search) and prove positions lost when no pool can clear
+   the pyramid. A state found again by a shorter path is expanded again, so the answer
+   stays shortest even where the bounds are not consistent. Ties on f go to the deeper
+   node.
 3. If A* runs out of budget on a deal the pool search proved winnable, the pool plan is
    played on the real talon (nearest card of each wanted value): a verified win that is not
    necessarily shortest (``stats["optimal"]`` is False). With a pass limit that plan may not
@@ -39,6 +42,19 @@ from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
 KING_VALUE = C.KING
 # Bits of the places covering each place (0 for the bottom row).
 COVER_MASK = tuple(sum(1 << c for c in COVERS[i]) for i in range(SIZE))
+
+
+def _blockers() -> tuple[int, ...]:
+    """Bits of every place that must leave before each place is accessible (the covering
+    cards, theirs, and so on)."""
+    below = [0] * SIZE
+    for i in reversed(range(SIZE)):
+        for c in COVERS[i]:
+            below[i] |= 1 << c | below[c]
+    return tuple(below)
+
+
+BLOCKERS = _blockers()
 
 # State packing for A*: pyramid mask (28 bits) | talon mask << 28 | waste pointer << 52 |
 # recycles used << 58. The waste pointer is (index of the waste top) + 1, 0 for an empty waste.
@@ -63,6 +79,11 @@ class _MaskInfo:
     h: int  # steps needed by the pyramid alone (kings + per-class max)
     need: list[tuple[int, int]]  # (talon value w, at least this many talon cards of value w)
     wanted: int  # bit w set when a talon card of value w could pair with a card of the mask
+    # (talon value, accessible places it pairs with; [-1] for a talon king alone), for the
+    # values that have a partner now
+    talon_moves: list[tuple[int, list[int]]]
+    caps: list[int]  # caps[w]: cards of the mask a talon card of value w can pair with
+    dead: int  # talon positions of cards no card of the mask pairs with (kings excepted)
 
 
 class _Solver:
@@ -86,11 +107,26 @@ class _Solver:
         self.vbit = [1 << v for v in self.tvalues]
         for j, v in enumerate(self.tvalues):
             self.value_bits[v] |= 1 << j
+        # vtab[k][x]: the values (as bits) of the talon cards at positions 8k..8k+7 in x.
+        self.vtab = [[0] * 256 for _ in range(3)]
+        for k in range(3):
+            for x in range(256):
+                for i in range(8):
+                    if x >> i & 1 and 8 * k + i < self.n:
+                        self.vtab[k][x] |= self.vbit[8 * k + i]
         self.info_cache: dict[int, _MaskInfo] = {}
         self.pool_cache: dict[int, int] = {}
+        self.phase_cache: dict[int, int] = {}
+        self.usable_cache: dict[int, int] = {}
+        self.usable_pos_cache: dict[int, int] = {}
         self.plan: list[tuple[int, int, int]] = []  # the pool search's winning plan
 
     # --- pyramid masks --------------------------------------------------------------
+    def values_of(self, talon_set: int) -> int:
+        """The values (as bits) of the talon cards in a set of positions."""
+        t0, t1, t2 = self.vtab
+        return t0[talon_set & 255] | t1[talon_set >> 8 & 255] | t2[talon_set >> 16]
+
     def info(self, mask: int) -> _MaskInfo:
         """Moves and bounds of a pyramid mask.
 
@@ -126,7 +162,14 @@ class _Solver:
             elif b > a:
                 need.append((v, b - a))
         wanted = sum(1 << (13 - v) for v in range(1, 13) if count[v])
-        got = _MaskInfo(king, pairs, partners, h, need, wanted)
+        talon_moves = [(w, partners[w]) for w in range(1, 13) if partners[w]]
+        talon_moves.append((KING_VALUE, [-1]))
+        dead = 0
+        for w in range(1, 13):
+            if not wanted >> w & 1:
+                dead |= self.value_bits[w]
+        caps = [0] + [count[13 - w] for w in range(1, 13)] + [SIZE]
+        got = _MaskInfo(king, pairs, partners, h, need, wanted, talon_moves, caps, dead)
         self.info_cache[mask] = got
         return got
 
@@ -191,11 +234,13 @@ class _Solver:
         values). A draw lowers either term by at most one; removals leave them unchanged
         or raise them, so the bound stays consistent.
         """
-        info = self.info(mask)
+        info = self.info_cache.get(mask) or self.info(mask)
         if not info.need:
             return info.h
         low = tal & ((1 << p) - 1)
         stock = tal ^ low
+        top_dead = (low & info.dead).bit_length()
+        buried = low & ((1 << top_dead) - 1)  # under a dead card: only after a recycle
         vb = self.value_bits
         total = 0
         far = 0
@@ -203,14 +248,23 @@ class _Solver:
             bits = tal & vb[w]
             if bits.bit_count() < e:
                 return -1
-            missing = e - (low & vb[w]).bit_count()
+            missing = e - (bits & ~buried & ~stock).bit_count()
             if missing > 0:
                 total += missing
-                sb = stock & vb[w]
-                for _ in range(missing - 1):
-                    sb &= sb - 1
-                j = (sb & -sb).bit_length()
-                rank = (stock & ((1 << j) - 1)).bit_count()
+                sb = stock & bits
+                n_stock = sb.bit_count()
+                if n_stock >= missing:
+                    for _ in range(missing - 1):
+                        sb &= sb - 1
+                    rank = (stock & (((sb & -sb) << 1) - 1)).bit_count()
+                else:
+                    # Draw the whole stock, recycle, then reach the buried cards.
+                    bb = buried & bits
+                    for _ in range(missing - n_stock - 1):
+                        bb &= bb - 1
+                    rank = (
+                        stock.bit_count() + 1 + (buried & (((bb & -bb) << 1) - 1)).bit_count()
+                    )
                 if rank > far:
                     far = rank
         return info.h + (far if far > total else total)
@@ -249,89 +303,293 @@ class _Solver:
         self.pool_cache[key] = best
         return best
 
-    def pass_bound(self, mask: int, base: int, order: int, floor: int, best: int) -> int:
+    def two_phase(self, mask: int, va: int, vb: int) -> int:
+        """Fewest steps to clear ``mask`` in two phases: first with an unlimited pool of the
+        talon values ``va``, then with one of the values ``vb`` (BIG when impossible). A
+        relaxation of "use cards of this pass, recycle, use cards of the next pass"."""
+        if mask == 0:
+            return 0
+        wanted = self.info(mask).wanted
+        va &= wanted
+        vb &= wanted
+        # When one pool holds the other, every move of the smaller phase fits in the larger.
+        if not va & ~vb:
+            return self.pool_steps(mask, vb)
+        if not vb & ~va:
+            return self.pool_steps(mask, va)
+        key = mask | va << TAL_SHIFT | vb << (TAL_SHIFT + 14)
+        got = self.phase_cache.get(key)
+        if got is not None:
+            return got
+        info = self.info(mask)
+        if info.king >= 0:
+            best = 1 + self.two_phase(mask & ~(1 << info.king), va, vb)
+        else:
+            best = self.pool_steps(mask, vb)
+            floor = info.h
+            if best > floor:
+                for a, b in info.pairs:
+                    s = 1 + self.two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
+                    if s < best:
+                        best = s
+                        if best <= floor:
+                            break
+            if best > floor:
+                partners = info.partners
+                v = va & info.wanted
+                while v and best > floor:
+                    bit = v & -v
+                    v ^= bit
+                    for i in partners[bit.bit_length() - 1]:
+                        s = 1 + self.two_phase(mask & ~(1 << i), va, vb)
+                        if s < best:
+                            best = s
+        self.phase_cache[key] = best
+        return best
+
+    def pass_bound(
+        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1
+    ) -> int:
         """min(best, min over R of R + pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
-        once those cards hold enough of each value ``need`` asks for."""
+        once those cards hold enough of each value ``need`` asks for.
+
+        With ``va`` >= 0 (the pass after a recycle, ``base`` = the cards the pass before it
+        could use, whose values are ``va``): min over R of R' + two_phase(mask, va, values of
+        the first R cards of ``order``), where R' counts only cards outside ``base`` (those
+        may have been removed before the recycle, so drawing them again is not charged).
+
+        Only the positions where the pool gains a value or the last deficit is met can
+        lower the minimum, so those are the only ones evaluated.
+        """
         info = self.info(mask)
         wanted = info.wanted
-        vbit = self.vbit
         tvalues = self.tvalues
         vb = self.value_bits
-        deficit = [0] * 14
-        missing = 0
+        two = va >= 0
+        fresh = order & ~base
+        counted = fresh if two else order
+        ready = -1  # talon position from which every deficit is met
         for w, e in info.need:
             d = e - (base & vb[w]).bit_count()
             if d > 0:
-                deficit[w] = d
-                missing += d
-        vset = 0
-        t = base
+                bits = fresh & vb[w]
+                if bits.bit_count() < d:
+                    return best
+                for _ in range(d - 1):
+                    bits &= bits - 1
+                j = (bits & -bits).bit_length() - 1
+                if j > ready:
+                    ready = j
+        vset = 0 if two else self.values_of(base) & wanted
+        events = []
+        v = wanted & ~vset
+        while v:
+            bit = v & -v
+            v ^= bit
+            bits = order & vb[bit.bit_length() - 1]
+            if bits:
+                events.append((bits & -bits).bit_length() - 1)
+        if ready >= 0:
+            events.append(ready)
+        else:
+            s = self.pool_steps(mask, va if two else vset)
+            if s < best:
+                best = s
+        # Cards that no pyramid card can take bury everything drawn before them (only cards
+        # surely still in the talon count).
+        ok = self.usable_positions(mask, self.values_of(base | order) & wanted)
+        if counted & ~ok:
+            return self.blocked_pass(
+                mask, order, counted, counted & ~ok, ready, floor, best, va if two else vset, two
+            )
+        events.sort()
+        for j in events:
+            vset |= (1 << tvalues[j]) & wanted
+            if j < ready:
+                continue
+            rank = (counted & ((2 << j) - 1)).bit_count()
+            if rank + floor >= best:
+                break
+            if two:
+                s = rank + (
+                    self.two_phase(mask, va, vset) if vset & ~va else self.pool_steps(mask, va)
+                )
+            else:
+                s = rank + self.pool_steps(mask, vset)
+            if s < best:
+                best = s
+        return best
+
+    def blocked_pass(
+        self,
+        mask: int,
+        order: int,
+        counted: int,
+        blockers: int,
+        ready: int,
+        floor: int,
+        best: int,
+        first: int,
+        two: bool,
+    ) -> int:
+        """``pass_bound`` when some cards of ``order`` (``blockers``) can never leave the
+        waste in this pass: once one is drawn, the cards under it are out of reach until a
+        recycle. So past a blocker the cards before it (and, with ``two``, those of the
+        pass before the recycle) form a first phase, the cards after it a second one:
+        R' + two_phase(first phase, second phase). ``first``: the values of the usable
+        waste, or with ``two`` those of the pass before the recycle."""
+        info = self.info(mask)
+        wanted = info.wanted
+        tvalues = self.tvalues
+        if two:
+            # A solution that recycles again is not bound by the blockers of this pass: it
+            # draws every card of it, recycles, and may then use any value.
+            total = counted.bit_count() + 1
+            if total + floor < best:
+                s = total + self.pool_steps(mask, self.values_of(order) & wanted)
+                if s < best:
+                    best = s
+        before = first
+        seg = 0
+        split = two
+        rank = 0
+        t = order
         while t:
             b = t & -t
             t ^= b
-            vset |= vbit[b.bit_length() - 1]
-        vset &= wanted
-        if not missing:
-            s = self.pool_steps(mask, vset)
-            if s < best:
-                best = s
-        rank = 0
-        t = order
-        while t and (vset != wanted or missing):
-            b = t & -t
-            t ^= b
-            rank += 1
-            if rank + floor >= best:
-                break
-            if b & base:
-                continue
             j = b.bit_length() - 1
-            changed = False
-            if deficit[tvalues[j]]:
-                deficit[tvalues[j]] -= 1
-                missing -= 1
-                changed = not missing
-            bit = vbit[j] & wanted
-            if bit & ~vset:
-                vset |= bit
-                changed = True
-            if changed and not missing:
-                s = rank + self.pool_steps(mask, vset)
+            if b & counted:
+                rank += 1
+                if rank + floor >= best:
+                    break
+            if b & blockers:
+                before |= seg
+                seg = 0
+                split = True
+                changed = j == ready
+            else:
+                bit = (1 << tvalues[j]) & wanted
+                changed = bool(bit & ~seg) or j == ready
+                seg |= bit
+            if changed and j >= ready:
+                if split:
+                    s = rank + self.two_phase(mask, before, seg)
+                else:
+                    s = rank + self.pool_steps(mask, before | seg)
                 if s < best:
                     best = s
         return best
 
-    def threshold_bound(self, mask: int, tal: int, p: int, rec: int) -> int:
-        """A bound on the steps left from the pyramid and the talon order (BIG: lost).
+    def usable_positions(self, mask: int, pool: int) -> int:
+        """The talon positions holding a card of a value ``usable_values`` allows."""
+        key = mask | pool << TAL_SHIFT
+        got = self.usable_pos_cache.get(key)
+        if got is None:
+            usable = self.usable_values(mask, pool)
+            got = 0
+            for w in range(1, 14):
+                if usable >> w & 1:
+                    got |= self.value_bits[w]
+            self.usable_pos_cache[key] = got
+        return got
 
-        Without a recycle, a solution can use the waste cards above the highest "dead" one
-        (a non-king whose partners have all left the pyramid: it never leaves the waste, so
-        nothing under it comes back this pass) and the stock cards up to some rank R, at the
-        cost of R draws: min over R of R + pool_steps. With a recycle it first draws the
-        whole stock and recycles, then the same over the full talon order. Admissible, and
-        consistent: a draw lowers every rank by one, removals only shrink the pools.
-        """
-        info = self.info(mask)
+    def usable_values(self, mask: int, pool: int) -> int:
+        """Talon values (bits; kings always) that can pair with a card of ``mask`` once it is
+        accessible, in the relaxation where ``pool`` values are unlimited and a pyramid card
+        may pair with any other that can become accessible with it: a card can leave when
+        its blockers can, and it is a king, its partner value is in ``pool``, or a partner
+        card in the pyramid can be accessible with it. Over-approximates what a real play
+        can reach, so every talon value it leaves out really has no usable partner."""
+        key = mask | pool << TAL_SHIFT
+        got = self.usable_cache.get(key)
+        if got is not None:
+            return got
+        values = self.values
+        places = [i for i in range(SIZE) if mask >> i & 1]
+        places.reverse()
+        gone = ~mask  # places that can leave (or are gone)
+        changed = True
+        while changed:
+            changed = False
+            for i in places:
+                if gone >> i & 1 or BLOCKERS[i] & ~gone:
+                    continue
+                v = values[i]
+                ok = v == KING_VALUE or pool >> (13 - v) & 1
+                if not ok:
+                    for j in places:
+                        if (
+                            values[j] + v == 13
+                            and not BLOCKERS[j] & ~gone
+                            and not BLOCKERS[i] >> j & 1
+                            and not BLOCKERS[j] >> i & 1
+                        ):
+                            ok = True
+                            break
+                if ok:
+                    gone |= 1 << i
+                    changed = True
+        got = KING_BIT
+        for i in places:
+            if not BLOCKERS[i] & ~gone and values[i] != KING_VALUE:
+                got |= 1 << (13 - values[i])
+        self.usable_cache[key] = got
+        return got
+
+    def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
+        """The waste cards (positions in ``low``) that can still be used before the next
+        recycle, with the values ``pool`` from the stock: the top ones, down to the first
+        that can never leave the waste this pass. Cards are used top first, each (kings
+        aside) with its own pyramid partner, so the run stops at a card that needs more
+        partners of its value than the pyramid holds, or whose partners cannot become
+        accessible even with the cards above it in the pool (``usable_values``)."""
+        caps = info.caps
+        tvalues = self.tvalues
         wanted = info.wanted
-        vbit = self.vbit
-        floor = info.h
-        low = tal & ((1 << p) - 1)
-        free = 0  # waste cards above the highest dead one
+        pool &= wanted
+        usable = self.usable_values(mask, pool)
+        used = [0] * 14
         t = low
         while t:
             j = t.bit_length() - 1
+            w = tvalues[j]
+            if used[w] == caps[w] or not usable >> w & 1:
+                return low >> (j + 1) << (j + 1)
+            used[w] += 1
             t ^= 1 << j
-            bit = vbit[j]
-            if not bit & wanted and bit != KING_BIT:
-                break
-            free |= 1 << j
+            bit = 1 << w & wanted
+            if bit & ~pool:
+                pool |= bit
+                usable = self.usable_values(mask, pool)
+        return low
+
+    def threshold_bound(self, mask: int, tal: int, p: int, rec: int) -> int:
+        """A bound on the steps left from the pyramid and the talon order (BIG: lost).
+
+        Without a recycle, a solution can use the top waste cards that can still leave the
+        waste this pass (``reachable_waste``) and the stock cards up to some rank R, at the
+        cost of R draws: min over R of R + pool_steps. With a recycle it first draws the
+        whole stock and recycles (a first phase that may use those waste and stock cards),
+        then draws again up to some talon position: the second phase only has the values
+        found there, and only the cards the first phase could not have removed are charged
+        (``pass_bound`` with ``two_phase``). In either pass, a drawn card that no pyramid
+        card can ever take (``usable_values``) buries the cards before it, which splits the
+        pass into phases too (``blocked_pass``).
+        """
+        info = self.info(mask)
+        wanted = info.wanted
+        floor = info.h
+        low = tal & ((1 << p) - 1)
         stock = tal ^ low
+        free = self.reachable_waste(info, mask, low, self.values_of(stock))
         best = self.pass_bound(mask, free, stock, floor, BIG)
         if self.max_rec is None or rec < self.max_rec:
             draws = stock.bit_count() + 1
             if draws + floor < best:
-                best = draws + self.pass_bound(mask, free | stock, tal, floor, best - draws)
+                base = free | stock
+                va = self.values_of(base) & wanted
+                best = draws + self.pass_bound(mask, base, tal, floor, best - draws, va)
         return best
 
     def astar(self) -> tuple[str, list[tuple[int, int, int, int]]]:
@@ -343,22 +601,27 @@ class _Solver:
             return LOST, []
         best: dict[int, int] = {start: 0}
         parent: dict[int, tuple[int, int, int, int]] = {}
-        closed: set[int] = set()
+        # g at which each state was expanded (-1: proved lost). A state found again with a
+        # smaller g is expanded again, so A* stays exact even where the bounds are not
+        # consistent.
+        closed: dict[int, int] = {}
+        closed_get = closed.get
         # Entries (priority, state, g, h known to be full). Priority: f first, then deeper
         # nodes first (nearer a goal when h is tight). Children are pushed with the cheap
         # bound; the threshold bound (costlier) is only computed when a node is popped, and
         # the node goes back with the larger f if it rises (lazy evaluation keeps A* exact).
         heap: list[tuple[int, int, int, bool]] = [(h0 << 13, start, 0, False)]
-        tvalues = self.tvalues
         budget = self.budget
         info_of = self.info
         heuristic = self.heuristic
         threshold = self.threshold_bound
         push = heapq.heappush
         pop = heapq.heappop
+        best_get = best.get
+        value_bits = self.value_bits
         while heap:
             prio, state, g, full = pop(heap)
-            if state in closed or g > best[state]:
+            if g > best[state] or closed_get(state, BIG) <= g:
                 continue
             mask = state & PYR_BITS
             if mask == 0:
@@ -370,12 +633,12 @@ class _Solver:
                     state >> REC_SHIFT,
                 )
                 if h >= BIG:
-                    closed.add(state)
+                    closed[state] = -1
                     continue
                 if g + h > f:
                     push(heap, (((g + h) << 13) - g, state, g, True))
                     continue
-            closed.add(state)
+            closed[state] = g
             self.nodes += 1
             if budget.spent(self.nodes):
                 return UNKNOWN, []
@@ -383,57 +646,48 @@ class _Solver:
             p = state >> P_SHIFT & P_BITS
             rec = state >> REC_SHIFT
             info = info_of(mask)
-            children: list[tuple[int, int, int, int, int]] = []  # (child, cost, kind, a, b)
             if info.king >= 0:
                 # Removing an accessible pyramid king at once is never worse: it must go
                 # anyway, stays accessible, and removing it only uncovers cards.
-                children.append((state & ~(1 << info.king), 1, E_KING, info.king, -1))
+                edges = [(state & ~(1 << info.king), 1, E_KING, info.king, -1)]
             else:
-                for a, b in info.pairs:
-                    children.append((state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b))
-                partners = info.partners
+                edges = [
+                    (state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b) for a, b in info.pairs
+                ]
                 top = (tal & ((1 << p) - 1)).bit_length() - 1
                 stock_left = (tal >> p).bit_count()
-                t = tal
-                while t:
-                    lowbit = t & -t
-                    t ^= lowbit
-                    j = lowbit.bit_length() - 1
-                    w = tvalues[j]
-                    if w == KING_VALUE:
-                        places = [-1]
-                    else:
-                        places = partners[w]
-                        if not places:
-                            continue
-                    below = tal & (lowbit - 1)
-                    if j == top:
-                        cost, nrec = 1, rec
-                    elif j > top:
-                        cost, nrec = 1 + (below >> p).bit_count() + 1, rec
-                    else:
-                        if max_rec is not None and rec >= max_rec:
-                            continue
-                        cost = 1 + stock_left + 1 + below.bit_count() + 1
-                        nrec = rec + 1 if max_rec is not None else rec
-                    ntal = tal ^ lowbit
-                    nhigh = (
-                        ntal << TAL_SHIFT
-                        | below.bit_length() << P_SHIFT
-                        | nrec << REC_SHIFT
-                    )
-                    for i in places:
-                        nmask = mask if i < 0 else mask & ~(1 << i)
-                        children.append((nmask | nhigh, cost, E_TALON, j, i))
-            for child, cost, kind, a, b in children:
-                if child in closed:
-                    continue
+                for w, places in info.talon_moves:
+                    t = tal & value_bits[w]
+                    while t:
+                        lowbit = t & -t
+                        t ^= lowbit
+                        j = lowbit.bit_length() - 1
+                        below = tal & (lowbit - 1)
+                        if j == top:
+                            cost, nrec = 1, rec
+                        elif j > top:
+                            cost, nrec = 2 + (below >> p).bit_count(), rec
+                        else:
+                            if max_rec is not None and rec >= max_rec:
+                                continue
+                            cost = 3 + stock_left + below.bit_count()
+                            nrec = rec + 1 if max_rec is not None else rec
+                        nhigh = (
+                            (tal ^ lowbit) << TAL_SHIFT
+                            | below.bit_length() << P_SHIFT
+                            | nrec << REC_SHIFT
+                        )
+                        for i in places:
+                            edges.append(
+                                (nhigh | (mask if i < 0 else mask & ~(1 << i)), cost, E_TALON, j, i)
+                            )
+            for child, cost, kind, a, b in edges:
                 ng = g + cost
-                old = best.get(child)
+                old = best_get(child)
                 if old is not None and old <= ng:
                     continue
-                cmask = child & PYR_BITS
-                ch = heuristic(cmask, child >> TAL_SHIFT & TAL_BITS, child >> P_SHIFT & P_BITS)
+                ch = heuristic(child & PYR_BITS, child >> TAL_SHIFT & TAL_BITS,
+                               child >> P_SHIFT & P_BITS)
                 if ch < 0:
                     continue
                 best[child] = ng
