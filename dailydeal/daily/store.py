@@ -7,6 +7,7 @@ A stored day is never changed: inserts are INSERT OR IGNORE on the unique key
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import json
 import sqlite3
 import time
@@ -90,7 +91,11 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
     p.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite_utils.Database(p)
     db.execute("PRAGMA busy_timeout = 30000")  # concurrent generators wait, never fail
-    _prepare(db)
+    # One opener at a time prepares the file: a lock beside it serialises first runs
+    # across threads and processes (flock locks belong to each open file description).
+    with open(p.with_name(p.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _prepare(db)
     return db
 
 
