@@ -40,12 +40,25 @@ def test_every_option_has_help(name: str, command: click.Command) -> None:
             assert param.help, f"`dailydeal {name} {param.opts[0]}` has no help text"
 
 
+def settings_in(paths: list[Path]) -> set[str]:
+    code = "\n".join(p.read_text(encoding="utf-8") for p in paths)
+    return set(re.findall(r"\bDAILYDEAL_[A-Z_]+\b", code))
+
+
 def test_every_setting_is_documented() -> None:
-    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "dailydeal").rglob("*.py"))
-    settings = set(re.findall(r"\bDAILYDEAL_[A-Z_]+\b", code))
+    settings = settings_in(list((ROOT / "dailydeal").rglob("*.py")))
     assert settings, "expected the code to read DAILYDEAL_* settings"
     missing = sorted(s for s in settings if s not in README)
     assert not missing, f"settings not documented in README.md: {missing}"
+
+
+def test_every_deploy_setting_is_documented() -> None:
+    """gunicorn.conf.py's own settings belong in deploy/README.md (or the README)."""
+    deploy_readme = (ROOT / "deploy" / "README.md").read_text(encoding="utf-8")
+    settings = settings_in(list((ROOT / "deploy").glob("*.py")))
+    assert settings, "expected deploy/gunicorn.conf.py to read DAILYDEAL_* settings"
+    missing = sorted(s for s in settings if s not in deploy_readme and s not in README)
+    assert not missing, f"deploy settings not documented: {missing}"
 
 
 def test_quick_start_is_two_make_commands() -> None:
