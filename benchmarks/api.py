@@ -31,8 +31,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from dailydeal.daily.store import deal_id, insert_deal, open_db
-from dailydeal.games import default_variant, new_game
+from dailydeal.daily.store import deal_id, deal_row, insert_deal, open_db
+from dailydeal.games import default_variant
 from dailydeal.rating import TIERS
 from dailydeal.solvers import solve
 
@@ -58,21 +58,9 @@ def fill(db_path: Path, game: str, day: dt.date) -> tuple[int, list[str]]:
     for tier in TIERS:
         insert_deal(
             db,
-            {
-                "id": deal_id(day, game, tier),
-                "date": day.isoformat(),
-                "game": game,
-                "variant": variant,
-                "tier": tier,
-                "seed": seed,
-                "rating": 50.0,
-                "deal": new_game(game, seed).deal_json(),
-                "solution": result.moves,
-                "solution_length": len(result.moves),
-                "solver": {},
-                "features": {},
-                "version": "bench",
-            },
+            deal_row(
+                day, game, variant, tier, seed, rating=50.0, solution=result.moves, version="bench"
+            ),
         )
     db.close()
     return seed, result.moves

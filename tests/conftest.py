@@ -16,8 +16,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from dailydeal.daily.store import deal_id, insert_deal, open_db
-from dailydeal.games import GAMES, default_variant, new_game
+from dailydeal.daily.store import deal_row, insert_deal, open_db
+from dailydeal.games import GAMES, default_variant
 from dailydeal.rating import TIERS
 from dailydeal.solvers import solve
 
@@ -80,24 +80,19 @@ def deal_rows(
         for game in GAMES:
             variant = default_variant(game)
             seed, solution = solved[game]
-            position = new_game(game, seed, variant)
             for i, tier in enumerate(TIERS):
                 rows.append(
-                    {
-                        "id": deal_id(day, game, tier),
-                        "date": day.isoformat(),
-                        "game": game,
-                        "variant": variant,
-                        "tier": tier,
-                        "seed": seed,
-                        "rating": 10.0 + 25 * i,
-                        "deal": position.deal_json(),
-                        "solution": solution,
-                        "solution_length": len(solution),
-                        "solver": {"status": "won"},
-                        "features": {},
-                        "version": "test",
-                    }
+                    deal_row(
+                        day,
+                        game,
+                        variant,
+                        tier,
+                        seed,
+                        rating=10.0 + 25 * i,
+                        solution=solution,
+                        solver={"status": "won"},
+                        version="test",
+                    )
                 )
     return rows
 

@@ -36,7 +36,6 @@ from dailydeal import __version__
 from dailydeal.config import DAILY_GAMES, Settings
 from dailydeal.daily import store
 from dailydeal.daily.seeds import candidate_seeds
-from dailydeal.games import default_variant, new_game
 from dailydeal.rating import TIERS, rate
 from dailydeal.solvers import UNKNOWN, WON, solve
 from dailydeal.verify import verify
@@ -403,22 +402,20 @@ def make_candidate(
     if solved.stats and _jsonable(solved.stats):
         solver["stats"] = solved.stats
     features = rating.features if _jsonable(rating.features) else {}
-    return {
-        "id": store.deal_id(unit.date, game, rating.tier, variant, default_variant(game)),
-        "date": unit.date.isoformat(),
-        "game": game,
-        "variant": variant,
-        "tier": rating.tier,
-        "seed": seed,
-        "rating": float(rating.rating),
-        "deal": new_game(game, seed, variant).deal_json(),
-        "solution": list(solved.moves),
-        "solution_length": len(solved.moves),
-        "solver": solver,
-        "features": features,
-        "version": row_version(game),
-        "attempt": attempt,
-    }
+    row = store.deal_row(
+        unit.date,
+        game,
+        variant,
+        rating.tier,
+        seed,
+        rating=rating.rating,
+        solution=solved.moves,
+        version=row_version(game),
+        solver=solver,
+        features=features,
+    )
+    row["attempt"] = attempt
+    return row
 
 
 def _jsonable(value: Any) -> bool:

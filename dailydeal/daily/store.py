@@ -17,6 +17,8 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils import Migrations
 
+from dailydeal.games import default_variant, new_game
+
 migrations = Migrations("dailydeal")
 
 
@@ -83,6 +85,37 @@ def deal_id(date: dt.date | str, game: str, tier: str, variant: str | None = Non
     day = date.isoformat() if isinstance(date, dt.date) else date
     extra = "" if variant is None or variant == default_variant else f"-{variant}"
     return f"{day}-{game}{extra}-{tier}"
+
+
+def deal_row(
+    date: dt.date,
+    game: str,
+    variant: str,
+    tier: str,
+    seed: int,
+    *,
+    rating: float,
+    solution: list[str],
+    version: str,
+    solver: dict[str, Any] | None = None,
+    features: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A row in the shape ``insert_deal`` stores; id, deal JSON and length are derived."""
+    return {
+        "id": deal_id(date, game, tier, variant, default_variant(game)),
+        "date": date.isoformat(),
+        "game": game,
+        "variant": variant,
+        "tier": tier,
+        "seed": seed,
+        "rating": float(rating),
+        "deal": new_game(game, seed, variant).deal_json(),
+        "solution": list(solution),
+        "solution_length": len(solution),
+        "solver": solver or {},
+        "features": features or {},
+        "version": version,
+    }
 
 
 def open_db(path: str | Path) -> sqlite_utils.Database:
