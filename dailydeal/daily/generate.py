@@ -34,7 +34,7 @@ import click
 
 from dailydeal import __version__
 from dailydeal.config import DAILY_GAMES, Settings
-from dailydeal.daily import store
+from dailydeal.daily import fairness, store
 from dailydeal.daily.seeds import candidate_seeds
 from dailydeal.rating import TIERS, rate
 from dailydeal.solvers import UNKNOWN, WON, solve
@@ -313,6 +313,7 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
                 continue
             if candidate is None:
                 continue
+            candidate["nonce"] = fairness.deal_nonce(secret, candidate["id"])  # fairness.md
             tier = candidate["tier"]
             now_missing = _missing_tiers(db, unit)
             result.by_others.extend(t for t in wanted if t not in now_missing)

@@ -17,6 +17,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils import Migrations
 
+from dailydeal.daily import fairness
 from dailydeal.games import default_variant, new_game
 
 migrations = Migrations("dailydeal")
@@ -76,6 +77,82 @@ def m002_attempt_and_unfilled(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m003_deal_commitments(db: sqlite_utils.Database) -> None:
+    """Provably fair deals (docs/fairness.md): each row's nonce, the SHA-256 commitment to
+    it and when it was made. Rows stored before get a random nonce here (the migration has
+    no secret; a random nonce hides the deal just as well), and ``committed_at`` says that
+    their commitment is only as old as this migration. A trigger makes the three columns
+    unchangeable once set, and the committed deal (id, seed) with them."""
+    cols = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    for col in ("nonce", "commitment", "committed_at"):
+        if col not in cols:
+            db.execute(f"ALTER TABLE deals ADD COLUMN {col} TEXT")
+    now = _utc_now()
+    for row in list(db.query("SELECT * FROM deals WHERE commitment IS NULL")):
+        db.execute(
+            "UPDATE deals SET nonce = ?, commitment = ?, committed_at = ? WHERE id = ?",
+            [*_commit(row, fairness.random_nonce()), now, row["id"]],
+        )
+    db.execute(
+        """
+        CREATE TRIGGER IF NOT EXISTS deals_commitment_is_final
+        BEFORE UPDATE ON deals
+        WHEN OLD.commitment IS NOT NULL AND (
+            NEW.commitment IS NOT OLD.commitment OR NEW.nonce IS NOT OLD.nonce
+            OR NEW.committed_at IS NOT OLD.committed_at OR NEW.id IS NOT OLD.id
+            OR NEW.seed IS NOT OLD.seed OR NEW.game IS NOT OLD.game
+            OR NEW.variant IS NOT OLD.variant)
+        BEGIN
+            SELECT RAISE(ABORT, 'a published commitment never changes');
+        END
+        """
+    )
+
+
+@migrations()
+def m004_results(db: sqlite_utils.Database) -> None:
+    """Verified results of players (dailydeal.daily.results), one per client and deal.
+
+    No address and no client id is stored: ``client`` is HMAC-SHA256(salt, deal id and
+    client id), with a random salt kept in ``salts``, so a client's results on two deals
+    cannot even be linked to each other.
+    """
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS results (
+            deal_id TEXT NOT NULL,
+            client TEXT NOT NULL,        -- salted hash, never the id sent
+            won INTEGER NOT NULL,        -- 0 or 1, as the verifier says
+            state TEXT NOT NULL,         -- won, lost or in progress (gave up)
+            moves INTEGER NOT NULL,      -- moves played, Accordion deals included
+            score INTEGER NOT NULL,
+            hints INTEGER NOT NULL,      -- hints used, as the client reports
+            seconds INTEGER,             -- time played, as the client reports
+            move_list TEXT NOT NULL,     -- JSON: the moves sent, to verify again
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (deal_id, client)
+        )
+        """
+    )
+    db.execute("CREATE TABLE IF NOT EXISTS salts (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute(
+        "INSERT OR IGNORE INTO salts (name, value) VALUES ('results', ?)",
+        [fairness.random_nonce()],
+    )
+
+
+def _utc_now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _commit(row: dict[str, Any], nonce: str) -> tuple[str, str]:
+    """(nonce, commitment) of a row with id, game, variant and seed."""
+    seed = int(row["seed"])
+    cards = new_game(row["game"], seed, row["variant"]).cards
+    return nonce, fairness.commitment(row["id"], seed, cards, nonce)
+
+
 JSON_COLUMNS = ("deal", "solution", "solver", "features")
 
 
@@ -99,10 +176,16 @@ def deal_row(
     version: str,
     solver: dict[str, Any] | None = None,
     features: dict[str, Any] | None = None,
+    secret: bytes | None = None,
 ) -> dict[str, Any]:
-    """A row in the shape ``insert_deal`` stores; id, deal JSON and length are derived."""
+    """A row in the shape ``insert_deal`` stores; id, deal JSON and length are derived.
+
+    With the server ``secret`` the row's nonce is derived from it (docs/fairness.md);
+    without, ``insert_deal`` draws a random one.
+    """
+    id_ = deal_id(date, game, tier, variant, default_variant(game))
     return {
-        "id": deal_id(date, game, tier, variant, default_variant(game)),
+        "id": id_,
         "date": date.isoformat(),
         "game": game,
         "variant": variant,
@@ -115,6 +198,7 @@ def deal_row(
         "solver": solver or {},
         "features": features or {},
         "version": version,
+        **({} if secret is None else {"nonce": fairness.deal_nonce(secret, id_)}),
     }
 
 
@@ -166,9 +250,14 @@ def insert_deal(db: sqlite_utils.Database, row: dict[str, Any]) -> bool:
     for col in JSON_COLUMNS:
         record[col] = json.dumps(record.get(col, {} if col in ("solver", "features") else []))
     record["seed"] = str(record["seed"])
-    record.setdefault("created_at", dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
-    cols = list(record)
+    record.setdefault("created_at", _utc_now())
     known = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    if "commitment" in known:  # (an older schema is committed to by m003 instead)
+        # Computed here from the row itself, so it always matches the deal stored.
+        nonce = record.get("nonce") or fairness.random_nonce()
+        record["nonce"], record["commitment"] = _commit(record, nonce)
+        record["committed_at"] = record["created_at"]
+    cols = list(record)
     if unknown := set(cols) - known:
         raise ValueError(f"unknown deal columns: {sorted(unknown)}")
     marks = ", ".join("?" for _ in cols)

@@ -9,6 +9,11 @@ Configuration (``test_config`` replaces the environment entirely):
 - ``MAX_CONTENT_LENGTH``: request bodies (default 64 KiB; a 5000-move list fits).
 - ``PROXY_COUNT``: trusted reverse proxies in front (env ``DAILYDEAL_PROXIES``), so rate
   limits count the client's address from X-Forwarded-For and not nginx's.
+- ``HINT_RATE_LIMIT`` (env ``DAILYDEAL_HINT_LIMIT``, default ``20 per minute``),
+  ``HINT_MAX_NODES`` (env ``DAILYDEAL_HINT_MAX_NODES``: the solver's node budget per hint)
+  and ``HINT_TIME_LIMIT`` (env ``DAILYDEAL_HINT_TIME_LIMIT``: seconds, a safety net that
+  answers 503); ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
+  ``20 per hour``): results posted per client address.
 - ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: the
   request's host). ``NOW``: a clock (callable -> aware UTC datetime) for tests.
 """
@@ -31,6 +36,10 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "PROXY_COUNT": 0,
     "PUBLIC_URL": None,
+    "HINT_RATE_LIMIT": "20 per minute",
+    "HINT_MAX_NODES": 30_000,
+    "HINT_TIME_LIMIT": 10.0,
+    "RESULTS_RATE_LIMIT": "20 per hour",
     "FEED_DAYS": 30,
     "NOW": None,
 }
@@ -64,6 +73,14 @@ def config_from_env() -> dict[str, Any]:
         out["PROXY_COUNT"] = int(env["DAILYDEAL_PROXIES"])
     if "DAILYDEAL_PUBLIC_URL" in env:
         out["PUBLIC_URL"] = env["DAILYDEAL_PUBLIC_URL"]
+    if "DAILYDEAL_HINT_LIMIT" in env:
+        out["HINT_RATE_LIMIT"] = env["DAILYDEAL_HINT_LIMIT"]
+    if "DAILYDEAL_HINT_MAX_NODES" in env:
+        out["HINT_MAX_NODES"] = int(env["DAILYDEAL_HINT_MAX_NODES"])
+    if "DAILYDEAL_HINT_TIME_LIMIT" in env:
+        out["HINT_TIME_LIMIT"] = float(env["DAILYDEAL_HINT_TIME_LIMIT"])
+    if "DAILYDEAL_RESULTS_LIMIT" in env:
+        out["RESULTS_RATE_LIMIT"] = env["DAILYDEAL_RESULTS_LIMIT"]
     return out
 
 
@@ -73,7 +90,7 @@ def _verify_limit() -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The API app. No scheduler here: a worker only serves (see deploy/)."""
-    from dailydeal.web import api, db, feeds, problems
+    from dailydeal.web import api, commitments, db, feeds, hints, problems, results
 
     app = Flask(__name__, static_folder=None)
     app.config.from_mapping(DEFAULTS)
@@ -105,6 +122,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     for endpoint in api.VERIFY_ENDPOINTS:
         app.view_functions[endpoint] = shared(app.view_functions[endpoint])  # type: ignore
+    exempt = lambda: _method_is("OPTIONS", "HEAD")  # noqa: E731
+    hints.register(app, limiter, exempt)
+    results.register(app, limiter, exempt)
+    commitments.register(app)
     app.extensions["dailydeal_limiter"] = limiter
 
     @app.after_request

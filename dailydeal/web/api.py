@@ -142,6 +142,13 @@ def deal_object(row: dict[str, Any]) -> dict[str, Any]:
         "deal": row["deal"],
         "solution_length": row["solution_length"],
         "solution_opens_at": clock.iso(clock.solution_opens_at(day)),
+        # Served from the date on (published rows only): the nonce opens the commitment
+        # listed at /commitments before the date began (docs/fairness.md).
+        "commitment": {
+            "sha256": row.get("commitment"),
+            "nonce": row.get("nonce"),
+            "committed_at": row.get("committed_at"),
+        },
         "links": {
             "self": url_for("api.deal", id_=id_),
             "verify": url_for("api.verify_daily", id_=id_),

@@ -256,6 +256,7 @@ def document(max_body: int) -> dict[str, Any]:
                     },
                 },
             },
+            **play_paths(),
             "/feed.json": {
                 "get": {
                     "summary": "JSON Feed 1.1 of the last 30 days",
@@ -286,7 +287,7 @@ def document(max_body: int) -> dict[str, Any]:
                 }
             },
         },
-        "components": {"schemas": SCHEMAS},
+        "components": {"schemas": {**SCHEMAS, **PLAY_SCHEMAS}},
     }
 
 
@@ -339,6 +340,7 @@ SCHEMAS: dict[str, Any] = {
             "deal": {"type": "object", "description": "The cards as dealt (RULES.md shapes)"},
             "solution_length": {"type": "integer"},
             "solution_opens_at": {"type": "string", "format": "date-time"},
+            "commitment": _ref("DealCommitment"),
             "links": {"type": "object", "additionalProperties": {"type": "string"}},
         },
     },
@@ -419,6 +421,204 @@ SCHEMAS: dict[str, Any] = {
             "score": {"type": "integer"},
             "moves": {"type": "array", "items": {"type": "string"}},
             "legal_moves": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+}
+
+
+# --- hints, results, commitments (web/hints.py, web/results.py, web/commitments.py) --------
+E422 = _problem("A move of the list is illegal (`error` says which and why)")
+E429_OWN = _problem("Too many requests of this kind from this client (a limit of its own)")
+
+
+def play_paths() -> dict[str, Any]:
+    hint_answers = {
+        "200": _json("The hint", _ref("Hint")),
+        "400": E400,
+        "404": E404,
+        "413": E413,
+        "415": E415,
+        "422": E422,
+        "429": E429_OWN,
+        "503": _problem("The solver's wall-clock safety net stopped it: try again later"),
+    }
+    return {
+        "/deals/{id}/hint": {
+            "get": {
+                "summary": "Verdict and next move of a winning line after `moves` (cacheable)",
+                "parameters": [
+                    ID,
+                    _param("moves", "Moves in the notation", {"type": "string"}, "query"),
+                ],
+                "responses": {**hint_answers, "304": {"description": "Not modified"}},
+            },
+            "post": {
+                "summary": "Verdict and next move of a winning line after the moves",
+                "parameters": [ID],
+                "requestBody": MOVES_BODY,
+                "responses": hint_answers,
+            },
+        },
+        "/games/{game}/hint": {
+            "post": {
+                "summary": "A hint on a numbered or explicit deal (a state body)",
+                "parameters": [GAME],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": _ref("NumberedVerifyBody")}},
+                },
+                "responses": hint_answers,
+            }
+        },
+        "/deals/{id}/results": {
+            "post": {
+                "summary": "Count a verified play of a daily deal, once per client",
+                "parameters": [ID],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": _ref("ResultBody")}},
+                },
+                "responses": {
+                    "201": _json("Counted", _ref("ResultAnswer")),
+                    "200": _json("The same post again: not counted twice", _ref("ResultAnswer")),
+                    "400": E400,
+                    "403": _problem("Results closed: the solution is published"),
+                    "404": E404,
+                    "409": _problem("This client has another result for this deal"),
+                    "413": E413,
+                    "415": E415,
+                    "422": E422,
+                    "429": E429_OWN,
+                },
+            }
+        },
+        "/deals/{id}/stats": {
+            "get": {
+                "summary": "Plays, wins, win rate and winning move counts of a daily deal",
+                "parameters": [ID],
+                "responses": {
+                    "200": _json("Statistics", _ref("Stats")),
+                    "304": {"description": "Not modified"},
+                    "404": E404,
+                },
+            }
+        },
+        "/commitments": {
+            "get": {
+                "summary": "SHA-256 commitments of stored deals, future dates included",
+                "parameters": [
+                    _param("from", "First date (default: today, earliest zone)",
+                           {"type": "string", "format": "date"}, "query"),
+                    _param("to", "Last date (default: from + 13 days; at most 62 dates)",
+                           {"type": "string", "format": "date"}, "query"),
+                ],
+                "responses": {
+                    "200": _json("Commitments", _ref("Commitments")),
+                    "304": {"description": "Not modified"},
+                    "400": E400,
+                },
+            }
+        },
+    }
+
+
+PLAY_SCHEMAS: dict[str, Any] = {
+    "Hint": {
+        "type": "object",
+        "required": ["verdict", "move", "moves_left", "shortest", "state", "moves_played"],
+        "properties": {
+            "deal": {"type": "string"},
+            "moves_played": {"type": "integer"},
+            "verdict": {"type": "string", "enum": ["winnable", "lost", "unknown"]},
+            "move": {"type": ["string", "null"], "description": "Next move of a winning line"},
+            "moves_left": {"type": ["integer", "null"]},
+            "shortest": {"type": "boolean", "description": "No winning line is shorter"},
+            "state": {"type": "string", "enum": ["won", "lost", "in progress"]},
+            "nodes": {"type": "integer"},
+            "max_nodes": {"type": "integer"},
+        },
+    },
+    "ResultBody": {
+        "type": "object",
+        "required": ["client", "moves"],
+        "properties": {
+            "client": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,128}$",
+                       "description": "A random id the client keeps; stored only hashed"},
+            "moves": _MOVES,
+            "hints": {"type": "integer", "minimum": 0, "default": 0},
+            "seconds": {"type": ["integer", "null"], "minimum": 0},
+        },
+    },
+    "ResultAnswer": {
+        "type": "object",
+        "properties": {
+            "deal": {"type": "string"},
+            "counted": {"type": "boolean"},
+            "result": {
+                "type": "object",
+                "properties": {
+                    "won": {"type": "boolean"},
+                    "state": {"type": "string"},
+                    "moves": {"type": "integer"},
+                    "score": {"type": "integer"},
+                    "hints": {"type": "integer"},
+                    "seconds": {"type": ["integer", "null"]},
+                },
+            },
+            "links": {"type": "object"},
+        },
+    },
+    "Stats": {
+        "type": "object",
+        "properties": {
+            "deal": {"type": "string"},
+            "plays": {"type": "integer"},
+            "wins": {"type": "integer"},
+            "win_rate": {"type": ["number", "null"]},
+            "wins_without_hints": {"type": "integer"},
+            "best": {"type": ["integer", "null"]},
+            "winning_moves": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"moves": {"type": "integer"}, "count": {"type": "integer"}},
+                },
+            },
+            "solution_length": {"type": "integer"},
+            "final": {"type": "boolean", "description": "Results are closed"},
+        },
+    },
+    "DealCommitment": {
+        "type": "object",
+        "description": "docs/fairness.md: sha256 of the committed text, and its nonce",
+        "properties": {
+            "sha256": {"type": ["string", "null"]},
+            "nonce": {"type": ["string", "null"]},
+            "committed_at": {"type": ["string", "null"], "format": "date-time"},
+        },
+    },
+    "Commitments": {
+        "type": "object",
+        "properties": {
+            "from": {"type": "string", "format": "date"},
+            "to": {"type": "string", "format": "date"},
+            "scheme": {"type": "string"},
+            "commitments": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "date": {"type": "string", "format": "date"},
+                        "game": {"type": "string"},
+                        "variant": {"type": "string"},
+                        "tier": {"type": "string"},
+                        "commitment": {"type": "string"},
+                        "committed_at": {"type": "string", "format": "date-time"},
+                        "links": {"type": "object"},
+                    },
+                },
+            },
         },
     },
 }

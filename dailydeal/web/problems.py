@@ -93,7 +93,7 @@ def _from_http_exception(exc: HTTPException) -> Response:
         # flask-limiter puts the breached limit in the description, e.g. "30 per 1 minute"
         limit = exc.description or ""
         detail = (
-            f"Too many verification requests from your address (limit: {limit}); "
+            f"Too many requests of this kind from your address (limit: {limit}); "
             "the Retry-After header says when to try again."
         )
         extra["limit"] = limit

@@ -1,0 +1,69 @@
+"""Provably fair deals: a commitment to each deal, published as soon as it is stored.
+
+The committed text is ASCII, fields separated by ``|`` (docs/fairness.md)::
+
+    dailydeal-commitment-v1|<deal id>|<seed in decimal>|<the 52 cards>|<nonce>
+
+the cards in dealing order, canonical two-character names separated by single spaces (the
+order ``--cards`` and ``POST /games/{game}/verify`` take), the nonce as 64 lower-case hex
+digits. The commitment is the SHA-256 of that text, in lower-case hex.
+
+The nonce is HMAC-SHA256(secret, ``dailydeal-nonce-v1|<deal id>``) for a deal stored by the
+generator, or 32 random bytes for a row stored without the secret (rows stored before
+commitments existed, test fixtures). Either way it is 256 bits nobody can guess before it
+is revealed with the deal, so the commitment says nothing about the cards (a seed alone
+has only 64 bits: without the nonce a search over seeds could find the deal).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from dailydeal import cards as C
+
+COMMITMENT_PREFIX = "dailydeal-commitment-v1"
+NONCE_PREFIX = "dailydeal-nonce-v1"
+
+
+def deal_nonce(secret: bytes, deal_id: str) -> str:
+    """The nonce of a deal derived from the server secret (64 hex digits)."""
+    if not secret:
+        raise ValueError("the secret is empty")
+    message = f"{NONCE_PREFIX}|{deal_id}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
+
+
+def random_nonce() -> str:
+    """A nonce for a row stored without the secret: as unguessable, not recomputable."""
+    return secrets.token_hex(32)
+
+
+def commitment_text(deal_id: str, seed: int, cards: Sequence[int], nonce: str) -> str:
+    """The committed text (see the module docstring)."""
+    if len(cards) != 52:
+        raise ValueError(f"a deal has 52 cards, not {len(cards)}")
+    return "|".join(
+        (COMMITMENT_PREFIX, deal_id, str(int(seed)), " ".join(C.names(cards)), nonce)
+    )
+
+
+def commitment(deal_id: str, seed: int, cards: Sequence[int], nonce: str) -> str:
+    """SHA-256 of ``commitment_text``, lower-case hex."""
+    text = commitment_text(deal_id, seed, cards, nonce)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def stored_commitments(db: Any, start: dt.date, end: dt.date) -> list[dict[str, Any]]:
+    """The published part of every deal stored from ``start`` to ``end`` inclusive (future
+    dates too): its id, date, game, variant, tier, commitment and when it was made."""
+    rows = db.query(
+        "SELECT id, date, game, variant, tier, commitment, committed_at FROM deals"
+        " WHERE date BETWEEN ? AND ? AND commitment IS NOT NULL ORDER BY date, id",
+        [start.isoformat(), end.isoformat()],
+    )
+    return [dict(r) for r in rows]

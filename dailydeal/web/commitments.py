@@ -1,0 +1,61 @@
+"""``GET /commitments?from=&to=``: the commitments of stored deals, future dates included.
+
+Only what is in ``dailydeal.daily.fairness.stored_commitments`` is answered (id, date, game,
+variant, tier, the SHA-256 and when it was made): nothing about the cards. The nonce that
+opens a commitment comes with the deal itself (``GET /deals/{id}``), once its date begins.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flask import Blueprint, Flask, Response, request, url_for
+
+from dailydeal.daily import fairness
+from dailydeal.web import clock
+from dailydeal.web.api import json_response, now, parse_date
+from dailydeal.web.db import get_db
+from dailydeal.web.problems import Problem
+
+bp = Blueprint("commitments", __name__)
+
+MAX_DAYS = 62  # dates per request
+DEFAULT_DAYS = 14
+CACHE = "public, max-age=300"  # new deals are committed to as they are generated
+
+
+@bp.get("/commitments")
+def commitments() -> Response:
+    start = _date_arg("from") or clock.earliest_today(now())
+    end = _date_arg("to") or start + dt.timedelta(days=DEFAULT_DAYS - 1)
+    if end < start:
+        raise Problem(400, f"'to' ({end}) is before 'from' ({start})")
+    if (end - start).days + 1 > MAX_DAYS:
+        raise Problem(
+            400, f"at most {MAX_DAYS} dates per request, not {(end - start).days + 1}",
+            max_days=MAX_DAYS,
+        )
+    rows = fairness.stored_commitments(get_db(), start, end)
+    for row in rows:
+        row["links"] = {"deal": url_for("api.deal", id_=row["id"])}
+    body = {
+        "from": start.isoformat(),
+        "to": end.isoformat(),
+        "scheme": fairness.COMMITMENT_PREFIX,
+        "commitments": rows,
+    }
+    return json_response(body, CACHE)
+
+
+def _date_arg(name: str) -> dt.date | None:
+    text = request.args.get(name)
+    if text is None or text == "":
+        return None
+    try:
+        return parse_date(text)
+    except Problem as exc:
+        raise Problem(400, f"'{name}': {exc.detail}") from None
+
+
+def register(app: Flask) -> None:
+    app.register_blueprint(bp, url_prefix="/api/v1")
