@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dailydeal import cards as C
+from dailydeal.games import new_game
 
 COMMITMENT_PREFIX = "dailydeal-commitment-v1"
 NONCE_PREFIX = "dailydeal-nonce-v1"
@@ -67,3 +68,19 @@ def stored_commitments(db: Any, start: dt.date, end: dt.date) -> list[dict[str, 
         [start.isoformat(), end.isoformat()],
     )
     return [dict(r) for r in rows]
+
+
+def published(row: dict[str, Any]) -> dict[str, Any]:
+    """What a deal's JSON carries from its date on: the commitment, the nonce and the
+    committed text itself, so that anyone can hash it and compare it with the deal."""
+    nonce = row.get("nonce")
+    text = None
+    if nonce is not None:
+        cards = new_game(row["game"], int(row["seed"]), row["variant"]).cards
+        text = commitment_text(row["id"], int(row["seed"]), cards, nonce)
+    return {
+        "sha256": row.get("commitment"),
+        "nonce": nonce,
+        "committed_at": row.get("committed_at"),
+        "text": text,
+    }

@@ -23,7 +23,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from dailydeal import __version__
 from dailydeal.config import DAILY_GAMES
-from dailydeal.daily import store
+from dailydeal.daily import fairness, store
 from dailydeal.games import GAMES, Game, default_variant, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
@@ -144,11 +144,7 @@ def deal_object(row: dict[str, Any]) -> dict[str, Any]:
         "solution_opens_at": clock.iso(clock.solution_opens_at(day)),
         # Served from the date on (published rows only): the nonce opens the commitment
         # listed at /commitments before the date began (docs/fairness.md).
-        "commitment": {
-            "sha256": row.get("commitment"),
-            "nonce": row.get("nonce"),
-            "committed_at": row.get("committed_at"),
-        },
+        "commitment": fairness.published(row),
         "links": {
             "self": url_for("api.deal", id_=id_),
             "verify": url_for("api.verify_daily", id_=id_),
