@@ -183,10 +183,10 @@ class HintCache:
                 return found
             self.misses += 1
         answer = solve_hint(position, max_nodes=max_nodes, time_limit=time_limit)
-        with self.lock:
-            self._put(key, answer)
         if answer.verdict == WINNABLE and answer.line:
             self._remember_line(position, answer)
+        with self.lock:
+            self._put(key, answer)  # last: the position asked is the freshest entry
         return answer
 
     def _put(self, key: Hashable, answer: Hint) -> None:
