@@ -19,8 +19,7 @@ from flask.testing import FlaskClient
 from dailydeal import hints as H
 from dailydeal.daily.seeds import candidate_seed
 from dailydeal.games import Game, new_game
-from dailydeal.solvers import SolveResult
-from dailydeal.solvers import generic
+from dailydeal.solvers import SolveResult, generic
 from dailydeal.solvers.base import Budget
 from dailydeal.verify import verify
 
@@ -60,6 +59,7 @@ def test_following_hints_from_random_positions_wins(game: str) -> None:
         if first.verdict != H.WINNABLE:
             continue
         left = first.moves_left
+        assert left is not None
         answer = first
         while answer.move is not None:
             assert answer.verdict == H.WINNABLE and answer.moves_left == left
