@@ -45,7 +45,16 @@ log = logging.getLogger(__name__)
 
 WINNABLE, HOPELESS, UNKNOWN = "winnable", "lost", "unknown"
 VERDICTS = (WINNABLE, HOPELESS, UNKNOWN)
-DEFAULT_MAX_NODES = 30_000  # a few tenths of a second on most positions (benchmarks/hints.py)
+# Node budgets per game: a p95 under a second (benchmarks/hints.py). A Pyramid node (A*) costs
+# far more than the others; past its budget, Pyramid still answers with its pool plan (a
+# win, not proved shortest).
+MAX_NODES = {"accordion": 30_000, "pyramid": 5_000, "gaps": 30_000}
+DEFAULT_MAX_NODES = 30_000  # a game not in MAX_NODES
+
+
+def budget_for(game: str, max_nodes: int | None = None) -> int:
+    """The node budget of a hint: ``max_nodes`` when given, else the game's default."""
+    return max_nodes if max_nodes is not None else MAX_NODES.get(game, DEFAULT_MAX_NODES)
 DEFAULT_TIME_LIMIT = 10.0  # the safety net: seconds before a search gives up (HintTimeout)
 CACHE_SIZE = 50_000  # positions (a line fills one per move): a few tens of MB at most
 
@@ -115,10 +124,11 @@ def _proved_shortest(position: Game[Any], result: SolveResult) -> bool:
 def solve_hint(
     position: Game[Any],
     *,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
 ) -> Hint:
     """The hint for ``position`` (not changed), without the cache."""
+    max_nodes = budget_for(position.name, max_nodes)
     state = position.status()
     if state == GAME_WON:
         return Hint(WINNABLE, None, 0, True, state, 0, max_nodes)
@@ -171,9 +181,10 @@ class HintCache:
         self,
         position: Game[Any],
         *,
-        max_nodes: int = DEFAULT_MAX_NODES,
+        max_nodes: int | None = None,
         time_limit: float | None = DEFAULT_TIME_LIMIT,
     ) -> Hint:
+        max_nodes = budget_for(position.name, max_nodes)
         key = self.key(position, max_nodes)
         with self.lock:
             found = self.items.get(key)
@@ -222,7 +233,7 @@ _cache = HintCache()
 def hint(
     position: Game[Any],
     *,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     cache: HintCache | None = None,
 ) -> Hint:
@@ -238,6 +249,8 @@ __all__ = [
     "Hint",
     "HintCache",
     "HintTimeout",
+    "MAX_NODES",
+    "budget_for",
     "hint",
     "line_wins",
     "solve_hint",

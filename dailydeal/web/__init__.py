@@ -37,7 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_COUNT": 0,
     "PUBLIC_URL": None,
     "HINT_RATE_LIMIT": "20 per minute",
-    "HINT_MAX_NODES": 30_000,
+    "HINT_MAX_NODES": None,  # the game's default (dailydeal.hints.MAX_NODES)
     "HINT_TIME_LIMIT": 10.0,
     "RESULTS_RATE_LIMIT": "20 per hour",
     "FEED_DAYS": 30,

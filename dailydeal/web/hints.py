@@ -47,7 +47,7 @@ def hint_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
     try:
         answer = hint(
             position,
-            max_nodes=int(config["HINT_MAX_NODES"]),
+            max_nodes=config["HINT_MAX_NODES"],  # None: the game's default budget
             time_limit=config["HINT_TIME_LIMIT"],
         )
     except HintTimeout:
