@@ -56,7 +56,7 @@ def budget_for(game: str, max_nodes: int | None = None) -> int:
     """The node budget of a hint: ``max_nodes`` when given, else the game's default."""
     return max_nodes if max_nodes is not None else MAX_NODES.get(game, DEFAULT_MAX_NODES)
 DEFAULT_TIME_LIMIT = 10.0  # the safety net: seconds before a search gives up (HintTimeout)
-CACHE_SIZE = 50_000  # positions (a line fills one per move): a few tens of MB at most
+CACHE_SIZE = 20_000  # positions (a line fills one per move): some 20 MB per process at most
 
 
 class HintTimeout(Exception):
