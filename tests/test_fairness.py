@@ -55,7 +55,9 @@ def test_commitments_list_future_deals_and_nothing_else(
     assert ids == expected  # future dates included
     for c in body["commitments"]:
         assert set(c) == {"id", "date", "game", "variant", "tier", "commitment",
-                          "committed_at", "links"}
+                          "committed_at", "in_advance", "links"}
+        # the fixtures were stored just now: in advance of the future date only
+        assert c["in_advance"] == (c["date"] == days["future"].isoformat())
         assert re.fullmatch(r"[0-9a-f]{64}", c["commitment"])
     future = [r for r in deal_rows if r["date"] == days["future"].isoformat()]
     text = json.dumps(body)

@@ -616,6 +616,8 @@ PLAY_SCHEMAS: dict[str, Any] = {
                         "tier": {"type": "string"},
                         "commitment": {"type": "string"},
                         "committed_at": {"type": "string", "format": "date-time"},
+                        "in_advance": {"type": "boolean",
+                                       "description": "Made before the date began anywhere"},
                         "links": {"type": "object"},
                     },
                 },
