@@ -18,6 +18,7 @@ has only 64 bits: without the nonce a search over seeds could find the deal).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import secrets
@@ -76,11 +77,16 @@ def published(row: dict[str, Any]) -> dict[str, Any]:
     nonce = row.get("nonce")
     text = None
     if nonce is not None:
-        cards = new_game(row["game"], int(row["seed"]), row["variant"]).cards
-        text = commitment_text(row["id"], int(row["seed"]), cards, nonce)
+        text = _text(row["id"], int(row["seed"]), row["game"], row["variant"], nonce)
     return {
         "sha256": row.get("commitment"),
         "nonce": nonce,
         "committed_at": row.get("committed_at"),
         "text": text,
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _text(deal_id: str, seed: int, game: str, variant: str, nonce: str) -> str:
+    """The committed text of a stored deal (deals never change: dealt once per process)."""
+    return commitment_text(deal_id, seed, new_game(game, seed, variant).cards, nonce)
