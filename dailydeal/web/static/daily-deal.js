@@ -104,6 +104,11 @@ const CSS = `
   box-shadow: inset 0 0 0 1px rgba(255,255,255,.06), inset 0 8px 30px rgba(0,0,0,.25); user-select: none;
   -webkit-tap-highlight-color: transparent; }
 .board[data-state="won"] { box-shadow: inset 0 0 0 3px var(--gold), inset 0 8px 30px rgba(0,0,0,.25); }
+.banner { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); padding: 14px 28px; border-radius: 16px;
+  background: rgba(255,253,247,.96); color: var(--felt); font-size: 28px; font-weight: 750; letter-spacing: -.01em;
+  box-shadow: 0 10px 30px rgba(0,0,0,.35); pointer-events: none; animation: pop .35s cubic-bezier(.2,1.4,.5,1); z-index: 10; }
+.banner[data-banner="lost"] { color: #8a2a2a; font-size: 22px; }
+@keyframes pop { from { transform: translate(-50%, -50%) scale(.6); opacity: 0; } }
 .loading { color: #d8eadf; text-align: center; padding: 60px 0; }
 button { font: inherit; }
 .card, .slot, .gap { --cw: 56px; width: var(--cw); aspect-ratio: 5 / 7; border-radius: calc(var(--cw) * .11);
@@ -707,7 +712,8 @@ export class DailyDeal extends HTMLElement {
     }
     const game = this.meta.game;
     const html = game === "accordion" ? this.drawAccordion(st) : game === "pyramid" ? this.drawPyramid(st) : this.drawGaps(st);
-    this.el.board.innerHTML = html;
+    const banner = { won: "Solved!", lost: "No moves left" }[st.state];
+    this.el.board.innerHTML = html + (banner ? `<div class="banner" data-banner="${st.state}" aria-hidden="true">${banner}</div>` : "");
     this.el.board.setAttribute("aria-label", `${cap(game)} board, ${st.state}, ${st.moves.length} moves`);
     if (focus) {
       const again = this.find(focus[0], focus[1]);

@@ -9,6 +9,12 @@ for (const fill of document.querySelectorAll(".meter-fill[data-rating]")) {
   fill.style.setProperty("--r", fill.dataset.rating);
 }
 
+// "Solutions open ..." in the visitor's own clock
+const when = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+for (const t of document.querySelectorAll("[data-opens] time")) {
+  t.textContent = when.format(new Date(t.getAttribute("datetime")));
+}
+
 async function visitorsToday() {
   const tz = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
   try {
