@@ -217,6 +217,24 @@ function sheet() {
   return SHEET;
 }
 
+const TEMPLATE = document.createElement("template");
+
+/** Make ``box``'s children show ``items`` (one element each) where ``old`` was drawn:
+ *  keep the common head and tail, replace what lies between. */
+function patch(box, old, items) {
+  let head = 0;
+  const n = Math.min(old.length, items.length);
+  while (head < n && old[head] === items[head]) head += 1;
+  let tail = 0;
+  while (tail < n - head && old[old.length - 1 - tail] === items[items.length - 1 - tail]) tail += 1;
+  const gone = old.length - tail - head;
+  for (let i = 0; i < gone; i += 1) box.children[head].remove();
+  const fresh = items.slice(head, items.length - tail).join("");
+  if (!fresh) return;
+  TEMPLATE.innerHTML = fresh;
+  box.insertBefore(TEMPLATE.content, box.children[head] || null);
+}
+
 class ApiError extends Error {
   constructor(message, status) {
     super(message);
@@ -407,6 +425,7 @@ export class DailyDeal extends HTMLElement {
       this.selGap = null;
       this.el.result.hidden = true;
       this.el.board.innerHTML = `<p class="loading">Dealing…</p>`;
+      this.drawn = null;
       const meta = await this.describe();
       if (token !== this.loadToken) return;
       this.meta = meta;
@@ -428,7 +447,10 @@ export class DailyDeal extends HTMLElement {
 
   fail(err) {
     const text = err instanceof ApiError ? err.message : `Something went wrong: ${err && err.message}`;
-    if (!this.st) this.el.board.innerHTML = `<p class="loading">${esc(text)}</p>`;
+    if (!this.st) {
+      this.el.board.innerHTML = `<p class="loading">${esc(text)}</p>`;
+      this.drawn = null;
+    }
     this.say(text, "error");
     this.emit("dailydeal-error", { message: text, status: err && err.status });
   }
@@ -701,27 +723,33 @@ export class DailyDeal extends HTMLElement {
     this.paint();
   }
 
-  /** Redraw the board from the last answer, keeping keyboard focus on the same thing. */
+  /** Redraw the board from the last answer. Only the cards that changed are replaced (a
+   *  move changes two or three), and keyboard focus stays on the same card or gap. */
   paint() {
     const st = this.st;
     if (!st) return;
+    const board = this.el.board;
     const active = this.shadowRoot.activeElement;
     let focus = null;
-    if (active && this.el.board.contains(active)) {
+    if (active && board.contains(active)) {
       focus = ["card", "gap", "action"].map((k) => [k, active.getAttribute(`data-${k}`)]).find(([, v]) => v);
     }
     const game = this.meta.game;
-    const html = game === "accordion" ? this.drawAccordion(st) : game === "pyramid" ? this.drawPyramid(st) : this.drawGaps(st);
+    const sections = game === "accordion" ? this.drawAccordion(st) : game === "pyramid" ? this.drawPyramid(st) : this.drawGaps(st);
     const banner = { won: "Solved!", lost: "No moves left" }[st.state];
-    this.el.board.innerHTML = html + (banner ? `<div class="banner" data-banner="${st.state}" aria-hidden="true">${banner}</div>` : "");
-    this.el.board.setAttribute("aria-label", `${cap(game)} board, ${st.state}, ${st.moves.length} moves`);
-    if (focus) {
-      const again = this.find(focus[0], focus[1]);
+    if (banner) sections.push(["banner-box", [`<div class="banner" data-banner="${st.state}" aria-hidden="true">${banner}</div>`]]);
+    const old = this.drawn;
+    const same = old && old.length === sections.length && old.every((o, i) => o[0] === sections[i][0]) && board.children.length === old.length;
+    if (!same) {
+      board.innerHTML = sections.map(([cls, items]) => `<div class="${cls}">${items.join("")}</div>`).join("");
+    } else {
+      sections.forEach(([, items], i) => patch(board.children[i], old[i][1], items));
+    }
+    this.drawn = sections;
+    board.setAttribute("aria-label", `${cap(game)} board, ${st.state}, ${st.moves.length} moves`);
+    if (focus && !(active && active.isConnected)) {
+      const again = this.find(focus[0], focus[1]) || board.querySelector("button");
       if (again) again.focus();
-      else {
-        const first = this.el.board.querySelector("button");
-        if (first) first.focus();
-      }
     }
   }
 
@@ -767,14 +795,14 @@ export class DailyDeal extends HTMLElement {
     const stock = p.stock_count
       ? `<button type="button" class="slot back" data-action="draw" aria-label="Stock, ${p.stock_count} cards: deal one"><span class="count">${p.stock_count}</span></button>`
       : `<button type="button" class="slot" data-action="draw" aria-label="Stock, empty">empty</button>`;
-    const piles = p.piles.map((pile, i) => {
+    const piles = p.piles.map((pile) => {
       const depth = pile.cards.length;
-      const label = `, pile ${i + 1}${depth > 1 ? ` of ${depth} cards` : ""}`;
+      const label = depth > 1 ? `, a pile of ${depth} cards` : "";
       const card = this.card(pile.top, { label, extra: depth > 1 ? "pile" : "" });
       return `<div class="pile-wrap">${card.replace("</button>", depth > 1 ? `<span class="badge" aria-hidden="true">${depth}</span></button>` : "</button>")}</div>`;
     });
-    const hint = p.piles.length ? "" : `<span>Click the stock to deal the first card.</span>`;
-    return `<div class="acc-top">${stock}${hint}</div><div class="acc">${piles.join("")}</div>`;
+    const hint = `<span>${p.piles.length ? "" : "Click the stock to deal the first card."}</span>`;
+    return [["acc-top", [stock, hint]], ["acc", piles]];
   }
 
   drawPyramid(st) {
@@ -799,8 +827,10 @@ export class DailyDeal extends HTMLElement {
       `<div class="pyr-row">${row.map((c, i) =>
         c ? this.card(c, { label: `, row ${r + 1}${access.has(c) ? "" : ", covered"}`, blocked: !access.has(c) })
           : `<span class="card empty" aria-hidden="true" data-place="${r + 1},${i + 1}"></span>`).join("")}</div>`);
-    return `<div class="pyr-top"><div>${stock}<div class="label">stock</div></div><div>${wasteHtml}<div class="label">waste</div></div></div>` +
-      `<div class="pyr">${rows.join("")}</div>`;
+    return [
+      ["pyr-top", [`<div>${stock}<div class="label">stock</div></div>`, `<div>${wasteHtml}<div class="label">waste</div></div>`]],
+      ["pyr", rows],
+    ];
   }
 
   drawGaps(st) {
@@ -826,7 +856,10 @@ export class DailyDeal extends HTMLElement {
       });
     });
     const left = p.redeals_left;
-    return `<div class="gaps">${cells.join("")}</div><div class="gaps-bottom"><button type="button" class="tool" data-action="redeal" aria-label="Redeal, ${left} left">⟳ Redeal (${left} left)</button></div>`;
+    return [
+      ["gaps", cells],
+      ["gaps-bottom", [`<button type="button" class="tool" data-action="redeal" aria-label="Redeal, ${left} left">⟳ Redeal (${left} left)</button>`]],
+    ];
   }
 }
 
