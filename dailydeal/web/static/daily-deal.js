@@ -516,9 +516,10 @@ export class DailyDeal extends HTMLElement {
     this.el.verdict.textContent = "Checking with the server…";
     const verdict = await this.verifyMoves(this.moves);
     const n = verdict.moves;
-    const par = m.par ? ` · par ${m.par}` : "";
+    const par = m.par ? ` The solver's par is ${m.par}${n <= m.par ? ": you matched it ⭐" : ""}.` : "";
     if (verdict.won) {
-      this.el.verdict.textContent = `Verified by the server: won in ${n} moves${par}.`;
+      this.el.resultTitle.textContent = `Solved in ${n} moves`;
+      this.el.verdict.textContent = `Verified by the server: won in ${n} moves.${par}`;
       if (m.id) {
         recordResult(m.id, { date: m.date, game: m.game, tier: m.tier, moves: n, par: m.par, at: new Date().toISOString() });
       }
@@ -527,7 +528,8 @@ export class DailyDeal extends HTMLElement {
     }
     this.el.share.value = this.shareText(n);
     if (fresh) {
-      this.say("You won!", "good");
+      this.say("");
+      this.el.result.scrollIntoView({ block: "nearest", behavior: "smooth" });
       this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict });
     }
   }
