@@ -58,7 +58,9 @@ const watch = () => {
   if (!host) return requestAnimationFrame(watch);
   new MutationObserver((records) => {
     for (const r of records) {
-      if (r.attributeName === "data-state" && window.__ready === null) window.__ready = performance.now();
+      if (r.attributeName === "data-state" && window.__ready === null) {
+        window.__ready = performance.now();
+      }
       if (r.attributeName === "data-moves" && clickAt !== null) {
         const start = clickAt; clickAt = null;
         window.__dom.push(performance.now() - start);
@@ -86,9 +88,11 @@ def weight(browser: Any, url: str) -> dict[str, Any]:
     page.on("response", lambda r: seen.append(r))
     page.on(
         "request",
-        lambda r: urllib.parse.urlsplit(r.url).netloc != host
-        and r.url.startswith("http")
-        and foreign.append(r.url),
+        lambda r: (
+            urllib.parse.urlsplit(r.url).netloc != host
+            and r.url.startswith("http")
+            and foreign.append(r.url)
+        ),
     )
     page.goto(url)
     page.locator("daily-deal[data-state]").wait_for()
@@ -99,7 +103,9 @@ def weight(browser: Any, url: str) -> dict[str, Any]:
         if kind in TEXT_TYPES:
             body = resp.body()  # decoded by the browser
             wire = int(resp.headers.get("content-length") or len(body))
-            files.append({"url": resp.url.split("?")[0], "type": kind, "bytes": len(body), "wire": wire})
+            files.append(
+                {"url": resp.url.split("?")[0], "type": kind, "bytes": len(body), "wire": wire}
+            )
     context.close()
     return {
         "files": files,
@@ -146,7 +152,9 @@ def load_times(browser: Any, url: str, loads: int) -> dict[str, Any]:
     }
 
 
-def round_trips(browser: Any, base: str, today: dt.date, solutions: dict[str, list[str]]) -> dict[str, Any]:
+def round_trips(
+    browser: Any, base: str, today: dt.date, solutions: dict[str, list[str]]
+) -> dict[str, Any]:
     context = browser.new_context()
     page = context.new_page()
     page.add_init_script(PROBE)
@@ -224,7 +232,11 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
             results = {
-                "setup": {"workers": args.workers, "cpus": os.cpu_count(), "chromium": browser.version},
+                "setup": {
+                    "workers": args.workers,
+                    "cpus": os.cpu_count(),
+                    "chromium": browser.version,
+                },
                 "weight": weight(browser, play_url),
                 "load": load_times(browser, play_url, args.loads),
                 "move": round_trips(browser, base, today, solutions),
@@ -239,9 +251,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
         return 0
     w, load, move = results["weight"], results["load"], results["move"]
-    print(f"gunicorn {args.workers} workers, {results['setup']['cpus']} CPUs, Chromium {results['setup']['chromium']}")
+    print(
+        f"gunicorn {args.workers} workers, {results['setup']['cpus']} CPUs, "
+        f"Chromium {results['setup']['chromium']}"
+    )
     for f in w["files"]:
-        print(f"  {f['type']:<16} {f['bytes']:>7} B ({f['wire']:>6} B on the wire)  {f['url'].split('/', 3)[-1]}")
+        print(
+            f"  {f['type']:<16} {f['bytes']:>7} B ({f['wire']:>6} B on the wire)  "
+            f"{f['url'].split('/', 3)[-1]}"
+        )
     print(
         f"play page HTML+JS+CSS: {w['total_bytes'] / 1024:.1f} KB "
         f"({w['total_wire_bytes'] / 1024:.1f} KB gzipped) in {w['requests']} requests; "
@@ -258,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         "   [target p95 < 50 ms]"
     )
     print(
-        f"  of which click -> board in the DOM (before the frame): p50 {move['dom_p50_ms']:.1f} ms, "
+        "  of which click -> board in the DOM (before the frame): "
+        f"p50 {move['dom_p50_ms']:.1f} ms, "
         f"p95 {move['dom_p95_ms']:.1f} ms"
     )
     return 0

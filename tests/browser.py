@@ -43,7 +43,10 @@ def chromium_path() -> str | None:
 def why_no_browser() -> str | None:
     """None when the browser tests can run, else the reason they are skipped."""
     if importlib.util.find_spec("playwright") is None:
-        return "browser tests skipped: the Python package playwright is missing (pip install -e '.[dev]')"
+        return (
+            "browser tests skipped: the Python package playwright is missing "
+            "(pip install -e '.[dev]')"
+        )
     if chromium_path() is None:
         return "browser tests skipped: no Chromium (apt-get install chromium; .ci/run does)"
     return None

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import ARTIFACTS, CHROMIUM_ARGS, Player, chromium_path, serve, why_no_browser
 from flask import Flask, Response
 
 from dailydeal.daily.store import deal_id, insert_deal, open_db
-from dailydeal.games import GAMES, default_variant, new_game
-from browser import ARTIFACTS, CHROMIUM_ARGS, Player, chromium_path, serve, why_no_browser
+from dailydeal.games import GAMES, new_game
 
 SKIP = why_no_browser()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
@@ -55,8 +55,10 @@ def site(
     forget(path)
 
 
-HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Another site</title><link rel="icon" href="data:,">
-<style>button, div, span { background: #f0f !important; color: #0f0 !important; font-size: 40px !important; }</style>
+HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Another site</title>
+<link rel="icon" href="data:,">
+<style>button, div, span { background: #f0f !important; color: #0f0 !important;
+  font-size: 40px !important; }</style>
 <script type="module" src="SCRIPT"></script></head>
 <body><h1>My blog</h1>
 <daily-deal deal="DEAL" api="API"></daily-deal>
@@ -177,7 +179,11 @@ def open_player(page: Any, url: str, game: str) -> Player:
 
 
 def shot(page: Any, name: str) -> Path:
-    out = ARTIFACTS / "screenshots" / f"{name}-{page.viewport_size['width']}x{page.viewport_size['height']}.png"
+    out = (
+        ARTIFACTS
+        / "screenshots"
+        / f"{name}-{page.viewport_size['width']}x{page.viewport_size['height']}.png"
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(out), full_page=True)
     return out
@@ -239,7 +245,11 @@ def test_an_illegal_click_shows_the_server_reason_and_changes_nothing(
     player = open_player(page, f"{site}/play/{gid}", "gaps")
     gstate = api_state(site, gid, [])
     stuck = next(
-        c for row in gstate["position"]["rows"] for c in row if c and c not in gstate["legal_moves"]
+        c
+        for row in gstate["position"]["rows"]
+        for c in row
+        if c
+        and c not in gstate["legal_moves"]
         and not any(m.startswith(c + "@") for m in gstate["legal_moves"])
     )
     greason = api_state(site, gid, [stuck])["error"]["reason"]
@@ -266,7 +276,9 @@ def _focused(page: Any) -> dict[str, str]:
     )
 
 
-def test_keyboard_only_play(page: Any, site: str, days: dict[str, dt.date], seeds: dict[str, int]) -> None:
+def test_keyboard_only_play(
+    page: Any, site: str, days: dict[str, dt.date], seeds: dict[str, int]
+) -> None:
     """Tab to the stock, Enter deals, arrows walk the piles, Enter picks and lands, U undoes."""
     id_ = today_id(days, "accordion")
     player = open_player(page, f"{site}/play/{id_}", "accordion")
@@ -343,7 +355,11 @@ def test_numbered_deal_with_a_64_bit_seed(page: Any, site: str) -> None:
 
 # --- embedding ---------------------------------------------------------------------------
 def test_the_element_plays_on_another_origin(
-    page: Any, site: str, other_origin: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+    page: Any,
+    site: str,
+    other_origin: str,
+    days: dict[str, dt.date],
+    solutions: dict[str, list[str]],
 ) -> None:
     from playwright.sync_api import expect
 
@@ -352,7 +368,9 @@ def test_the_element_plays_on_another_origin(
     player = Player(page, "pyramid")
     expect(player.host).to_have_attribute("data-moves", "0")
     # the host page's hostile CSS does not reach the cards in the shadow root
-    colour = player.host.locator("[data-card]").first.evaluate("e => getComputedStyle(e).backgroundColor")
+    colour = player.host.locator("[data-card]").first.evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
     assert colour != "rgb(255, 0, 255)"
     player.play_all(solutions["pyramid"])
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
@@ -404,7 +422,14 @@ def test_archive_shows_a_solution_once_open_and_not_before(
     expect(text).to_contain_text(f"({len(solutions['gaps'])} moves)")
 
 
-PAGES = ["/", "/play/{pyramid}", "/play/{accordion}", "/play/{gaps}", "/play/gaps/42", "/embed/{pyramid}"]
+PAGES = [
+    "/",
+    "/play/{pyramid}",
+    "/play/{accordion}",
+    "/play/{gaps}",
+    "/play/gaps/42",
+    "/embed/{pyramid}",
+]
 
 
 def test_no_console_errors_and_no_other_host_on_any_page(
@@ -424,7 +449,11 @@ def test_no_console_errors_and_no_other_host_on_any_page(
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_screenshots_and_nothing_overflows(
-    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]], viewport: dict[str, int]
+    page: Any,
+    site: str,
+    days: dict[str, dt.date],
+    solutions: dict[str, list[str]],
+    viewport: dict[str, int],
 ) -> None:
     page.set_viewport_size(viewport)
     page.goto(f"{site}/")

@@ -19,7 +19,9 @@ from dailydeal.rating import TIERS
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
 
-def test_daily_page_lists_today_and_the_archive(client: FlaskClient, days: dict[str, dt.date]) -> None:
+def test_daily_page_lists_today_and_the_archive(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
     resp = client.get("/")
     assert resp.status_code == 200 and resp.mimetype == "text/html"
     html = resp.get_data(as_text=True)
@@ -43,7 +45,9 @@ def test_play_pages(client: FlaskClient, days: dict[str, dt.date]) -> None:
     assert client.get("/play?game=accordion&seed=7").headers["Location"] == "/play/accordion/7"
 
 
-def test_bad_play_urls_are_readable_html_errors(client: FlaskClient, days: dict[str, dt.date]) -> None:
+def test_bad_play_urls_are_readable_html_errors(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
     cases = [
         ("/play/2001-01-01-gaps-easy", 404, "no published deal"),
         (f"/play/{deal_id(days['future'], 'gaps', 'easy')}", 404, "no published deal"),
@@ -100,7 +104,9 @@ def test_static_files_have_versioned_urls_and_long_caching(client: FlaskClient) 
     assert "Accept-Encoding" in zipped.headers["Vary"]
 
 
-def test_pages_and_json_are_gzipped_with_weak_etags(client: FlaskClient, days: dict[str, dt.date]) -> None:
+def test_pages_and_json_are_gzipped_with_weak_etags(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
     page = client.get("/", headers=GZIP)
     assert page.headers["Content-Encoding"] == "gzip"
     assert b"<daily-deal" not in page.data and b"Today's deals" in gzip.decompress(page.data)
@@ -109,7 +115,10 @@ def test_pages_and_json_are_gzipped_with_weak_etags(client: FlaskClient, days: d
     zipped = client.get(url, headers=GZIP)
     assert gzip.decompress(zipped.data) == plain.data
     assert zipped.headers["ETag"] == "W/" + plain.headers["ETag"]
-    assert client.get(url, headers={**GZIP, "If-None-Match": zipped.headers["ETag"]}).status_code == 304
+    assert (
+        client.get(url, headers={**GZIP, "If-None-Match": zipped.headers["ETag"]}).status_code
+        == 304
+    )
     refused = client.get(url, headers={"Accept-Encoding": "gzip;q=0"})
     assert "Content-Encoding" not in refused.headers
     odd = client.get(url, headers={"Accept-Encoding": "gzip;q=x"})
@@ -125,7 +134,11 @@ def test_api_index_links_everything(client: FlaskClient) -> None:
 
 
 def test_state_has_its_own_budget_that_fits_a_whole_game(
-    tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date], problem: Any,
+    tmp_path: Path,
+    fill_db: Any,
+    now: dt.datetime,
+    days: dict[str, dt.date],
+    problem: Any,
     solutions: dict[str, list[str]],
 ) -> None:
     """Hundreds of state requests (one per click) pass under the default state budget and
@@ -133,7 +146,11 @@ def test_state_has_its_own_budget_that_fits_a_whole_game(
     from dailydeal.web import DEFAULTS, create_app
 
     app: Flask = create_app(
-        {"DATABASE": fill_db(tmp_path / "s.db"), "NOW": lambda: now, "VERIFY_RATE_LIMIT": "1 per minute"}
+        {
+            "DATABASE": fill_db(tmp_path / "s.db"),
+            "NOW": lambda: now,
+            "VERIFY_RATE_LIMIT": "1 per minute",
+        }
     )
     assert DEFAULTS["STATE_RATE_LIMIT"] == "600 per minute"
     client = app.test_client()
@@ -146,7 +163,11 @@ def test_state_has_its_own_budget_that_fits_a_whole_game(
     assert client.post(f"/api/v1/deals/{id_}/verify", json={"moves": moves}).status_code == 200
     problem(client.post(f"/api/v1/deals/{id_}/verify", json={"moves": moves}), 429)
     small = create_app(
-        {"DATABASE": fill_db(tmp_path / "t.db"), "NOW": lambda: now, "STATE_RATE_LIMIT": "2 per minute"}
+        {
+            "DATABASE": fill_db(tmp_path / "t.db"),
+            "NOW": lambda: now,
+            "STATE_RATE_LIMIT": "2 per minute",
+        }
     ).test_client()
     for _ in range(2):
         assert small.get(f"/api/v1/deals/{id_}/state").status_code == 200
@@ -165,6 +186,8 @@ def test_templates_and_static_files_ship_with_the_package() -> None:
     import tomllib
 
     root = Path(__file__).resolve().parents[1]
-    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
     shipped = data["dailydeal"]
     assert "web/templates/*.html" in shipped and "web/static/*" in shipped

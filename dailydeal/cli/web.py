@@ -106,8 +106,9 @@ def serve(
     First makes sure the deals of every date that is "today" somewhere on Earth (from the
     date at UTC-12 to the date at UTC+14) are stored (on a first run this takes minutes;
     see --fill background), then starts the scheduler that keeps the stock filled, and
-    serves the daily page on http://HOST:PORT/ and the API under /api/v1. For a real deployment run `gunicorn -c
-    deploy/gunicorn.conf.py` and ONE `dailydeal schedule` instead (see deploy/README.md).
+    serves the daily page on http://HOST:PORT/ and the API under /api/v1. For a real
+    deployment run `gunicorn -c deploy/gunicorn.conf.py` and ONE `dailydeal schedule`
+    instead (see deploy/README.md).
     """
     from dailydeal.config import Settings
     from dailydeal.daily.scheduler import create_scheduler

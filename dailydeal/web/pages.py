@@ -223,6 +223,3 @@ def register(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals["asset"] = asset_url
     app.after_request(security_headers)
-
-
-
