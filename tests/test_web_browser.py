@@ -229,6 +229,11 @@ def test_an_illegal_click_shows_the_server_reason_and_changes_nothing(
     id_ = today_id(days, "pyramid")
     player = open_player(page, f"{site}/play/{id_}", "pyramid")
     state = api_state(site, id_, [])
+    # every card has an accessible name: "seven of hearts"
+    names = player.host.locator("[data-card]").evaluate_all(
+        "els => els.map(e => [e.dataset.card, e.getAttribute('aria-label')])"
+    )
+    assert len(names) == 28 and all(label.startswith(spoken(c)) for c, label in names)
     free = [c for c in state["position"]["accessible"] if c[0] != "K"]
     values = {c: "A23456789TJQK".index(c[0]) + 1 for c in free}
     a, b = next((x, y) for x in free for y in free if x != y and values[x] + values[y] != 13)
@@ -256,6 +261,14 @@ def test_an_illegal_click_shows_the_server_reason_and_changes_nothing(
     player.click(f'[data-card="{stuck}"]')
     expect(player.host.locator("[data-msg]")).to_contain_text(greason)
     assert player.moves() == 0
+
+
+RANKS = "ace two three four five six seven eight nine ten jack queen king".split()
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def spoken(card: str) -> str:
+    return f"{RANKS['A23456789TJQK'.index(card[0])]} of {SUITS[card[1]]}"
 
 
 def _cards(board: Any) -> list[str]:
@@ -382,6 +395,16 @@ def test_the_element_plays_on_another_origin(
     # the iframe embed loads there too
     frame = page.frame_locator("#embed")
     expect(frame.locator("daily-deal")).to_have_attribute("data-moves", "0")
+    # a second element, chosen by date ("today": the browser's time zone), game and tier
+    page.evaluate(
+        """api => document.body.insertAdjacentHTML("beforeend", `<daily-deal id="second"
+        date="today" game="gaps" tier="easy" api="${api}"></daily-deal>`)""",
+        f"{site}/api/v1",
+    )
+    second = page.locator("#second")
+    expect(second).to_have_attribute("data-state", "in progress")
+    assert second.locator("[data-card]").count() == 48
+    assert second.locator("[data-gap]").count() == 4
 
 
 def test_only_the_embed_route_may_be_framed(
