@@ -613,7 +613,8 @@ export class DailyDeal extends HTMLElement {
     if (!this.sel) {
       const sep = game === "accordion" ? ">" : "+";
       const any = legal.some((m) => m.startsWith(card + sep) || (sep === "+" && m.endsWith(sep + card)));
-      return this.select(card, any ? "" : `${cardName(card)} has no partner now; pick another card.`);
+      const none = game === "accordion" ? "has nowhere to go now" : "has no partner now";
+      return this.select(card, any ? "" : `${cap(cardName(card))} ${none}; pick another card.`);
     }
     const move = game === "accordion" ? `${this.sel}>${card}` : `${this.sel}+${card}`;
     await this.attempt([move], origin());
