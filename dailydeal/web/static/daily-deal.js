@@ -257,6 +257,8 @@ export class DailyDeal extends HTMLElement {
     this.sel = null; // a selected card
     this.selGap = null; // a selected column-1 gap (Gaps), waiting for a 2
     this.queue = Promise.resolve();
+    this.pending = 0; // actions queued or running
+    this.asked = new Map(); // move list -> its state request, shared by prefetch and click
     this.loadToken = 0;
   }
 
@@ -322,6 +324,7 @@ export class DailyDeal extends HTMLElement {
       copy: $("[data-copy]"), log: $("[data-log]"),
     };
     this.el.board.addEventListener("click", (e) => this.onBoardClick(e));
+    this.el.board.addEventListener("pointerdown", (e) => this.onPointerDown(e));
     this.el.board.addEventListener("keydown", (e) => this.onBoardKey(e));
     this.addEventListener("keydown", (e) => this.onKey(e));
     this.el.undo.addEventListener("click", () => this.enqueue(() => this.undo()));
@@ -390,6 +393,18 @@ export class DailyDeal extends HTMLElement {
   }
 
   stateOf(moves) {
+    const key = moves.join(" ");
+    let answer = this.asked.get(key);
+    if (!answer) {
+      answer = this.requestState(moves);
+      this.asked.set(key, answer);
+      answer.catch(() => this.asked.delete(key)); // a failure is asked again next time
+      if (this.asked.size > 16) this.asked.delete(this.asked.keys().next().value);
+    }
+    return answer;
+  }
+
+  requestState(moves) {
     const m = this.meta;
     if (m.id) {
       // a GET: the browser caches it, so undo and restart cost no request
@@ -412,7 +427,11 @@ export class DailyDeal extends HTMLElement {
   // --- flow ----------------------------------------------------------------------------------
   enqueue(task) {
     // one action at a time, in click order: each reads the state the previous one left
-    this.queue = this.queue.then(task).catch((err) => this.fail(err));
+    this.pending += 1;
+    this.queue = this.queue
+      .then(task)
+      .catch((err) => this.fail(err))
+      .finally(() => (this.pending -= 1));
     return this.queue;
   }
 
@@ -421,6 +440,7 @@ export class DailyDeal extends HTMLElement {
     this.enqueue(async () => {
       this.meta = null;
       this.st = null;
+      this.asked.clear();
       this.sel = null;
       this.selGap = null;
       this.el.result.hidden = true;
@@ -581,60 +601,78 @@ export class DailyDeal extends HTMLElement {
   }
 
   // --- input ---------------------------------------------------------------------------------
+  refOf(target) {
+    const el = target.closest("[data-card],[data-gap],[data-action]");
+    if (!el || !this.el.board.contains(el)) return null;
+    return el.dataset.card ? ["card", el.dataset.card] : el.dataset.gap ? ["gap", el.dataset.gap] : ["action", el.dataset.action];
+  }
+
   onBoardClick(e) {
-    const el = e.target.closest("[data-card],[data-gap],[data-action]");
-    if (!el || !this.el.board.contains(el)) return;
-    const ref = el.dataset.card ? ["card", el.dataset.card] : el.dataset.gap ? ["gap", el.dataset.gap] : ["action", el.dataset.action];
-    this.enqueue(() => this.activate(ref[0], ref[1]));
+    const ref = this.refOf(e.target);
+    if (ref) this.enqueue(() => this.activate(ref[0], ref[1]));
+  }
+
+  /** Ask for the position as the finger or button goes down: the click comes some 50 to
+   *  100 ms later and finds the answer on its way (the same request, not a second one). */
+  onPointerDown(e) {
+    if (this.pending || !this.st) return;
+    const ref = this.refOf(e.target);
+    const move = ref && this.intent(ref[0], ref[1]);
+    if (move) this.stateOf(this.moves.concat([move])).catch(() => {});
+  }
+
+  /** The move a click on this card, gap or action would try now, or null when the click
+   *  only selects. Pure: the pointerdown prefetch and the click both ask it. */
+  intent(kind, value) {
+    if (!this.st || this.st.state === "won") return null;
+    if (kind === "action") return { draw: "d", recycle: "r", redeal: "R" }[value] || null;
+    const game = this.meta.game;
+    const legal = this.st.legal_moves;
+    if (kind === "gap") {
+      const [row, col] = value.split(",").map(Number);
+      const gap = (this.st.position.gaps || []).find((g) => g.row === row && g.column === col);
+      if (this.sel && this.sel[0] === "2") return `${this.sel}@${row}`;
+      return gap && isCard(gap.accepts) ? gap.accepts : null;
+    }
+    const card = value;
+    if (game === "gaps") {
+      if (card[0] !== "2") return card;
+      if (this.selGap) return `${card}@${this.selGap}`;
+      return legal.filter((m) => m.startsWith(`${card}@`)).length > 1 ? null : card;
+    }
+    if (game === "pyramid" && card[0] === "K") return card;
+    if (!this.sel || this.sel === card) return null;
+    return game === "accordion" ? `${this.sel}>${card}` : `${this.sel}+${card}`;
   }
 
   async activate(kind, value) {
     if (!this.st || this.st.state === "won") return;
-    const origin = () => [kind, value];
-    if (kind === "action") {
-      const move = { draw: "d", recycle: "r", redeal: "R" }[value];
-      if (move) await this.attempt([move], origin());
+    const move = this.intent(kind, value);
+    if (move) {
+      await this.attempt([move], [kind, value]);
       return;
     }
-    const game = this.meta.game;
-    const legal = this.st.legal_moves;
-    if (kind === "gap") return this.gapClick(value);
-    const card = value;
-    if (game === "gaps") {
-      if (card[0] === "2") {
-        if (this.selGap) return this.attempt([`${card}@${this.selGap}`], origin());
-        const options = legal.filter((m) => m.startsWith(`${card}@`));
-        if (options.length > 1) return this.select(card, "Now click the gap in column 1 for it.");
+    if (kind === "action") return;
+    if (kind === "gap") {
+      if (value.endsWith(",1")) {
+        this.selGap = Number(value.split(",")[0]);
+        this.sel = null;
+        this.paint();
+        this.say(`Now click the 2 to place in row ${this.selGap}.`);
+      } else {
+        this.say("No card fits this gap now.", "error");
+        this.shake(this.find("gap", value));
       }
-      return this.attempt([card], origin());
-    }
-    if (game === "pyramid" && card[0] === "K") return this.attempt([card], origin());
-    if (this.sel === card) return this.select(null);
-    if (!this.sel) {
-      const sep = game === "accordion" ? ">" : "+";
-      const any = legal.some((m) => m.startsWith(card + sep) || (sep === "+" && m.endsWith(sep + card)));
-      const none = game === "accordion" ? "has nowhere to go now" : "has no partner now";
-      return this.select(card, any ? "" : `${cap(cardName(card))} ${none}; pick another card.`);
-    }
-    const move = game === "accordion" ? `${this.sel}>${card}` : `${this.sel}+${card}`;
-    await this.attempt([move], origin());
-  }
-
-  async gapClick(value) {
-    const el = ["gap", value];
-    const [row, col] = value.split(",").map(Number);
-    const gap = (this.st.position.gaps || []).find((g) => g.row === row && g.column === col);
-    if (this.sel && this.sel[0] === "2") return this.attempt([`${this.sel}@${row}`], el);
-    if (gap && isCard(gap.accepts)) return this.attempt([gap.accepts], el);
-    if (col === 1) {
-      this.selGap = row;
-      this.sel = null;
-      this.paint();
-      this.say(`Now click the 2 to place in row ${row}.`);
       return;
     }
-    this.say("No card fits this gap now.", "error");
-    this.shake(this.find("gap", value));
+    const card = value;
+    const game = this.meta.game;
+    if (game === "gaps") return this.select(card, "Now click the gap in column 1 for it.");
+    if (this.sel === card) return this.select(null);
+    const sep = game === "accordion" ? ">" : "+";
+    const any = this.st.legal_moves.some((m) => m.startsWith(card + sep) || (sep === "+" && m.endsWith(sep + card)));
+    const none = game === "accordion" ? "has nowhere to go now" : "has no partner now";
+    return this.select(card, any ? "" : `${cap(cardName(card))} ${none}; pick another card.`);
   }
 
   select(card, message = "") {
