@@ -201,6 +201,14 @@ def test_a_stored_solution_wins_by_clicking(
     moves = solutions[game]
     player.play_all(moves[: len(moves) // 3], finish=False)
     shot(page, f"play-{game}")
+    # a game in progress survives a reload, and the daily page says it is under way
+    played = player.moves()
+    page.reload()
+    player.wait_moves(played)
+    page.goto(f"{site}/")
+    expect(page.locator(f'[data-deal="{id_}"] [data-result]')).to_have_text("…")
+    page.go_back()
+    player.wait_moves(played)
     player.play_all(moves[len(moves) // 3 :])
     assert player.state() == "won"
     expect(player.host.locator("[data-board]")).to_have_attribute("data-state", "won")

@@ -50,6 +50,12 @@ export function results() {
   return readJSON("results", {});
 }
 
+/** The moves of a game in progress in this browser (an empty list if none). */
+export function progress(key) {
+  const moves = readJSON(`progress.${key}`, []);
+  return Array.isArray(moves) ? moves : [];
+}
+
 function recordResult(id, entry) {
   const all = results();
   const old = all[id];
@@ -247,6 +253,7 @@ export class DailyDeal extends HTMLElement {
   static observedAttributes = ["deal", "game", "seed", "variant", "date", "tier", "api"];
   static results = results;
   static streak = streak;
+  static progress = progress;
   static cardName = cardName;
 
   constructor() {

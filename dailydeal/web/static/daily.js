@@ -49,9 +49,13 @@ function showResults(today) {
   for (const row of document.querySelectorAll("[data-deal]")) {
     const r = mine[row.dataset.deal];
     const mark = row.querySelector("[data-result]");
-    if (r && mark) {
+    if (!mark) continue;
+    if (r) {
       mark.textContent = "✓";
       mark.title = `solved in ${r.moves} moves`;
+    } else if (DD.progress(row.dataset.deal).length) {
+      mark.textContent = "…";
+      mark.title = `in progress: ${DD.progress(row.dataset.deal).length} moves played`;
     }
   }
   for (const day of document.querySelectorAll("details.day")) {
