@@ -15,10 +15,12 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
+	@echo "dailydeal: filling today's deals, then serving the daily page at http://127.0.0.1:8000/"
 	$(BIN)/dailydeal serve --jobs 2
 
+# -rs: the summary names every skipped test and why (the browser tests without Chromium)
 test: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -rs
 	$(BIN)/ruff check dailydeal tests benchmarks
 	$(BIN)/mypy dailydeal
 

@@ -164,7 +164,7 @@ def test_bad_reads_are_problems(
 
 
 def test_unknown_path_outside_api_is_a_problem_too(problem: Any, client: FlaskClient) -> None:
-    problem(client.get("/"), 404)
+    problem(client.get("/nowhere"), 404)  # "/" is the daily page (pages.py)
     problem(client.get("/static/x.js"), 404)
 
 

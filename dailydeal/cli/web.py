@@ -106,8 +106,9 @@ def serve(
     First makes sure the deals of every date that is "today" somewhere on Earth (from the
     date at UTC-12 to the date at UTC+14) are stored (on a first run this takes minutes;
     see --fill background), then starts the scheduler that keeps the stock filled, and
-    serves /api/v1 on http://HOST:PORT. For a real deployment run `gunicorn -c
-    deploy/gunicorn.conf.py` and ONE `dailydeal schedule` instead (see deploy/README.md).
+    serves the daily page on http://HOST:PORT/ and the API under /api/v1. For a real
+    deployment run `gunicorn -c deploy/gunicorn.conf.py` and ONE `dailydeal schedule`
+    instead (see deploy/README.md).
     """
     from dailydeal.config import Settings
     from dailydeal.daily.scheduler import create_scheduler
@@ -132,7 +133,10 @@ def serve(
     if scheduler:
         sched = create_scheduler(settings, blocking=False)
         sched.start()
-    click.echo(f"serving http://{host}:{port}/api/v1/ (Ctrl-C to stop)", err=True)
+    click.echo(
+        f"serving the daily page at http://{host}:{port}/ (the API at /api/v1/; Ctrl-C to stop)",
+        err=True,
+    )
     try:
         run_server(app, host, port, workers=workers, threads=threads)
     finally:

@@ -3,9 +3,12 @@
 Configuration (``test_config`` replaces the environment entirely):
 
 - ``DATABASE``: the SQLite file (env ``DAILYDEAL_DB`` via ``Settings.from_env()``).
-- ``VERIFY_RATE_LIMIT``: per-client limit of verify/state requests (env
+- ``VERIFY_RATE_LIMIT``: per-client limit of verify requests (env
   ``DAILYDEAL_VERIFY_LIMIT``, default ``60 per minute``), counted in ``RATELIMIT_STORAGE_URI``
   (env ``DAILYDEAL_RATELIMIT_STORAGE``, default ``memory://``: per worker process).
+- ``STATE_RATE_LIMIT``: per-client limit of state requests, a budget of its own because a
+  player's page asks for the state after every click (env ``DAILYDEAL_STATE_LIMIT``,
+  default ``600 per minute``).
 - ``MAX_CONTENT_LENGTH``: request bodies (default 64 KiB; a 5000-move list fits).
 - ``PROXY_COUNT``: trusted reverse proxies in front (env ``DAILYDEAL_PROXIES``), so rate
   limits count the client's address from X-Forwarded-For and not nginx's.
@@ -31,6 +34,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 DEFAULTS: dict[str, Any] = {
     "VERIFY_RATE_LIMIT": "60 per minute",
+    "STATE_RATE_LIMIT": "600 per minute",
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_ENABLED": True,
     "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -67,6 +71,8 @@ def config_from_env() -> dict[str, Any]:
     out: dict[str, Any] = {"DATABASE": default_database()}
     if "DAILYDEAL_VERIFY_LIMIT" in env:
         out["VERIFY_RATE_LIMIT"] = env["DAILYDEAL_VERIFY_LIMIT"]
+    if "DAILYDEAL_STATE_LIMIT" in env:
+        out["STATE_RATE_LIMIT"] = env["DAILYDEAL_STATE_LIMIT"]
     if "DAILYDEAL_RATELIMIT_STORAGE" in env:
         out["RATELIMIT_STORAGE_URI"] = env["DAILYDEAL_RATELIMIT_STORAGE"]
     if "DAILYDEAL_PROXIES" in env:
@@ -88,9 +94,23 @@ def _verify_limit() -> str:
     return str(current_app.config["VERIFY_RATE_LIMIT"])
 
 
+def _state_limit() -> str:
+    return str(current_app.config["STATE_RATE_LIMIT"])
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The API app. No scheduler here: a worker only serves (see deploy/)."""
-    from dailydeal.web import api, commitments, db, feeds, hints, problems, results
+    from dailydeal.web import (
+        api,
+        commitments,
+        compress,
+        db,
+        feeds,
+        hints,
+        pages,
+        problems,
+        results,
+    )
 
     app = Flask(__name__, static_folder=None)
     app.config.from_mapping(DEFAULTS)
@@ -107,6 +127,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     problems.register(app)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
     app.register_blueprint(feeds.bp, url_prefix="/api/v1")
+    pages.register(app)
 
     limiter = Limiter(
         get_remote_address,
@@ -117,12 +138,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         swallow_errors=True,  # a storage outage (redis down) must not fail verification
         in_memory_fallback_enabled=True,
     )
-    shared = limiter.shared_limit(
-        _verify_limit, scope="verify", exempt_when=lambda: _method_is("OPTIONS", "HEAD")
-    )
+    exempt = lambda: _method_is("OPTIONS", "HEAD")  # noqa: E731
+    shared = limiter.shared_limit(_verify_limit, scope="verify", exempt_when=exempt)
     for endpoint in api.VERIFY_ENDPOINTS:
         app.view_functions[endpoint] = shared(app.view_functions[endpoint])  # type: ignore
-    exempt = lambda: _method_is("OPTIONS", "HEAD")  # noqa: E731
+    state = limiter.shared_limit(_state_limit, scope="state", exempt_when=exempt)
+    for endpoint in api.STATE_ENDPOINTS:
+        app.view_functions[endpoint] = state(app.view_functions[endpoint])  # type: ignore
     hints.register(app, limiter, exempt)
     results.register(app, limiter, exempt)
     commitments.register(app)
@@ -134,6 +156,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             resp.headers.setdefault(name, value)
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         return resp
+
+    compress.register(app)  # gzip for pages, scripts and JSON: the one place it is done
 
     return app
 

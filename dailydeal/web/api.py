@@ -38,7 +38,9 @@ bp = Blueprint("api", __name__)
 IMMUTABLE = "public, max-age=31536000, immutable"
 SHORT = "public, max-age=60"
 NO_STORE = "no-store"
-VERIFY_ENDPOINTS = ("api.verify_daily", "api.verify_numbered", "api.state", "api.state_numbered")
+VERIFY_ENDPOINTS = ("api.verify_daily", "api.verify_numbered")
+# a player's page asks for the state after every click: its own, larger budget (see __init__)
+STATE_ENDPOINTS = ("api.state", "api.state_numbered")
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _SEED = re.compile(r"^\d{1,20}$")
@@ -504,6 +506,27 @@ def state_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
 
 
 # --- service -----------------------------------------------------------------------------
+@bp.get("/")
+def index() -> Response:
+    """Where to start: links to the games, today's deals, the feeds and the description."""
+    return json_response(
+        {
+            "name": "dailydeal",
+            "version": __version__,
+            "links": {
+                "games": url_for("api.games"),
+                "today": url_for("api.daily", date="today"),
+                "feed_json": url_for("feeds.feed_json"),
+                "feed_atom": url_for("feeds.feed_atom"),
+                "openapi": url_for("api.openapi_json"),
+                "health": url_for("api.healthz"),
+                "play": url_for("pages.daily_page"),
+            },
+        },
+        "public, max-age=3600",
+    )
+
+
 @bp.get("/healthz")
 def healthz() -> Response:
     """Liveness and readiness: the database answers and today's deals are there."""

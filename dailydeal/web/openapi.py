@@ -62,7 +62,7 @@ E400 = _problem("Malformed request (bad date, seed, body or move list)")
 E404 = _problem("Unknown game, tier or id, or a date not yet begun anywhere on Earth")
 E413 = _problem("Body over the limit (see info.description)")
 E415 = _problem("Body neither application/json nor text/plain")
-E429 = _problem("Too many verification requests from this client")
+E429 = _problem("Too many verify (or state) requests from this client: Retry-After says when")
 CACHED = {
     "ETag": {"schema": {"type": "string"}, "description": "Strong validator"},
     "Cache-Control": {"schema": {"type": "string"}},
@@ -103,6 +103,12 @@ def document(max_body: int) -> dict[str, Any]:
         },
         "servers": [{"url": "/api/v1"}],
         "paths": {
+            "/": {
+                "get": {
+                    "summary": "Where to start: links to games, today, feeds, this document",
+                    "responses": {"200": _json("Links", {"type": "object"})},
+                }
+            },
             "/games": {
                 "get": {
                     "summary": "Games, variants, tiers and links to the rules",

@@ -1,0 +1,298 @@
+"""Web player benchmark: page weight, time to an interactive board, move round trips.
+
+    .venv/bin/python benchmarks/web.py [--loads 10] [--json]
+
+Fills a temporary database with today's deals of the three games (a real solver solution
+each, benchmarks/api.py's ``fill``), starts the real gunicorn from deploy/gunicorn.conf.py on
+a free loopback port with the default state budget, and drives Debian's Chromium with
+Playwright (the browser tests' helpers, tests/browser.py):
+
+- weight: every HTML, JS and CSS byte a play page loads (before and after compression),
+  and any request to another host (there must be none);
+- load: from navigation start to the board's first drawing (``data-state`` set on the
+  ``<daily-deal>``), by Chromium's own clock (``performance.now()``), in fresh contexts
+  (cold cache) and again in a warm one;
+- move: the round trip of each click that plays a move, from the click to the redrawn
+  board (the next animation frame after the element sets ``data-moves``), over every move
+  of the three stored solutions: each move is a state request to the server. The element
+  asks as the button goes down (pointerdown), so the same figure from the press is shown
+  too: Playwright presses and releases within a few ms, a person in some 50 to 100 ms.
+
+Targets (issue 10): weight < 100 KB before compression, load < 1 s, move p95 < 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
+
+from api import fill, free_port  # noqa: E402  (benchmarks/api.py)
+from browser import CHROMIUM_ARGS, Player, chromium_path, why_no_browser  # noqa: E402
+
+from dailydeal.daily.store import deal_id  # noqa: E402
+from dailydeal.games import GAMES  # noqa: E402
+
+TEXT_TYPES = ("text/html", "text/javascript", "application/javascript", "text/css")
+
+# Chromium's clock: when the board is first drawn, and each click -> redrawn board.
+PROBE = """
+window.__ready = null; window.__rt = []; window.__dom = []; window.__press = [];
+let clickAt = null, pressAt = null;
+document.addEventListener("pointerdown", () => { pressAt = performance.now(); }, true);
+document.addEventListener("click", () => { clickAt = performance.now(); }, true);
+const watch = () => {
+  const host = document.querySelector("daily-deal");
+  if (!host) return requestAnimationFrame(watch);
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.attributeName === "data-state" && window.__ready === null) {
+        window.__ready = performance.now();
+      }
+      if (r.attributeName === "data-moves" && clickAt !== null) {
+        const start = clickAt; clickAt = null;
+        window.__dom.push(performance.now() - start);
+        window.__press.push(performance.now() - pressAt);
+        requestAnimationFrame(() => window.__rt.push(performance.now() - start));
+      }
+    }
+  }).observe(host, { attributes: true, attributeFilter: ["data-state", "data-moves"] });
+};
+document.addEventListener("DOMContentLoaded", watch);
+"""
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def weight(browser: Any, url: str) -> dict[str, Any]:
+    """Bytes of every HTML/JS/CSS response of one cold load, and any foreign request."""
+    context = browser.new_context(extra_http_headers={"Accept-Encoding": "gzip"})
+    page = context.new_page()
+    host = urllib.parse.urlsplit(url).netloc
+    seen: list[Any] = []
+    foreign: list[str] = []
+    page.on("response", lambda r: seen.append(r))
+    page.on(
+        "request",
+        lambda r: (
+            urllib.parse.urlsplit(r.url).netloc != host
+            and r.url.startswith("http")
+            and foreign.append(r.url)
+        ),
+    )
+    page.goto(url)
+    page.locator("daily-deal[data-state]").wait_for()
+    page.wait_for_load_state("networkidle")
+    files = []
+    for resp in seen:
+        kind = (resp.headers.get("content-type") or "").split(";")[0]
+        if kind in TEXT_TYPES:
+            body = resp.body()  # decoded by the browser
+            wire = int(resp.headers.get("content-length") or len(body))
+            files.append(
+                {"url": resp.url.split("?")[0], "type": kind, "bytes": len(body), "wire": wire}
+            )
+    context.close()
+    return {
+        "files": files,
+        "total_bytes": sum(f["bytes"] for f in files),
+        "total_wire_bytes": sum(f["wire"] for f in files),
+        "requests": len(seen),
+        "foreign_requests": foreign,
+    }
+
+
+def ready_at(page: Any) -> float:
+    """When the board was first drawn (a poll: wait_for_function would need unsafe-eval)."""
+    for _ in range(2000):
+        value = page.evaluate("window.__ready")
+        if value is not None:
+            return float(value)
+        page.wait_for_timeout(5)
+    raise SystemExit("the board never appeared")
+
+
+def load_times(browser: Any, url: str, loads: int) -> dict[str, Any]:
+    cold = []
+    for _ in range(loads):
+        context = browser.new_context()
+        page = context.new_page()
+        page.add_init_script(PROBE)
+        page.goto(url)
+        cold.append(ready_at(page))
+        context.close()
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(PROBE)
+    warm = []
+    for _ in range(loads):
+        page.goto(url)
+        warm.append(ready_at(page))
+    context.close()
+    return {
+        "cold_median_ms": statistics.median(cold),
+        "cold_max_ms": max(cold),
+        "warm_median_ms": statistics.median(warm),
+        "warm_max_ms": max(warm),
+        "loads": loads,
+    }
+
+
+def round_trips(
+    browser: Any, base: str, today: dt.date, solutions: dict[str, list[str]]
+) -> dict[str, Any]:
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(PROBE)
+    page.set_default_timeout(15_000)
+    times: list[float] = []
+    dom: list[float] = []
+    press: list[float] = []
+    for game in GAMES:
+        page.goto(f"{base}/play/{deal_id(today, game, 'medium')}")
+        player = Player(page, game)
+        player.wait_moves(0)
+        player.play_all(solutions[game])
+        if player.state() != "won":
+            raise SystemExit(f"{game}: the solution did not win in the browser")
+        page.wait_for_timeout(100)
+        times += page.evaluate("window.__rt")
+        dom += page.evaluate("window.__dom")
+        press += page.evaluate("window.__press")
+    context.close()
+    return {
+        "moves": len(times),
+        "p50_ms": pct(times, 50),
+        "p95_ms": pct(times, 95),
+        "max_ms": max(times),
+        "dom_p50_ms": pct(dom, 50),  # click -> new board in the DOM, before the frame
+        "dom_p95_ms": pct(dom, 95),
+        # from the press (pointerdown, when the element already asks the server) instead
+        "press_dom_p50_ms": pct(press, 50),
+        "press_dom_p95_ms": pct(press, 95),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=10, help="page loads per measure")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    reason = why_no_browser()
+    if reason:
+        raise SystemExit(reason)
+    from playwright.sync_api import sync_playwright
+
+    tmp = Path(tempfile.mkdtemp(prefix="dailydeal-web-bench-"))
+    today = dt.datetime.now(dt.UTC).date()
+    solutions = {game: fill(tmp / "bench.db", game, today)[1] for game in GAMES}
+    port = free_port()
+    env = {
+        **os.environ,
+        "DAILYDEAL_DB": str(tmp / "bench.db"),
+        "DAILYDEAL_BIND": f"127.0.0.1:{port}",
+        "DAILYDEAL_WORKERS": str(args.workers),
+        "DAILYDEAL_LOGLEVEL": "warning",
+    }
+    log = open(tmp / "gunicorn.log", "wb")  # noqa: SIM115
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "-c",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            "--access-logfile",
+            "/dev/null",
+        ],
+        cwd=tmp,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"{base}/api/v1/healthz", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise SystemExit((tmp / "gunicorn.log").read_text()[-2000:])
+        play_url = f"{base}/play/{deal_id(today, 'pyramid', 'hard')}"
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            results = {
+                "setup": {
+                    "workers": args.workers,
+                    "cpus": os.cpu_count(),
+                    "chromium": browser.version,
+                },
+                "weight": weight(browser, play_url),
+                "load": load_times(browser, play_url, args.loads),
+                "move": round_trips(browser, base, today, solutions),
+            }
+            browser.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    w, load, move = results["weight"], results["load"], results["move"]
+    print(
+        f"gunicorn {args.workers} workers, {results['setup']['cpus']} CPUs, "
+        f"Chromium {results['setup']['chromium']}"
+    )
+    for f in w["files"]:
+        print(
+            f"  {f['type']:<16} {f['bytes']:>7} B ({f['wire']:>6} B on the wire)  "
+            f"{f['url'].split('/', 3)[-1]}"
+        )
+    print(
+        f"play page HTML+JS+CSS: {w['total_bytes'] / 1024:.1f} KB "
+        f"({w['total_wire_bytes'] / 1024:.1f} KB gzipped) in {w['requests']} requests; "
+        f"requests to other hosts: {len(w['foreign_requests'])}   [target < 100 KB, 0]"
+    )
+    print(
+        f"navigation -> interactive board: cold median {load['cold_median_ms']:.0f} ms "
+        f"(max {load['cold_max_ms']:.0f}), warm median {load['warm_median_ms']:.0f} ms "
+        f"(max {load['warm_max_ms']:.0f}) over {load['loads']} loads   [target < 1000 ms]"
+    )
+    print(
+        f"move round trip (click -> redrawn board) over {move['moves']} moves: "
+        f"p50 {move['p50_ms']:.1f} ms, p95 {move['p95_ms']:.1f} ms, max {move['max_ms']:.1f} ms"
+        "   [target p95 < 50 ms]"
+    )
+    print(
+        "  of which click -> board in the DOM (before the frame): "
+        f"p50 {move['dom_p50_ms']:.1f} ms, "
+        f"p95 {move['dom_p95_ms']:.1f} ms; from the press (pointerdown): "
+        f"p50 {move['press_dom_p50_ms']:.1f} ms, "
+        f"p95 {move['press_dom_p95_ms']:.1f} ms"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

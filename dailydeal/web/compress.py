@@ -1,0 +1,80 @@
+"""gzip for text answers (pages, scripts, styles, JSON), the one place responses are compressed.
+
+Standard library only. A response is compressed when the client accepts gzip, its type is
+text-like, it has a body of at least ``MIN_SIZE`` bytes held in memory, and nothing encoded it
+already (static files arrive pre-compressed from pages.py). A compressed body gets a weak
+ETag, as nginx does: the bytes differ from the identity encoding, the meaning does not, and
+If-None-Match compares weakly, so a 304 still answers a revalidation.
+"""
+
+from __future__ import annotations
+
+import gzip
+
+from flask import Flask, Response, request
+
+MIN_SIZE = 512
+LEVEL = 6
+TYPES = frozenset(
+    {
+        "text/html",
+        "text/css",
+        "text/javascript",
+        "text/plain",
+        "application/javascript",
+        "application/json",
+        "application/problem+json",
+        "application/feed+json",
+        "application/atom+xml",
+        "image/svg+xml",
+    }
+)
+
+
+def accepts_gzip() -> bool:
+    for part in request.headers.get("Accept-Encoding", "").split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() in ("gzip", "*"):
+            q = params.strip().lower()
+            return not (q.startswith("q=") and _zero(q[2:]))
+    return False
+
+
+def _zero(text: str) -> bool:
+    try:
+        return float(text or 0) == 0
+    except ValueError:
+        return True  # a malformed q value: do not risk an encoding the client refused
+
+
+def weaken_etag(resp: Response) -> None:
+    etag = resp.headers.get("ETag")
+    if etag and not etag.startswith("W/"):
+        resp.headers["ETag"] = "W/" + etag
+
+
+def compress(resp: Response) -> Response:
+    if resp.mimetype not in TYPES:
+        return resp
+    resp.vary.add("Accept-Encoding")
+    if (
+        resp.direct_passthrough
+        or resp.is_streamed
+        or "Content-Encoding" in resp.headers
+        or resp.status_code < 200
+        or resp.status_code in (204, 206, 304)
+        or request.method == "HEAD"
+        or not accepts_gzip()
+    ):
+        return resp
+    body = resp.get_data()
+    if len(body) < MIN_SIZE:
+        return resp
+    resp.set_data(gzip.compress(body, LEVEL, mtime=0))
+    resp.headers["Content-Encoding"] = "gzip"
+    weaken_etag(resp)
+    return resp
+
+
+def register(app: Flask) -> None:
+    app.after_request(compress)

@@ -1,0 +1,225 @@
+"""The pages a person opens: the daily page, the player, the embed, and their static files.
+
+The pages are thin: the board is the ``<daily-deal>`` custom element of
+``static/daily-deal.js``, which asks the API for every position (the rules stay on the
+server). Static files are read once, gzipped once, and served with their content hash in
+the URL (``?v=``) so they can be cached for a year. Every HTML page gets a
+Content-Security-Policy that allows nothing from another origin; only ``/embed/...`` may be
+shown in a frame.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from dailydeal.daily import store
+from dailydeal.games import GAMES, new_game
+from dailydeal.rating import TIERS
+from dailydeal.shuffle import MAX_SEED
+from dailydeal.web import clock
+from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, published_row
+from dailydeal.web.compress import accepts_gzip
+from dailydeal.web.db import get_db
+from dailydeal.web.gameinfo import RULES
+from dailydeal.web.problems import Problem
+
+bp = Blueprint("pages", __name__, template_folder="templates")
+
+STATIC_DIR = Path(__file__).parent / "static"
+REVALIDATE = "public, max-age=300"  # a static URL without the current ?v= (embedders' copies)
+MIMETYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".txt": "text/plain",
+}
+_SEED = re.compile(r"^\d{1,20}$")
+
+# Our own pages load nothing from another origin and may not be framed.
+PAGE_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+EMBED_CSP = PAGE_CSP.replace("frame-ancestors 'none'", "frame-ancestors *")
+OTHER_CSP = "default-src 'none'; frame-ancestors 'none'"  # JSON, scripts: never a document
+
+
+@dataclass(frozen=True)
+class Asset:
+    body: bytes
+    gzipped: bytes
+    mimetype: str
+    version: str  # the first 12 hex digits of the SHA-256 of the body
+
+
+def load_assets(folder: Path = STATIC_DIR) -> dict[str, Asset]:
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in MIMETYPES:
+            body = path.read_bytes()
+            out[path.relative_to(folder).as_posix()] = Asset(
+                body,
+                gzip.compress(body, 9, mtime=0),
+                MIMETYPES[path.suffix],
+                hashlib.sha256(body).hexdigest()[:12],
+            )
+    return out
+
+
+def assets() -> dict[str, Asset]:
+    found: dict[str, Asset] = current_app.extensions.setdefault("dailydeal_assets", {})
+    if not found:
+        found.update(load_assets())
+    return found
+
+
+def asset_url(name: str) -> str:
+    """The versioned URL of a static file (cached for a year: the version is its hash)."""
+    return url_for("pages.static", name=name, v=assets()[name].version)
+
+
+@bp.get("/static/<path:name>")
+def static(name: str) -> Response:
+    item = assets().get(name)
+    if item is None:
+        raise Problem(404, f"no static file {name[:80]!r}")
+    use_gzip = item.mimetype != "image/png" and accepts_gzip()
+    resp = Response(item.gzipped if use_gzip else item.body, mimetype=item.mimetype)
+    if use_gzip:
+        resp.headers["Content-Encoding"] = "gzip"
+    resp.vary.add("Accept-Encoding")
+    current = request.args.get("v") == item.version
+    resp.headers["Cache-Control"] = IMMUTABLE if current else REVALIDATE
+    resp.set_etag(item.version + ("-gz" if use_gzip else ""))
+    resp.make_conditional(request)
+    return resp
+
+
+# --- pages -------------------------------------------------------------------------------
+def page(template: str, status: int = 200, **context: Any) -> Response:
+    resp = Response(render_template(template, **context), status=status, mimetype="text/html")
+    resp.headers["Cache-Control"] = "no-cache"  # cheap to revalidate, never stale
+    return resp
+
+
+def not_found(detail: str, status: int = 404) -> Response:
+    return page("error.html", status, detail=detail, code=status)
+
+
+def day_view(day: dt.date, rows: list[dict[str, Any]], current: dt.datetime) -> dict[str, Any]:
+    """One date of the daily page: its games in the daily order, each with its tiers."""
+    daily = {g: v for g, v in daily_games()}
+    order = {g: i for i, g in enumerate(GAMES)}
+    games: dict[str, list[dict[str, Any]]] = {}
+    for r in sorted(rows, key=lambda r: (order.get(r["game"], 99), TIERS.index(r["tier"]))):
+        if daily.get(r["game"], r["variant"]) != r["variant"]:
+            continue  # a non-daily variant stored by hand: reachable by its URL only
+        games.setdefault(r["game"], []).append(r)
+    return {
+        "date": day.isoformat(),
+        "label": f"{day:%A} {day.day} {day:%B %Y}",
+        "short": f"{day:%a} {day.day} {day:%b}",
+        "solution_open": clock.solution_open(day, current),
+        "opens_at": clock.iso(clock.solution_opens_at(day)),
+        "games": [{"name": g, "deals": deals} for g, deals in games.items()],
+    }
+
+
+@bp.get("/")
+def daily_page() -> Response:
+    current = now()
+    days = int(current_app.config.get("FEED_DAYS", 30))
+    last = clock.latest_published(current)
+    db = get_db()
+    dates = store.dates_between(db, last - dt.timedelta(days=days - 1), last)
+    views = [day_view(d, store.deals_on(db, d), current) for d in sorted(dates, reverse=True)]
+    utc_today = clock.today_in(None, current).isoformat()
+    return page("daily.html", days=views, utc_today=utc_today, rules=RULES)
+
+
+@bp.get("/play")
+def play_form() -> Response:
+    """The "any deal number" form of the daily page: to the numbered deal's URL."""
+    game, seed = request.args.get("game", ""), request.args.get("seed", "").strip()
+    if game not in GAMES or not _SEED.match(seed) or int(seed) > MAX_SEED:
+        return not_found(f"choose a game and a deal number 0..{MAX_SEED}", 400)
+    return redirect(url_for("pages.play_numbered", game=game, seed=seed))  # type: ignore
+
+
+@bp.get("/play/<id_>")
+def play_deal(id_: str) -> Response:
+    try:
+        row = published_row(id_)
+    except Problem as exc:
+        return not_found(exc.detail)
+    return page("play.html", row=row, game=row["game"], rules=RULES.get(row["game"], {}))
+
+
+@bp.get("/play/<game>/<seed>")
+def play_numbered(game: str, seed: str) -> Response:
+    try:
+        check_game(game)
+    except Problem as exc:
+        return not_found(exc.detail)
+    if not _SEED.match(seed) or int(seed) > MAX_SEED:
+        return not_found(f"a deal number is an integer 0..{MAX_SEED}, not {seed[:40]!r}", 400)
+    variant = request.args.get("variant") or None
+    try:
+        position = new_game(game, int(seed), variant)
+    except ValueError as exc:
+        return not_found(str(exc), 400)
+    return page(
+        "play.html",
+        row=None,
+        game=game,
+        seed=str(int(seed)),
+        variant=position.variant,
+        rules=RULES.get(game, {}),
+    )
+
+
+@bp.get("/embed/<id_>")
+def embed(id_: str) -> Response:
+    try:
+        row = published_row(id_)
+    except Problem as exc:
+        return not_found(exc.detail)
+    return page("embed.html", row=row)
+
+
+# --- headers -----------------------------------------------------------------------------
+def security_headers(resp: Response) -> Response:
+    framable = request.endpoint == "pages.embed"
+    if resp.mimetype == "text/html":
+        resp.headers.setdefault("Content-Security-Policy", EMBED_CSP if framable else PAGE_CSP)
+        resp.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")
+    else:
+        resp.headers.setdefault("Content-Security-Policy", OTHER_CSP)
+    if not framable:
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+    return resp
+
+
+def register(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals["asset"] = asset_url
+    app.after_request(security_headers)

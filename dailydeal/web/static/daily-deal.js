@@ -1,0 +1,914 @@
+// <daily-deal>: a solitaire board for the dailydeal API, in a shadow root.
+//
+// A thin client: every click becomes a move in the RULES.md notation, the whole move list
+// goes to the API's state endpoint, and the board is drawn from the answer (`position`,
+// `legal_moves`, `state`). No rule of any game lives here; `legal_moves` only lights up
+// the places a selected card may go, and an illegal attempt shows the server's reason.
+//
+// Attributes in: deal | game+seed(+variant) | date+game+tier, and api (default: the
+// origin this script came from). Events out: dailydeal-move, dailydeal-won, dailydeal-error.
+// Hooks: data-card, data-gap="ROW,COL", data-action, and data-state / data-moves on the
+// board and on the element. docs/embedding.md is the contract.
+
+const DEFAULT_API = new URL("/api/v1", import.meta.url).href;
+const STORE = "dailydeal.v1";
+const RANK_NAMES = {
+  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+  8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
+};
+const SUITS = { S: ["spades", "♠"], H: ["hearts", "♥"], D: ["diamonds", "♦"], C: ["clubs", "♣"] };
+const TIER_MARK = { easy: "🟢", medium: "🟡", hard: "🟠", expert: "🔴" };
+const isCard = (s) => typeof s === "string" && /^[2-9TJQKA][SHDC]$/.test(s);
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
+const esc = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+export function cardName(card) {
+  return `${RANK_NAMES[card[0]]} of ${SUITS[card[1]][0]}`;
+}
+
+// --- results kept in the browser (no account) ------------------------------------------
+function readJSON(key, fallback) {
+  try {
+    const text = localStorage.getItem(`${STORE}.${key}`);
+    return text ? JSON.parse(text) : fallback;
+  } catch {
+    return fallback; // storage disabled or corrupt: play on without it
+  }
+}
+function writeJSON(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(`${STORE}.${key}`);
+    else localStorage.setItem(`${STORE}.${key}`, JSON.stringify(value));
+  } catch {
+    /* storage full or disabled: the game still works */
+  }
+}
+
+/** Every daily deal this browser solved: {id: {date, game, tier, moves, par, at}}. */
+export function results() {
+  return readJSON("results", {});
+}
+
+/** The moves of a game in progress in this browser (an empty list if none). */
+export function progress(key) {
+  const moves = readJSON(`progress.${key}`, []);
+  return Array.isArray(moves) ? moves : [];
+}
+
+function recordResult(id, entry) {
+  const all = results();
+  const old = all[id];
+  if (!old || entry.moves < old.moves) all[id] = entry;
+  writeJSON("results", all);
+}
+
+/** Days in a row, ending today or yesterday (the player's dates), with a daily deal solved. */
+export function streak(today) {
+  const days = new Set(Object.values(results()).map((r) => r.date));
+  const day = new Date(`${today}T12:00:00Z`);
+  if (!days.has(today)) day.setUTCDate(day.getUTCDate() - 1);
+  let n = 0;
+  while (days.has(day.toISOString().slice(0, 10))) {
+    n += 1;
+    day.setUTCDate(day.getUTCDate() - 1);
+  }
+  return n;
+}
+
+export function localToday() {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+export function timeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+}
+
+// --- styles (a constructed sheet: the host page's CSS cannot reach into the shadow root) --
+const CSS = `
+:host { display: block; --felt: #1d5e3f; --felt-2: #17492f; --ink: #1b1f1d; --red: #c0262d;
+  --gold: #f2c14e; --face: #fffdf7; --line: rgba(0,0,0,.18); --radius: 14px;
+  font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
+:host([hidden]), [hidden] { display: none !important; }
+* { box-sizing: border-box; }
+.dd { display: grid; gap: 10px; }
+.bar { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: baseline; padding: 0 2px; }
+.stat { font-variant-numeric: tabular-nums; color: #465049; }
+.stat b { color: var(--ink); font-weight: 650; }
+.state-pill { margin-left: auto; padding: 2px 10px; border-radius: 99px; font-size: 13px;
+  background: #e6ece8; color: #2d4a3a; font-weight: 600; }
+.state-pill[data-s="won"] { background: var(--gold); color: #3d2c00; }
+.state-pill[data-s="lost"] { background: #f3d6d6; color: #7a1f1f; }
+.board { container-type: inline-size; position: relative; min-height: 180px; padding: 14px;
+  border-radius: var(--radius); background: radial-gradient(120% 90% at 50% 0%, #2a7a53 0%, var(--felt) 45%, var(--felt-2) 100%);
+  box-shadow: inset 0 0 0 1px rgba(255,255,255,.06), inset 0 8px 30px rgba(0,0,0,.25); user-select: none;
+  -webkit-tap-highlight-color: transparent; }
+.board[data-state="won"] { box-shadow: inset 0 0 0 3px var(--gold), inset 0 8px 30px rgba(0,0,0,.25); }
+.banner { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); padding: 14px 28px; border-radius: 16px;
+  background: rgba(255,253,247,.96); color: var(--felt); font-size: 28px; font-weight: 750; letter-spacing: -.01em;
+  box-shadow: 0 10px 30px rgba(0,0,0,.35); pointer-events: none; animation: pop .35s cubic-bezier(.2,1.4,.5,1); z-index: 10; }
+.banner[data-banner="lost"] { color: #8a2a2a; font-size: 22px; }
+@keyframes pop { from { transform: translate(-50%, -50%) scale(.6); opacity: 0; } }
+.loading { color: #d8eadf; text-align: center; padding: 60px 0; }
+button { font: inherit; }
+.card, .slot, .gap { --cw: 56px; width: var(--cw); aspect-ratio: 5 / 7; border-radius: calc(var(--cw) * .11);
+  position: relative; padding: 0; margin: 0; flex: none; }
+.card { background: var(--face); border: 1px solid #d8d0bf; color: var(--ink); cursor: pointer;
+  box-shadow: 0 1px 0 rgba(0,0,0,.08), 0 2px 5px rgba(0,0,0,.28); display: block;
+  transition: transform .12s ease, box-shadow .12s ease, opacity .2s; font-weight: 650; }
+.card.red { color: var(--red); }
+.card .corner { position: absolute; left: 7%; top: 5%; display: flex; flex-direction: column; align-items: center;
+  font-size: calc(var(--cw) * .27); line-height: .95; letter-spacing: -.02em; }
+.card .corner i { font-style: normal; font-size: .9em; }
+.card .pip { position: absolute; inset: 0; display: grid; place-items: center; padding-top: 22%;
+  font-size: calc(var(--cw) * .5); line-height: 1; }
+.card.compact .corner { inset: 0; left: 0; top: 0; justify-content: center; font-size: calc(var(--cw) * .42); gap: 1px; }
+.card.compact .pip { display: none; }
+.card:hover { transform: translateY(-2px); box-shadow: 0 3px 8px rgba(0,0,0,.35); }
+.card:focus-visible, .gap:focus-visible, .slot:focus-visible, .tool:focus-visible {
+  outline: 3px solid #8fd3ff; outline-offset: 2px; z-index: 5; }
+.card.selected { transform: translateY(-5px); box-shadow: 0 0 0 3px var(--gold), 0 8px 16px rgba(0,0,0,.4); z-index: 4; }
+.card.target, .gap.target { box-shadow: 0 0 0 3px #7ee0a8, 0 2px 6px rgba(0,0,0,.3); }
+.card.blocked { filter: brightness(.9) saturate(.8); }
+.card.landed { animation: land .22s ease-out; }
+.card.shake, .gap.shake, .slot.shake { animation: shake .3s ease-in-out; }
+@keyframes land { from { transform: scale(1.12); } to { transform: none; } }
+@keyframes shake { 20%, 60% { transform: translateX(-4px); } 40%, 80% { transform: translateX(4px); } }
+@media (prefers-reduced-motion: reduce) { .card, .card.landed, .shake { animation: none !important; transition: none; } }
+.slot { border: 2px dashed rgba(255,255,255,.28); background: rgba(0,0,0,.12); color: #d8eadf; cursor: pointer;
+  display: grid; place-items: center; font-size: calc(var(--cw) * .2); text-align: center; line-height: 1.15; }
+.slot.back { border: 3px solid var(--face); background: repeating-linear-gradient(45deg, #2d5f9e 0 5px, #244f86 5px 10px);
+  box-shadow: 0 2px 5px rgba(0,0,0,.3); color: #fff; }
+.slot.back .count { background: rgba(0,0,0,.55); border-radius: 99px; padding: 1px 7px; font-weight: 700; font-size: calc(var(--cw) * .24); }
+.slot:hover { filter: brightness(1.1); }
+.empty { visibility: hidden; }
+.badge { position: absolute; right: -5px; bottom: -6px; min-width: 20px; height: 20px; padding: 0 5px; border-radius: 99px;
+  background: #0d2f20; color: #fff; font-size: 11px; font-weight: 700; line-height: 20px; text-align: center;
+  box-shadow: 0 0 0 2px var(--felt); pointer-events: none; }
+.card.pile { box-shadow: 2px 2px 0 #e9e2d2, 3px 3px 0 #cfc6b3, 0 3px 6px rgba(0,0,0,.35); }
+/* accordion: a wrapping row of piles after the stock */
+.acc { display: grid; grid-template-columns: repeat(13, 1fr); gap: 12px 6px; justify-items: center; }
+.acc .card, .acc .slot { --cw: min(64px, calc((100cqw - 72px) / 13)); }
+.acc-top { display: flex; gap: 12px; align-items: center; margin-bottom: 14px; color: #d8eadf; }
+.acc-top .slot { --cw: min(64px, calc((100cqw - 72px) / 13)); }
+@container (max-width: 560px) {
+  .acc { grid-template-columns: repeat(7, 1fr); }
+  .acc .card, .acc .slot, .acc-top .slot { --cw: min(60px, calc((100cqw - 40px) / 7)); }
+}
+/* pyramid: overlapping rows, stock and waste above */
+.pyr-top { display: flex; gap: 12px; align-items: flex-end; justify-content: center; margin-bottom: 16px; }
+.pyr-top .card, .pyr-top .slot, .pyr .card, .pyr .slot { --cw: min(72px, calc((100cqw - 48px) / 7.2)); }
+.waste { display: flex; }
+.waste .card + .card { margin-left: calc(var(--cw) * -.62); }
+.waste .card:not(:last-child) { pointer-events: none; filter: brightness(.93); }
+.pyr { display: flex; flex-direction: column; align-items: center; }
+.pyr-row { display: flex; gap: 6px; justify-content: center; }
+.pyr-row + .pyr-row { margin-top: calc(min(72px, calc((100cqw - 48px) / 7.2)) * -.78); }
+.pyr .card:not(.blocked) { z-index: 1; }
+.pyr .card.blocked .pip { display: none; }
+.label { color: #cfe4d7; font-size: 12px; text-align: center; margin-top: 4px; }
+/* gaps: 4 rows of 13 */
+.gaps { display: grid; grid-template-columns: repeat(13, 1fr); gap: 6px 4px; justify-items: center; }
+.gaps .card, .gaps .gap { --cw: min(62px, calc((100cqw - 48px) / 13)); }
+.gap { border: 2px dashed rgba(255,255,255,.35); background: rgba(0,0,0,.16); cursor: pointer; color: rgba(255,255,255,.6);
+  display: grid; place-items: center; font-size: calc(var(--cw) * .28); }
+.gap.dead { border-style: solid; border-color: rgba(0,0,0,.25); background: rgba(0,0,0,.32); cursor: default; }
+.gap.live { border-color: rgba(126,224,168,.8); }
+.card.kept { box-shadow: 0 0 0 2px rgba(242,193,78,.85), 0 2px 5px rgba(0,0,0,.28); }
+.gaps-bottom { display: flex; justify-content: center; margin-top: 14px; }
+@container (max-width: 560px) {
+  .gaps { gap: 5px 2px; }
+  .gaps .card, .gaps .gap { --cw: calc((100cqw - 26px) / 13); border-radius: 4px; }
+  .gaps .card { border-width: 1px; box-shadow: 0 1px 2px rgba(0,0,0,.3); }
+  .pyr-row { gap: 4px; }
+}
+.tool { appearance: none; border: 1px solid #c9c2b2; background: #fffdf7; color: var(--ink); border-radius: 10px;
+  padding: 8px 14px; font-weight: 600; cursor: pointer; min-height: 40px; }
+.tool:hover:not(:disabled) { background: #f3efe4; }
+.tool:disabled { opacity: .45; cursor: default; }
+.tool.primary { background: var(--felt); border-color: var(--felt); color: #fff; }
+.tool.primary:hover:not(:disabled) { background: #236e4b; }
+.board .tool { background: rgba(255,255,255,.92); }
+.controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.notation { display: flex; gap: 6px; flex: 1 1 260px; }
+.notation input { flex: 1; min-width: 0; font: 14px ui-monospace, SFMono-Regular, Menlo, monospace; padding: 8px 10px;
+  border: 1px solid #c9c2b2; border-radius: 10px; background: #fff; color: var(--ink); }
+.notation input:focus { outline: 2px solid #8fd3ff; border-color: transparent; }
+.msg { min-height: 1.4em; margin: 0; padding: 0 2px; color: #3a4a41; }
+.msg[data-kind="error"] { color: #a61b22; font-weight: 600; }
+.msg[data-kind="good"] { color: #1d6b43; font-weight: 600; }
+.result { border-radius: var(--radius); background: #fff8e1; border: 1px solid #f0d98a; padding: 14px 16px; display: grid; gap: 10px; }
+.result h3 { margin: 0; font-size: 20px; }
+.verdict { margin: 0; }
+.share { display: flex; gap: 8px; align-items: stretch; flex-wrap: wrap; }
+.share textarea { flex: 1 1 240px; min-height: 88px; resize: none; font: 13px/1.45 ui-monospace, Menlo, monospace;
+  border: 1px solid #e3cf85; border-radius: 10px; padding: 8px 10px; background: #fffdf6; color: var(--ink); }
+.log { font-size: 13px; color: #4b5750; }
+.log code { display: block; margin-top: 6px; word-break: break-word; font: 12px/1.5 ui-monospace, Menlo, monospace; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+`;
+
+let SHEET = null;
+function sheet() {
+  if (!SHEET) {
+    SHEET = new CSSStyleSheet();
+    SHEET.replaceSync(CSS);
+  }
+  return SHEET;
+}
+
+const TEMPLATE = document.createElement("template");
+
+/** Make ``box``'s children show ``items`` (one element each) where ``old`` was drawn:
+ *  keep the common head and tail, replace what lies between. */
+function patch(box, old, items) {
+  let head = 0;
+  const n = Math.min(old.length, items.length);
+  while (head < n && old[head] === items[head]) head += 1;
+  let tail = 0;
+  while (tail < n - head && old[old.length - 1 - tail] === items[items.length - 1 - tail]) tail += 1;
+  const gone = old.length - tail - head;
+  for (let i = 0; i < gone; i += 1) box.children[head].remove();
+  const fresh = items.slice(head, items.length - tail).join("");
+  if (!fresh) return;
+  TEMPLATE.innerHTML = fresh;
+  box.insertBefore(TEMPLATE.content, box.children[head] || null);
+}
+
+class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+// --- the element -------------------------------------------------------------------------
+export class DailyDeal extends HTMLElement {
+  static observedAttributes = ["deal", "game", "seed", "variant", "date", "tier", "api"];
+  static results = results;
+  static streak = streak;
+  static progress = progress;
+  static cardName = cardName;
+
+  constructor() {
+    super();
+    this.moves = [];
+    this.st = null; // the last state answer
+    this.meta = null; // what the deal is: {id, game, variant, seed, date, tier, par}
+    this.sel = null; // a selected card
+    this.selGap = null; // a selected column-1 gap (Gaps), waiting for a 2
+    this.queue = Promise.resolve();
+    this.pending = 0; // actions queued or running
+    this.asked = new Map(); // move list -> its state request, shared by prefetch and click
+    this.loadToken = 0;
+  }
+
+  connectedCallback() {
+    if (!this.shadowRoot) this.build();
+    this.reload();
+  }
+
+  attributeChangedCallback(_name, old, value) {
+    if (old !== value && this.shadowRoot && this.isConnected) this.reload();
+  }
+
+  get api() {
+    const url = new URL(this.getAttribute("api") || DEFAULT_API, document.baseURI);
+    return url.href.replace(/\/+$/, "");
+  }
+
+  build() {
+    const root = this.attachShadow({ mode: "open" });
+    root.adoptedStyleSheets = [sheet()];
+    root.innerHTML = `
+<div class="dd" part="root">
+  <div class="bar" part="bar">
+    <span class="stat">Moves <b data-moves-count>0</b></span>
+    <span class="stat" data-par hidden>Par <b></b></span>
+    <span class="stat">Score <b data-score>–</b></span>
+    <span class="stat" data-extra></span>
+    <span class="state-pill" data-s="in progress" data-state-pill>Loading</span>
+  </div>
+  <div class="board" part="board" data-board data-state="in progress" data-moves="0" role="group" aria-label="Board">
+    <p class="loading">Dealing…</p>
+  </div>
+  <p class="msg" role="status" aria-live="polite" data-msg></p>
+  <div class="controls" part="controls">
+    <button type="button" class="tool" data-undo disabled title="Undo (U)">↶ Undo</button>
+    <button type="button" class="tool" data-restart disabled>Restart</button>
+    <span data-tools></span>
+    <form class="notation" data-notation>
+      <label class="sr" for="dd-moves">Type moves in the notation</label>
+      <input id="dd-moves" name="moves" autocomplete="off" autocapitalize="characters" spellcheck="false"
+             placeholder="Type moves, e.g. d 7H>9S">
+      <button type="submit" class="tool">Play</button>
+    </form>
+  </div>
+  <section class="result" data-result hidden aria-live="polite">
+    <h3 data-result-title></h3>
+    <p class="verdict" data-verdict></p>
+    <div class="share">
+      <label class="sr" for="dd-share">Share text</label>
+      <textarea id="dd-share" readonly data-share></textarea>
+      <button type="button" class="tool primary" data-copy>Copy</button>
+    </div>
+  </section>
+  <details class="log"><summary>Your moves</summary><code data-log></code></details>
+</div>`;
+    const $ = (sel) => root.querySelector(sel);
+    this.el = {
+      board: $("[data-board]"), msg: $("[data-msg]"), moves: $("[data-moves-count]"),
+      score: $("[data-score]"), extra: $("[data-extra]"), pill: $("[data-state-pill]"),
+      par: $("[data-par]"), undo: $("[data-undo]"), restart: $("[data-restart]"),
+      form: $("[data-notation]"), input: $("#dd-moves"), result: $("[data-result]"),
+      resultTitle: $("[data-result-title]"), verdict: $("[data-verdict]"), share: $("[data-share]"),
+      copy: $("[data-copy]"), log: $("[data-log]"),
+    };
+    this.el.board.addEventListener("click", (e) => this.onBoardClick(e));
+    this.el.board.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    this.el.board.addEventListener("keydown", (e) => this.onBoardKey(e));
+    this.addEventListener("keydown", (e) => this.onKey(e));
+    this.el.undo.addEventListener("click", () => this.enqueue(() => this.undo()));
+    this.el.restart.addEventListener("click", () => this.enqueue(() => this.restart()));
+    this.el.copy.addEventListener("click", () => this.copyShare());
+    this.el.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.enqueue(() => this.typed(this.el.input.value));
+    });
+  }
+
+  // --- talking to the API ------------------------------------------------------------------
+  async fetchJSON(url, init) {
+    let resp;
+    try {
+      resp = await fetch(url, init);
+    } catch {
+      throw new ApiError("The server cannot be reached. Check the connection and try again.", 0);
+    }
+    let body = null;
+    try {
+      body = await resp.json();
+    } catch {
+      body = null;
+    }
+    if (!resp.ok) {
+      const wait = resp.headers.get("Retry-After");
+      const detail = (body && body.detail) || `The server answered ${resp.status}.`;
+      throw new ApiError(wait ? `${detail} Try again in ${wait} s.` : detail, resp.status);
+    }
+    return body;
+  }
+
+  post(url, body) {
+    return this.fetchJSON(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  async describe() {
+    const api = this.api;
+    const attr = (n) => (this.getAttribute(n) || "").trim();
+    const enc = encodeURIComponent;
+    if (attr("deal")) return this.fromDeal(await this.fetchJSON(`${api}/deals/${enc(attr("deal"))}`));
+    if (attr("date") && attr("game") && attr("tier")) {
+      const tz = attr("date") === "today" ? `?tz=${enc(timeZone())}` : "";
+      const url = `${api}/daily/${enc(attr("date"))}/${enc(attr("game"))}/${enc(attr("tier"))}${tz}`;
+      return this.fromDeal(await this.fetchJSON(url));
+    }
+    if (attr("game") && attr("seed")) {
+      const seed = attr("seed"); // a decimal string: a 64-bit seed does not fit a JS number
+      const v = attr("variant") ? `?variant=${enc(attr("variant"))}` : "";
+      const d = await this.fetchJSON(`${api}/games/${enc(attr("game"))}/deals/${enc(seed)}${v}`);
+      return { id: null, game: d.game, variant: d.variant, seed, date: null, tier: null, par: null };
+    }
+    throw new ApiError('Set the attribute "deal", or "game" and "seed", or "date", "game" and "tier".', 0);
+  }
+
+  fromDeal(d) {
+    return {
+      id: d.id, game: d.game, variant: d.variant, seed: String(d.seed), date: d.date,
+      tier: d.tier, par: d.solution_length, rating: d.rating,
+    };
+  }
+
+  stateOf(moves) {
+    const key = moves.join(" ");
+    let answer = this.asked.get(key);
+    if (!answer) {
+      answer = this.requestState(moves);
+      this.asked.set(key, answer);
+      answer.catch(() => this.asked.delete(key)); // a failure is asked again next time
+      if (this.asked.size > 16) this.asked.delete(this.asked.keys().next().value);
+    }
+    return answer;
+  }
+
+  requestState(moves) {
+    const m = this.meta;
+    if (m.id) {
+      // a GET: the browser caches it, so undo and restart cost no request
+      const q = encodeURIComponent(moves.join(" "));
+      return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/state?moves=${q}`);
+    }
+    return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/state`, {
+      seed: m.seed, variant: m.variant, moves,
+    });
+  }
+
+  verifyMoves(moves) {
+    const m = this.meta;
+    if (m.id) return this.post(`${this.api}/deals/${encodeURIComponent(m.id)}/verify`, { moves });
+    return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/verify`, {
+      seed: m.seed, variant: m.variant, moves,
+    });
+  }
+
+  // --- flow ----------------------------------------------------------------------------------
+  enqueue(task) {
+    // one action at a time, in click order: each reads the state the previous one left
+    this.pending += 1;
+    this.queue = this.queue
+      .then(task)
+      .catch((err) => this.fail(err))
+      .finally(() => (this.pending -= 1));
+    return this.queue;
+  }
+
+  reload() {
+    const token = ++this.loadToken;
+    this.enqueue(async () => {
+      this.meta = null;
+      this.st = null;
+      this.asked.clear();
+      this.sel = null;
+      this.selGap = null;
+      this.el.result.hidden = true;
+      this.el.board.innerHTML = `<p class="loading">Dealing…</p>`;
+      this.drawn = null;
+      const meta = await this.describe();
+      if (token !== this.loadToken) return;
+      this.meta = meta;
+      const saved = readJSON(`progress.${this.key}`, []);
+      let st = await this.stateOf(Array.isArray(saved) ? saved : []);
+      if (!st.valid) st = await this.stateOf([]);
+      if (token !== this.loadToken) return;
+      this.moves = st.moves.slice();
+      this.show(st);
+      this.say(this.moves.length ? "Welcome back: your game is where you left it." : "");
+      if (st.state === "won") await this.won(false);
+    });
+  }
+
+  get key() {
+    const m = this.meta;
+    return m.id || `${m.game}/${m.seed}/${m.variant}`;
+  }
+
+  fail(err) {
+    const text = err instanceof ApiError ? err.message : `Something went wrong: ${err && err.message}`;
+    if (!this.st) {
+      this.el.board.innerHTML = `<p class="loading">${esc(text)}</p>`;
+      this.drawn = null;
+    }
+    this.say(text, "error");
+    this.emit("dailydeal-error", { message: text, status: err && err.status });
+  }
+
+  /** Try moves after the current ones: the server plays them or says why not. */
+  async attempt(more, origin) {
+    if (!this.meta || !this.st) return false;
+    const next = this.moves.concat(more);
+    const st = await this.stateOf(next);
+    if (!st.valid) {
+      const e = st.error;
+      const which = more.length > 1 ? `Move ${e.index - this.moves.length + 1} (${e.move}): ` : `${e.move}: `;
+      this.sel = null;
+      this.selGap = null;
+      this.paint();
+      this.say(which + e.reason, "error");
+      this.shake(Array.isArray(origin) ? this.find(origin[0], origin[1]) : origin);
+      return false;
+    }
+    this.moves = st.moves.slice();
+    this.sel = null;
+    this.selGap = null;
+    this.show(st, more[more.length - 1]);
+    this.say(st.state === "lost" ? "No moves left. Undo or restart to try another way." : "");
+    for (const move of more) {
+      this.emit("dailydeal-move", { move, moves: this.moves.length, state: st.state, score: st.score });
+    }
+    if (st.state === "won") await this.won(true);
+    return true;
+  }
+
+  async undo() {
+    if (!this.moves.length) return;
+    const st = await this.stateOf(this.moves.slice(0, -1));
+    this.moves = st.moves.slice();
+    this.sel = null;
+    this.selGap = null;
+    this.el.result.hidden = true;
+    this.show(st);
+    this.say("Undone.");
+  }
+
+  async restart() {
+    const st = await this.stateOf([]);
+    this.moves = [];
+    this.sel = null;
+    this.selGap = null;
+    this.el.result.hidden = true;
+    this.show(st);
+    this.say("Dealt again from the start.");
+  }
+
+  async typed(text) {
+    const more = text.split(/[\s,]+/).filter(Boolean);
+    if (!more.length) return;
+    if (await this.attempt(more, this.el.input)) this.el.input.value = "";
+  }
+
+  async won(fresh) {
+    const m = this.meta;
+    this.el.result.hidden = false;
+    this.el.resultTitle.textContent = "Solved!";
+    this.el.verdict.textContent = "Checking with the server…";
+    const verdict = await this.verifyMoves(this.moves);
+    const n = verdict.moves;
+    const par = m.par ? ` The solver's par is ${m.par}${n <= m.par ? ": you matched it ⭐" : ""}.` : "";
+    if (verdict.won) {
+      this.el.resultTitle.textContent = `Solved in ${n} moves`;
+      this.el.verdict.textContent = `Verified by the server: won in ${n} moves.${par}`;
+      if (m.id) {
+        recordResult(m.id, { date: m.date, game: m.game, tier: m.tier, moves: n, par: m.par, at: new Date().toISOString() });
+      }
+    } else {
+      this.el.verdict.textContent = `The server did not confirm the win (${verdict.state}).`;
+    }
+    this.el.share.value = this.shareText(n);
+    if (fresh) {
+      this.say("");
+      this.el.result.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict });
+    }
+  }
+
+  shareText(n) {
+    const m = this.meta;
+    const base = new URL(this.api).origin;
+    const vsPar = m.par ? (n <= m.par ? ` (par ${m.par} ⭐)` : ` (par ${m.par})`) : "";
+    if (m.id) {
+      return [
+        `dailydeal ${m.date}`,
+        `${cap(m.game)} · ${m.tier} ${TIER_MARK[m.tier] || ""}`.trim(),
+        `✅ ${n} moves${vsPar}`,
+        `${base}/play/${m.id}`,
+      ].join("\n");
+    }
+    const v = m.variant ? `?variant=${encodeURIComponent(m.variant)}` : "";
+    return [`dailydeal · ${cap(m.game)} #${m.seed}`, `✅ ${n} moves`, `${base}/play/${m.game}/${m.seed}${v}`].join("\n");
+  }
+
+  async copyShare() {
+    const text = this.el.share.value;
+    try {
+      await navigator.clipboard.writeText(text);
+      this.el.copy.textContent = "Copied ✓";
+    } catch {
+      this.el.share.focus();
+      this.el.share.select();
+      this.el.copy.textContent = "Selected: copy it";
+    }
+    setTimeout(() => (this.el.copy.textContent = "Copy"), 2000);
+  }
+
+  emit(name, detail) {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  say(text, kind = "") {
+    this.el.msg.textContent = text;
+    this.el.msg.dataset.kind = kind;
+  }
+
+  shake(origin) {
+    const el = origin && origin.classList ? origin : null;
+    if (!el) return;
+    el.classList.remove("shake");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("shake");
+  }
+
+  // --- input ---------------------------------------------------------------------------------
+  refOf(target) {
+    const el = target.closest("[data-card],[data-gap],[data-action]");
+    if (!el || !this.el.board.contains(el)) return null;
+    return el.dataset.card ? ["card", el.dataset.card] : el.dataset.gap ? ["gap", el.dataset.gap] : ["action", el.dataset.action];
+  }
+
+  onBoardClick(e) {
+    const ref = this.refOf(e.target);
+    if (ref) this.enqueue(() => this.activate(ref[0], ref[1]));
+  }
+
+  /** Ask for the position as the finger or button goes down: the click comes some 50 to
+   *  100 ms later and finds the answer on its way (the same request, not a second one). */
+  onPointerDown(e) {
+    if (this.pending || !this.st) return;
+    const ref = this.refOf(e.target);
+    const move = ref && this.intent(ref[0], ref[1]);
+    if (move) this.stateOf(this.moves.concat([move])).catch(() => {});
+  }
+
+  /** The move a click on this card, gap or action would try now, or null when the click
+   *  only selects. Pure: the pointerdown prefetch and the click both ask it. */
+  intent(kind, value) {
+    if (!this.st || this.st.state === "won") return null;
+    if (kind === "action") return { draw: "d", recycle: "r", redeal: "R" }[value] || null;
+    const game = this.meta.game;
+    const legal = this.st.legal_moves;
+    if (kind === "gap") {
+      const [row, col] = value.split(",").map(Number);
+      const gap = (this.st.position.gaps || []).find((g) => g.row === row && g.column === col);
+      if (this.sel && this.sel[0] === "2") return `${this.sel}@${row}`;
+      return gap && isCard(gap.accepts) ? gap.accepts : null;
+    }
+    const card = value;
+    if (game === "gaps") {
+      if (card[0] !== "2") return card;
+      if (this.selGap) return `${card}@${this.selGap}`;
+      return legal.filter((m) => m.startsWith(`${card}@`)).length > 1 ? null : card;
+    }
+    if (game === "pyramid" && card[0] === "K") return card;
+    if (!this.sel || this.sel === card) return null;
+    return game === "accordion" ? `${this.sel}>${card}` : `${this.sel}+${card}`;
+  }
+
+  async activate(kind, value) {
+    if (!this.st || this.st.state === "won") return;
+    const move = this.intent(kind, value);
+    if (move) {
+      await this.attempt([move], [kind, value]);
+      return;
+    }
+    if (kind === "action") return;
+    if (kind === "gap") {
+      if (value.endsWith(",1")) {
+        this.selGap = Number(value.split(",")[0]);
+        this.sel = null;
+        this.paint();
+        this.say(`Now click the 2 to place in row ${this.selGap}.`);
+      } else {
+        this.say("No card fits this gap now.", "error");
+        this.shake(this.find("gap", value));
+      }
+      return;
+    }
+    const card = value;
+    const game = this.meta.game;
+    if (game === "gaps") return this.select(card, "Now click the gap in column 1 for it.");
+    if (this.sel === card) return this.select(null);
+    const sep = game === "accordion" ? ">" : "+";
+    const any = this.st.legal_moves.some((m) => m.startsWith(card + sep) || (sep === "+" && m.endsWith(sep + card)));
+    const none = game === "accordion" ? "has nowhere to go now" : "has no partner now";
+    return this.select(card, any ? "" : `${cap(cardName(card))} ${none}; pick another card.`);
+  }
+
+  select(card, message = "") {
+    this.sel = card;
+    this.selGap = null;
+    this.paint();
+    if (message !== null) this.say(card ? message || `${cap(cardName(card))} selected: click where it goes.` : "");
+  }
+
+  onBoardKey(e) {
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const d = dirs[e.key];
+    if (!d) return;
+    e.preventDefault();
+    const items = [...this.el.board.querySelectorAll("button:not(:disabled)")].filter((b) => !b.classList.contains("empty"));
+    const cur = this.shadowRoot.activeElement;
+    if (!items.length) return;
+    if (!items.includes(cur)) return items[0].focus();
+    const c = cur.getBoundingClientRect();
+    const cx = c.left + c.width / 2;
+    const cy = c.top + c.height / 2;
+    let best = null;
+    let bestScore = Infinity;
+    for (const b of items) {
+      if (b === cur) continue;
+      const r = b.getBoundingClientRect();
+      const dx = r.left + r.width / 2 - cx;
+      const dy = r.top + r.height / 2 - cy;
+      const along = d[0] ? dx * d[0] : dy * d[1];
+      const across = d[0] ? Math.abs(dy) : Math.abs(dx);
+      if (along <= 2) continue;
+      const score = along + across * 2.5;
+      if (score < bestScore) {
+        bestScore = score;
+        best = b;
+      }
+    }
+    if (best) best.focus();
+  }
+
+  onKey(e) {
+    const inText = e.composedPath()[0] instanceof HTMLInputElement || e.composedPath()[0] instanceof HTMLTextAreaElement;
+    if (inText || e.ctrlKey || e.metaKey || e.altKey) {
+      if ((e.ctrlKey || e.metaKey) && e.key === "z" && !inText) {
+        e.preventDefault();
+        this.enqueue(() => this.undo());
+      }
+      return;
+    }
+    if (e.key === "u" || e.key === "U" || e.key === "Backspace") {
+      e.preventDefault();
+      this.enqueue(() => this.undo());
+    } else if (e.key === "Escape") {
+      this.select(null);
+    }
+  }
+
+  find(kind, value) {
+    const attr = { card: "data-card", gap: "data-gap", action: "data-action" }[kind];
+    return this.el.board.querySelector(`[${attr}="${value}"]`);
+  }
+
+  // --- drawing -------------------------------------------------------------------------------
+  show(st, lastMove) {
+    this.st = st;
+    this.last = lastMove || null;
+    const m = this.meta;
+    writeJSON(`progress.${this.key}`, st.moves.length ? st.moves : null);
+    const n = st.moves.length;
+    this.el.moves.textContent = n;
+    this.el.score.textContent = st.score;
+    this.el.par.hidden = !m.par;
+    this.el.par.querySelector("b").textContent = m.par || "";
+    const p = st.position;
+    let extra = "";
+    if (m.game === "gaps") extra = `Redeals left <b>${p.redeals_left}</b>`;
+    else if (m.game === "pyramid") extra = `Stock <b>${p.stock_count}</b> · Passes <b>${p.passes_left === null ? "∞" : p.passes_left}</b>`;
+    else extra = `Stock <b>${p.stock_count}</b>`;
+    this.el.extra.innerHTML = extra;
+    this.el.pill.textContent = cap(st.state);
+    this.el.pill.dataset.s = st.state;
+    this.el.undo.disabled = n === 0;
+    this.el.restart.disabled = n === 0;
+    this.el.log.textContent = st.moves.join(" ") || "none yet";
+    this.el.board.dataset.state = st.state;
+    this.el.board.dataset.moves = String(n);
+    this.dataset.state = st.state;
+    this.dataset.moves = String(n);
+    this.paint();
+  }
+
+  /** Redraw the board from the last answer. Only the cards that changed are replaced (a
+   *  move changes two or three), and keyboard focus stays on the same card or gap. */
+  paint() {
+    const st = this.st;
+    if (!st) return;
+    const board = this.el.board;
+    const active = this.shadowRoot.activeElement;
+    let focus = null;
+    if (active && board.contains(active)) {
+      focus = ["card", "gap", "action"].map((k) => [k, active.getAttribute(`data-${k}`)]).find(([, v]) => v);
+    }
+    const game = this.meta.game;
+    const sections = game === "accordion" ? this.drawAccordion(st) : game === "pyramid" ? this.drawPyramid(st) : this.drawGaps(st);
+    const banner = { won: "Solved!", lost: "No moves left" }[st.state];
+    if (banner) sections.push(["banner-box", [`<div class="banner" data-banner="${st.state}" aria-hidden="true">${banner}</div>`]]);
+    const old = this.drawn;
+    const same = old && old.length === sections.length && old.every((o, i) => o[0] === sections[i][0]) && board.children.length === old.length;
+    if (!same) {
+      board.innerHTML = sections.map(([cls, items]) => `<div class="${cls}">${items.join("")}</div>`).join("");
+    } else {
+      sections.forEach(([, items], i) => patch(board.children[i], old[i][1], items));
+    }
+    this.drawn = sections;
+    board.setAttribute("aria-label", `${cap(game)} board, ${st.state}, ${st.moves.length} moves`);
+    if (focus && !(active && active.isConnected)) {
+      const again = this.find(focus[0], focus[1]) || board.querySelector("button");
+      if (again) again.focus();
+    }
+  }
+
+  targets() {
+    const sel = this.sel;
+    const out = new Set();
+    if (!sel) return out;
+    for (const m of this.st.legal_moves) {
+      if (m.startsWith(`${sel}>`)) out.add(m.slice(3));
+      else if (m.startsWith(`${sel}+`)) out.add(m.slice(3));
+      else if (m.endsWith(`+${sel}`)) out.add(m.slice(0, 2));
+      else if (m.startsWith(`${sel}@`)) out.add(`gap-row-${m.slice(3)}`);
+    }
+    return out;
+  }
+
+  card(c, { extra = "", label = "", compact = false, blocked = false, inert = false } = {}) {
+    const [rank, suit] = [c[0], c[1]];
+    const shown = rank === "T" ? "10" : rank;
+    const red = suit === "H" || suit === "D" ? " red" : "";
+    const cls = [
+      "card", red.trim(), compact ? "compact" : "", blocked ? "blocked" : "",
+      this.sel === c ? "selected" : "", this.targetSet.has(c) ? "target" : "",
+      this.landed === c ? "landed" : "", extra,
+    ].filter(Boolean).join(" ");
+    const name = cardName(c) + label;
+    return `<button type="button" class="${cls}" data-card="${c}" aria-label="${esc(name)}"${this.sel === c ? ' aria-pressed="true"' : ""}${inert ? " disabled" : ""}>` +
+      `<span class="corner" aria-hidden="true">${shown}<i>${SUITS[suit][1]}</i></span><span class="pip" aria-hidden="true">${SUITS[suit][1]}</span></button>`;
+  }
+
+  prepare(st) {
+    this.targetSet = this.targets();
+    const last = this.last;
+    this.landed = null;
+    if (last && /^[2-9TJQKA][SHDC]/.test(last)) this.landed = last.slice(0, 2);
+    if (last === "d" && st.position.waste && st.position.waste.length) this.landed = st.position.waste[st.position.waste.length - 1];
+    if (last === "d" && st.position.piles && st.position.piles.length) this.landed = st.position.piles[st.position.piles.length - 1].top;
+  }
+
+  drawAccordion(st) {
+    this.prepare(st);
+    const p = st.position;
+    const stock = p.stock_count
+      ? `<button type="button" class="slot back" data-action="draw" aria-label="Stock, ${p.stock_count} cards: deal one"><span class="count">${p.stock_count}</span></button>`
+      : `<button type="button" class="slot" data-action="draw" aria-label="Stock, empty">empty</button>`;
+    const piles = p.piles.map((pile) => {
+      const depth = pile.cards.length;
+      const label = depth > 1 ? `, a pile of ${depth} cards` : "";
+      const card = this.card(pile.top, { label, extra: depth > 1 ? "pile" : "" });
+      return `<div class="pile-wrap">${card.replace("</button>", depth > 1 ? `<span class="badge" aria-hidden="true">${depth}</span></button>` : "</button>")}</div>`;
+    });
+    const hint = `<span>${p.piles.length ? "" : "Click the stock to deal the first card."}</span>`;
+    return [["acc-top", [stock, hint]], ["acc", piles]];
+  }
+
+  drawPyramid(st) {
+    this.prepare(st);
+    const p = st.position;
+    const access = new Set(p.accessible);
+    const waste = p.waste || [];
+    let stock;
+    if (p.stock_count) {
+      stock = `<button type="button" class="slot back" data-action="draw" aria-label="Stock, ${p.stock_count} cards: draw one"><span class="count">${p.stock_count}</span></button>`;
+    } else if (waste.length) {
+      stock = `<button type="button" class="slot" data-action="recycle" aria-label="Stock empty: recycle the waste">↻<br>recycle</button>`;
+    } else {
+      stock = `<button type="button" class="slot" data-action="draw" aria-label="Stock, empty" disabled></button>`;
+    }
+    const shownWaste = waste.slice(-3).map((c, i, a) =>
+      i === a.length - 1 ? this.card(c, { label: ", top of the waste" }) : this.card(c, { label: ", in the waste", extra: "under", inert: true }));
+    const wasteHtml = shownWaste.length
+      ? `<div class="waste">${shownWaste.join("")}</div>`
+      : `<div class="slot empty-waste" aria-hidden="true"></div>`;
+    const rows = p.pyramid.map((row, r) =>
+      `<div class="pyr-row">${row.map((c, i) =>
+        c ? this.card(c, { label: `, row ${r + 1}${access.has(c) ? "" : ", covered"}`, blocked: !access.has(c) })
+          : `<span class="card empty" aria-hidden="true" data-place="${r + 1},${i + 1}"></span>`).join("")}</div>`);
+    return [
+      ["pyr-top", [`<div>${stock}<div class="label">stock</div></div>`, `<div>${wasteHtml}<div class="label">waste</div></div>`]],
+      ["pyr", rows],
+    ];
+  }
+
+  drawGaps(st) {
+    this.prepare(st);
+    const p = st.position;
+    const gaps = new Map((p.gaps || []).map((g) => [`${g.row},${g.column}`, g]));
+    const cells = [];
+    p.rows.forEach((row, r) => {
+      row.forEach((c, i) => {
+        const key = `${r + 1},${i + 1}`;
+        if (c) {
+          const kept = i < (p.kept ? p.kept[r] : 0);
+          cells.push(this.card(c, { compact: true, extra: kept ? "kept" : "", label: `, row ${r + 1}, column ${i + 1}${kept ? ", in place" : ""}` }));
+          return;
+        }
+        const g = gaps.get(key) || { accepts: null };
+        const target = this.targetSet.has(`gap-row-${r + 1}`) && i === 0;
+        const chosen = this.selGap === r + 1 && i === 0;
+        const live = Boolean(g.accepts);
+        const cls = ["gap", live ? "live" : "dead", target || chosen ? "target" : ""].filter(Boolean).join(" ");
+        const takes = isCard(g.accepts) ? `, takes the ${cardName(g.accepts)}` : g.accepts ? `, takes ${g.accepts}` : ", nothing fits";
+        cells.push(`<button type="button" class="${cls}" data-gap="${key}" aria-label="Gap, row ${r + 1}, column ${i + 1}${takes}"></button>`);
+      });
+    });
+    const left = p.redeals_left;
+    return [
+      ["gaps", cells],
+      ["gaps-bottom", [`<button type="button" class="tool" data-action="redeal" aria-label="Redeal, ${left} left">⟳ Redeal (${left} left)</button>`]],
+    ];
+  }
+}
+
+if (!customElements.get("daily-deal")) customElements.define("daily-deal", DailyDeal);

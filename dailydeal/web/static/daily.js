@@ -1,0 +1,99 @@
+// The daily page: put the visitor's own "today" (the API's today?tz= rule) in the
+// spotlight, hide later dates, show solved deals and the streak, and open solutions.
+const root = document;
+const spotlight = document.querySelector("[data-spotlight]");
+const archive = document.querySelector("[data-archive]");
+const DD = await customElements.whenDefined("daily-deal");
+
+for (const fill of document.querySelectorAll(".meter-fill[data-rating]")) {
+  fill.style.setProperty("--r", fill.dataset.rating);
+}
+
+// "Solutions open ..." in the visitor's own clock
+const when = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+for (const t of document.querySelectorAll("[data-opens] time")) {
+  t.textContent = when.format(new Date(t.getAttribute("datetime")));
+}
+
+async function visitorsToday() {
+  const tz = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+  try {
+    const resp = await fetch(`/api/v1/daily/today?tz=${tz}`);
+    if (resp.ok) return (await resp.json()).date;
+  } catch {
+    /* offline: keep the server's UTC date */
+  }
+  return null;
+}
+
+function arrange(today) {
+  const days = [...root.querySelectorAll("details.day[data-date]")];
+  const current = spotlight.querySelector("details.day");
+  const mine = days.find((d) => d.dataset.date === today);
+  if (mine && mine !== current) {
+    if (current) {
+      current.open = false;
+      const after = [...archive.children].find((d) => d.dataset.date < current.dataset.date);
+      archive.insertBefore(current, after || null);
+    }
+    spotlight.replaceChildren(mine);
+    mine.open = true;
+    const label = mine.querySelector(".day-label");
+    document.querySelector("[data-today-label]").textContent = label ? label.textContent : today;
+  }
+  for (const d of days) d.hidden = d.dataset.date > today;
+}
+
+function showResults(today) {
+  const mine = DD.results();
+  for (const row of document.querySelectorAll("[data-deal]")) {
+    const r = mine[row.dataset.deal];
+    const mark = row.querySelector("[data-result]");
+    if (!mark) continue;
+    if (r) {
+      mark.textContent = "✓";
+      mark.title = `solved in ${r.moves} moves`;
+    } else if (DD.progress(row.dataset.deal).length) {
+      mark.textContent = "…";
+      mark.title = `in progress: ${DD.progress(row.dataset.deal).length} moves played`;
+    }
+  }
+  for (const day of document.querySelectorAll("details.day")) {
+    const solved = [...day.querySelectorAll("[data-deal]")].filter((r) => mine[r.dataset.deal]).length;
+    const status = day.querySelector("[data-day-status]");
+    if (status && solved) status.textContent = `${solved} solved`;
+  }
+  const n = DD.streak(today);
+  const badge = document.querySelector("[data-streak]");
+  if (badge && n > 0) {
+    badge.textContent = `🔥 ${n}-day streak`;
+    badge.hidden = false;
+  }
+}
+
+document.addEventListener("click", async (e) => {
+  const button = e.target.closest("[data-solution]");
+  if (!button) return;
+  const id = button.dataset.solution;
+  const out = document.querySelector(`[data-solution-text="${CSS.escape(id)}"]`);
+  if (!out.hidden) {
+    out.hidden = true;
+    button.textContent = "Show solution";
+    return;
+  }
+  button.disabled = true;
+  try {
+    const resp = await fetch(`/api/v1/deals/${encodeURIComponent(id)}/solution`);
+    const body = await resp.json();
+    out.textContent = resp.ok ? `${body.moves.join(" ")}\n(${body.solution_length} moves)` : body.detail;
+  } catch {
+    out.textContent = "The server cannot be reached.";
+  }
+  out.hidden = false;
+  button.textContent = "Hide solution";
+  button.disabled = false;
+});
+
+const today = (await visitorsToday()) || spotlight.dataset.utcToday;
+if (today) arrange(today);
+showResults(today || new Date().toISOString().slice(0, 10));

@@ -1,0 +1,122 @@
+"""Helpers of the browser tests: a real server on a free port, the system Chromium through
+Playwright, and a player that turns a move list in the notation into clicks on the board's
+data-* hooks (docs/embedding.md), the way a person plays.
+
+Chromium comes from Debian (``apt-get install chromium``), never from ``playwright
+install``, which downloads a browser and cannot work on these machines.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from werkzeug.serving import BaseWSGIServer, make_server
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"  # screenshots of the browser tests (git-ignored)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (the brief's), else one on the PATH."""
+    if os.access("/usr/bin/chromium", os.X_OK):
+        return "/usr/bin/chromium"
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def why_no_browser() -> str | None:
+    """None when the browser tests can run, else the reason they are skipped."""
+    if importlib.util.find_spec("playwright") is None:
+        return (
+            "browser tests skipped: the Python package playwright is missing "
+            "(pip install -e '.[dev]')"
+        )
+    if chromium_path() is None:
+        return "browser tests skipped: no Chromium (apt-get install chromium; .ci/run does)"
+    return None
+
+
+@contextmanager
+def serve(app: Flask) -> Iterator[str]:
+    """Serve ``app`` with a threaded WSGI server on a free port of 127.0.0.1: its base URL."""
+    server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+class Player:
+    """Plays moves on a ``<daily-deal>`` by clicking, waiting for each redraw."""
+
+    def __init__(self, page: Any, game: str, element: str = "daily-deal") -> None:
+        self.page = page
+        self.game = game
+        self.host = page.locator(element)
+
+    def moves(self) -> int:
+        return int(self.host.get_attribute("data-moves") or 0)
+
+    def state(self) -> str:
+        return str(self.host.get_attribute("data-state"))
+
+    def click(self, selector: str) -> None:
+        self.host.locator(selector).first.click()
+
+    def wait_moves(self, n: int) -> None:
+        from playwright.sync_api import expect
+
+        expect(self.host).to_have_attribute("data-moves", str(n))
+
+    def play(self, move: str) -> None:
+        """One move of the notation as clicks; waits until the board shows it played."""
+        before = self.moves()
+        for selector in self.clicks(move):
+            self.click(selector)
+        self.wait_moves(before + 1)
+
+    def clicks(self, move: str) -> list[str]:
+        card = '[data-card="{}"]'.format
+        if move in ("d", "r", "R"):
+            return [f'[data-action="{ {"d": "draw", "r": "recycle", "R": "redeal"}[move] }"]']
+        if ">" in move or "+" in move:
+            a, b = move.replace(">", "+").split("+")
+            return [card(a), card(b)]
+        if "@" in move:  # Gaps: a 2 to column 1 of a row: the gap, then the 2
+            two, row = move.split("@")
+            return [f'[data-gap="{row},1"]', card(two)]
+        return [card(move)]
+
+    def play_all(self, moves: list[str], finish: bool = True) -> None:
+        """Play ``moves``; ``finish``: they are the whole solution (deal what is left)."""
+        for move in moves:
+            if self.game == "accordion" and ">" in move:
+                self.deal_until(move.split(">")[0])
+            self.play(move)
+        if finish and self.game == "accordion":  # deals left out at the end (RULES.md)
+            while self.state() == "in progress" and self.host.locator(".slot.back").count():
+                self.play("d")
+
+    def deal_until(self, card: str) -> None:
+        """Accordion solutions may leave deals out: deal until ``card`` is in the row."""
+        while not self.host.locator(f'[data-card="{card}"]').count():
+            self.play("d")

@@ -1,0 +1,499 @@
+"""The pages in a real browser: the system Chromium driven by Playwright against a real
+server on a free port (a temporary SQLite database filled by conftest's real deals).
+
+Skipped, with the reason in pytest's summary, when Playwright or Chromium is missing;
+.ci/run installs Chromium so CI always runs them. Screenshots go to artifacts/screenshots.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import ARTIFACTS, CHROMIUM_ARGS, Player, chromium_path, serve, why_no_browser
+from flask import Flask, Response
+
+from dailydeal.daily.store import deal_id, insert_deal, open_db
+from dailydeal.games import GAMES, new_game
+
+SKIP = why_no_browser()
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+# --- fixtures ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def site(
+    tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
+) -> Iterator[str]:
+    from dailydeal.web import create_app
+    from dailydeal.web.db import forget
+
+    path = tmp_path_factory.mktemp("web") / "dailydeal.db"
+    db = open_db(path)
+    for row in deal_rows:
+        insert_deal(db, row)
+    db.close()
+    app = create_app(
+        {
+            "DATABASE": path,
+            "NOW": lambda: now,
+            "STATE_RATE_LIMIT": "100000 per minute",
+            "VERIFY_RATE_LIMIT": "10000 per minute",
+        }
+    )
+    with serve(app) as url:
+        yield url
+    forget(path)
+
+
+HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Another site</title>
+<link rel="icon" href="data:,">
+<style>button, div, span { background: #f0f !important; color: #0f0 !important;
+  font-size: 40px !important; }</style>
+<script type="module" src="SCRIPT"></script></head>
+<body><h1>My blog</h1>
+<daily-deal deal="DEAL" api="API"></daily-deal>
+<iframe id="embed" src="EMBED" width="800" height="700"></iframe>
+<script type="module" src="/events.js"></script>
+</body></html>"""
+
+EVENTS_JS = """window.dd = {moves: [], won: []};
+document.addEventListener("dailydeal-move", (e) => window.dd.moves.push(e.detail));
+document.addEventListener("dailydeal-won", (e) => window.dd.won.push(e.detail));"""
+
+
+@pytest.fixture(scope="module")
+def other_origin(site: str) -> Iterator[str]:
+    """Somebody else's site on another port: a page that embeds the player."""
+    host = Flask("host")
+
+    @host.get("/")
+    def index() -> Response:
+        from flask import request
+
+        deal = request.args["deal"]
+        script = json.loads(urllib.request.urlopen(f"{site}/api/v1/").read())  # noqa: S310
+        assert script["links"]["play"] == "/"
+        html = (
+            HOST_PAGE.replace("SCRIPT", f"{site}{script_url(site)}")
+            .replace("DEAL", deal)
+            .replace("API", f"{site}/api/v1")
+            .replace("EMBED", f"{site}{request.args.get('frame', '/embed/' + deal)}")
+        )
+        return Response(html, mimetype="text/html")
+
+    @host.get("/events.js")
+    def events() -> Response:
+        return Response(EVENTS_JS, mimetype="text/javascript")
+
+    with serve(host) as url:
+        yield url
+
+
+def script_url(site: str) -> str:
+    """The versioned URL of the element's script, as the daily page links it."""
+    html = urllib.request.urlopen(f"{site}/").read().decode()  # noqa: S310
+    start = html.index("/static/daily-deal.js")
+    return html[start : html.index('"', start)]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    try:
+        chrome = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    except Exception:
+        pw.stop()
+        raise
+    yield chrome
+    chrome.close()
+    pw.stop()
+
+
+class Watch:
+    """What a page did that it must not: console errors, uncaught errors, other hosts."""
+
+    def __init__(self, allowed: set[str]) -> None:
+        self.allowed = allowed
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+
+    def attach(self, page: Any) -> None:
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        page.on("request", self.request)
+
+    def request(self, req: Any) -> None:
+        netloc = urllib.parse.urlsplit(req.url).netloc
+        if req.url.startswith("http") and netloc not in self.allowed:
+            self.foreign.append(req.url)
+
+
+def hosts(*urls: str) -> set[str]:
+    return {urllib.parse.urlsplit(u).netloc for u in urls}
+
+
+@pytest.fixture
+def page(browser: Any, site: str, other_origin: str) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"]
+    )
+    page = context.new_page()
+    watch = Watch(hosts(site, other_origin))
+    watch.attach(page)
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+    assert watch.errors == [], f"console errors: {watch.errors}"
+    assert watch.foreign == [], f"requests to other hosts: {watch.foreign}"
+
+
+def today_id(days: dict[str, dt.date], game: str, tier: str = "medium") -> str:
+    return deal_id(days["today"], game, tier)
+
+
+def api_state(site: str, id_: str, moves: list[str]) -> dict[str, Any]:
+    query = urllib.parse.urlencode({"moves": " ".join(moves)})
+    with urllib.request.urlopen(f"{site}/api/v1/deals/{id_}/state?{query}") as resp:  # noqa: S310
+        return json.loads(resp.read())  # type: ignore[no-any-return]
+
+
+def open_player(page: Any, url: str, game: str) -> Player:
+    page.goto(url)
+    player = Player(page, game)
+    from playwright.sync_api import expect
+
+    expect(player.host).to_have_attribute("data-moves", "0")
+    return player
+
+
+def shot(page: Any, name: str) -> Path:
+    out = (
+        ARTIFACTS
+        / "screenshots"
+        / f"{name}-{page.viewport_size['width']}x{page.viewport_size['height']}.png"
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out), full_page=True)
+    return out
+
+
+# --- play --------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_stored_solution_wins_by_clicking(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]], game: str
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, game)
+    player = open_player(page, f"{site}/play/{id_}", game)
+    moves = solutions[game]
+    player.play_all(moves[: len(moves) // 3], finish=False)
+    shot(page, f"play-{game}")
+    # a game in progress survives a reload, and the daily page says it is under way
+    played = player.moves()
+    page.reload()
+    player.wait_moves(played)
+    page.goto(f"{site}/")
+    expect(page.locator(f'[data-deal="{id_}"] [data-result]')).to_have_text("…")
+    page.go_back()
+    player.wait_moves(played)
+    player.play_all(moves[len(moves) // 3 :])
+    assert player.state() == "won"
+    expect(player.host.locator("[data-board]")).to_have_attribute("data-state", "won")
+    verdict = player.host.locator("[data-verdict]")
+    expect(verdict).to_contain_text("Verified by the server: won in")
+    share = player.host.locator("[data-share]").input_value()
+    assert days["today"].isoformat() in share
+    assert game.capitalize() in share and "medium" in share
+    assert f"par {len(moves)}" in share and f"/play/{id_}" in share
+    assert not any(m in share.split() for m in moves if len(m) > 1), "the share text spoils"
+    player.host.locator("[data-copy]").click()
+    expect(player.host.locator("[data-copy]")).to_have_text("Copied ✓")
+    assert page.evaluate("navigator.clipboard.readText()") == share
+    shot(page, f"won-{game}")
+    # the result is kept in this browser: the daily page marks it and counts the streak
+    page.goto(f"{site}/")
+    expect(page.locator(f'[data-deal="{id_}"] [data-result]')).to_have_text("✓")
+    expect(page.locator("[data-streak]")).to_have_text("🔥 1-day streak")
+
+
+def test_an_illegal_click_shows_the_server_reason_and_changes_nothing(
+    page: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "pyramid")
+    player = open_player(page, f"{site}/play/{id_}", "pyramid")
+    state = api_state(site, id_, [])
+    # every card has an accessible name: "seven of hearts"
+    names = player.host.locator("[data-card]").evaluate_all(
+        "els => els.map(e => [e.dataset.card, e.getAttribute('aria-label')])"
+    )
+    assert len(names) == 28 and all(label.startswith(spoken(c)) for c, label in names)
+    free = [c for c in state["position"]["accessible"] if c[0] != "K"]
+    values = {c: "A23456789TJQK".index(c[0]) + 1 for c in free}
+    a, b = next((x, y) for x in free for y in free if x != y and values[x] + values[y] != 13)
+    reason = api_state(site, id_, [f"{a}+{b}"])["error"]["reason"]
+    board = player.host.locator("[data-board]")
+    before = board.inner_html()
+    player.click(f'[data-card="{a}"]')
+    player.click(f'[data-card="{b}"]')
+    expect(player.host.locator("[data-msg]")).to_contain_text(reason)
+    assert player.moves() == 0 and player.state() == "in progress"
+    assert _cards(board) == _cards_html(before)
+    # Gaps: a card whose predecessor has no gap after it
+    gid = today_id(days, "gaps")
+    player = open_player(page, f"{site}/play/{gid}", "gaps")
+    gstate = api_state(site, gid, [])
+    stuck = next(
+        c
+        for row in gstate["position"]["rows"]
+        for c in row
+        if c
+        and c not in gstate["legal_moves"]
+        and not any(m.startswith(c + "@") for m in gstate["legal_moves"])
+    )
+    greason = api_state(site, gid, [stuck])["error"]["reason"]
+    player.click(f'[data-card="{stuck}"]')
+    expect(player.host.locator("[data-msg]")).to_contain_text(greason)
+    assert player.moves() == 0
+
+
+RANKS = "ace two three four five six seven eight nine ten jack queen king".split()
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def spoken(card: str) -> str:
+    return f"{RANKS['A23456789TJQK'.index(card[0])]} of {SUITS[card[1]]}"
+
+
+def _cards(board: Any) -> list[str]:
+    return board.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")  # type: ignore[no-any-return]
+
+
+def _cards_html(html: str) -> list[str]:
+    import re
+
+    return re.findall(r'data-card="(\w\w)"', html)
+
+
+def _focused(page: Any) -> dict[str, str]:
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => { const a = document.activeElement;
+        const inner = a && a.shadowRoot ? a.shadowRoot.activeElement : null;
+        return inner ? {...inner.dataset} : {}; }"""
+    )
+
+
+def test_keyboard_only_play(
+    page: Any, site: str, days: dict[str, dt.date], seeds: dict[str, int]
+) -> None:
+    """Tab to the stock, Enter deals, arrows walk the piles, Enter picks and lands, U undoes."""
+    id_ = today_id(days, "accordion")
+    player = open_player(page, f"{site}/play/{id_}", "accordion")
+    game = new_game("accordion", seeds["accordion"])
+    dealt = 0
+    while not [m for m in game.to_json()["legal_moves"] if m != "d"]:
+        game.play(game.parse_move("d"))
+        dealt += 1
+    move = next(m for m in game.to_json()["legal_moves"] if m != "d")
+    source, target = move.split(">")
+    tops = [p["top"] for p in game.to_json()["position"]["piles"]]
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if _focused(page).get("action") == "draw":
+            break
+    assert _focused(page).get("action") == "draw", "Tab never reached the stock"
+    for n in range(dealt):
+        page.keyboard.press("Enter")
+        player.wait_moves(n + 1)
+    page.keyboard.press("ArrowDown")
+    assert _focused(page).get("card") == tops[0]
+    for _ in range(tops.index(source)):
+        page.keyboard.press("ArrowRight")
+    assert _focused(page).get("card") == source
+    page.keyboard.press("Enter")
+    for _ in range(tops.index(source) - tops.index(target)):
+        page.keyboard.press("ArrowLeft")
+    assert _focused(page).get("card") == target
+    page.keyboard.press("Enter")
+    player.wait_moves(dealt + 1)
+    assert target not in _cards(player.host.locator("[data-board]"))
+    page.keyboard.press("u")
+    player.wait_moves(dealt)
+    assert target in _cards(player.host.locator("[data-board]"))
+
+
+def test_notation_box_undo_and_restart(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "gaps")
+    player = open_player(page, f"{site}/play/{id_}", "gaps")
+    first, second, third = solutions["gaps"][:3]
+    player.play(first)
+    player.play(second)
+    after_one = api_state(site, id_, [first])["position"]["rows"]
+    player.click("[data-undo]")
+    player.wait_moves(1)
+    rows = player.host.locator("[data-board] .gaps > *").evaluate_all(
+        "els => els.map(e => e.dataset.card || null)"
+    )
+    assert rows == [c for row in after_one for c in row]
+    box = player.host.locator("input[name=moves]")
+    box.fill(f"{second} {third}")
+    box.press("Enter")
+    player.wait_moves(3)
+    expect(box).to_have_value("")
+    box.fill("KS KH")  # typed moves are checked by the server too
+    box.press("Enter")
+    expect(player.host.locator("[data-msg]")).to_contain_text("Move 1 (KS)")
+    assert player.moves() == 3
+    player.click("[data-restart]")
+    player.wait_moves(0)
+
+
+def test_numbered_deal_with_a_64_bit_seed(page: Any, site: str) -> None:
+    seed = "18446744073709551615"  # beyond a JavaScript number: sent as a decimal string
+    player = open_player(page, f"{site}/play/pyramid/{seed}", "pyramid")
+    legal = new_game("pyramid", int(seed)).to_json()["legal_moves"]
+    player.play(legal[0])
+    assert player.moves() == 1
+
+
+# --- embedding ---------------------------------------------------------------------------
+def test_the_element_plays_on_another_origin(
+    page: Any,
+    site: str,
+    other_origin: str,
+    days: dict[str, dt.date],
+    solutions: dict[str, list[str]],
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "pyramid", "hard")
+    page.goto(f"{other_origin}/?deal={id_}")
+    player = Player(page, "pyramid")
+    expect(player.host).to_have_attribute("data-moves", "0")
+    # the host page's hostile CSS does not reach the cards in the shadow root
+    colour = player.host.locator("[data-card]").first.evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    assert colour != "rgb(255, 0, 255)"
+    player.play_all(solutions["pyramid"])
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
+    events = page.evaluate("window.dd")
+    assert len(events["moves"]) == len(solutions["pyramid"])
+    assert events["moves"][-1]["state"] == "won"
+    assert len(events["won"]) == 1 and events["won"][0]["verdict"]["won"] is True
+    assert events["won"][0]["deal"] == id_
+    # the iframe embed loads there too
+    frame = page.frame_locator("#embed")
+    expect(frame.locator("daily-deal")).to_have_attribute("data-moves", "0")
+    # a second element, chosen by date ("today": the browser's time zone), game and tier
+    page.evaluate(
+        """api => document.body.insertAdjacentHTML("beforeend", `<daily-deal id="second"
+        date="today" game="gaps" tier="easy" api="${api}"></daily-deal>`)""",
+        f"{site}/api/v1",
+    )
+    second = page.locator("#second")
+    expect(second).to_have_attribute("data-state", "in progress")
+    assert second.locator("[data-card]").count() == 48
+    assert second.locator("[data-gap]").count() == 4
+
+
+def test_only_the_embed_route_may_be_framed(
+    browser: Any, site: str, other_origin: str, days: dict[str, dt.date]
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    id_ = today_id(days, "gaps")
+    page.goto(f"{other_origin}/?deal={id_}&frame=/play/{id_}")
+    page.wait_for_timeout(500)
+    assert any("frame" in e.lower() for e in errors), errors
+    frame = next(f for f in page.frames if f != page.main_frame)
+    assert frame.locator("daily-deal").count() == 0
+    context.close()
+
+
+# --- the daily page ----------------------------------------------------------------------
+def test_archive_shows_a_solution_once_open_and_not_before(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{site}/")
+    spotlight = page.locator("[data-spotlight] details.day")
+    expect(spotlight).to_have_attribute("data-date", days["today"].isoformat())
+    assert spotlight.locator("[data-solution]").count() == 0
+    expect(spotlight.locator(".locked")).to_contain_text("Solutions open")
+    assert spotlight.locator("a.tier-link").count() == 12
+    assert page.locator(f'details.day[data-date="{days["future"]}"]').count() == 0
+    past = page.locator(f'details.day[data-date="{days["past"]}"]')
+    past.locator("summary").click()
+    id_ = deal_id(days["past"], "gaps", "hard")
+    past.locator(f'[data-solution="{id_}"]').click()
+    text = past.locator(f'[data-solution-text="{id_}"]')
+    expect(text).to_contain_text(" ".join(solutions["gaps"][:5]))
+    expect(text).to_contain_text(f"({len(solutions['gaps'])} moves)")
+
+
+PAGES = [
+    "/",
+    "/play/{pyramid}",
+    "/play/{accordion}",
+    "/play/{gaps}",
+    "/play/gaps/42",
+    "/embed/{pyramid}",
+]
+
+
+def test_no_console_errors_and_no_other_host_on_any_page(
+    page: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    """The page fixture fails the test on any console error or foreign request."""
+    ids = {g: today_id(days, g) for g in GAMES}
+    for path in PAGES:
+        page.goto(site + path.format(**ids))
+        if path != "/":
+            board = page.locator("daily-deal")
+            from playwright.sync_api import expect
+
+            expect(board).to_have_attribute("data-state", "in progress")
+        page.wait_for_load_state("networkidle")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_screenshots_and_nothing_overflows(
+    page: Any,
+    site: str,
+    days: dict[str, dt.date],
+    solutions: dict[str, list[str]],
+    viewport: dict[str, int],
+) -> None:
+    page.set_viewport_size(viewport)
+    page.goto(f"{site}/")
+    page.wait_for_load_state("networkidle")
+    shot(page, "daily")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    for game in GAMES:
+        player = open_player(page, f"{site}/play/{today_id(days, game)}", game)
+        moves = solutions[game]
+        player.play_all(moves[: {"accordion": 40, "pyramid": 12, "gaps": 30}[game]], finish=False)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], game
+        assert shot(page, f"play-{game}").stat().st_size > 0

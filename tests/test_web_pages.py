@@ -1,0 +1,193 @@
+"""The pages around the player, without a browser: routes, headers (CSP, framing, caching,
+compression), the API index, and the state budget that lets one person play a whole game."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import re
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from dailydeal.daily.store import deal_id
+from dailydeal.games import GAMES
+from dailydeal.rating import TIERS
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+
+
+def test_daily_page_lists_today_and_the_archive(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    resp = client.get("/")
+    assert resp.status_code == 200 and resp.mimetype == "text/html"
+    html = resp.get_data(as_text=True)
+    for game in GAMES:
+        for tier in TIERS:
+            assert f'href="/play/{deal_id(days["today"], game, tier)}"' in html
+            # a past date: its solution is open; today's is not
+            assert f'data-solution="{deal_id(days["past"], game, tier)}"' in html
+            assert f'data-solution="{deal_id(days["today"], game, tier)}"' not in html
+    assert f'data-date="{days["future"]}"' not in html  # never served before it begins
+    assert f'data-date="{days["old"]}"' not in html  # older than the 30 days of the archive
+    assert "Solutions open when this date is over everywhere" in html
+
+
+def test_play_pages(client: FlaskClient, days: dict[str, dt.date]) -> None:
+    id_ = deal_id(days["today"], "pyramid", "hard")
+    html = client.get(f"/play/{id_}").get_data(as_text=True)
+    assert f'<daily-deal deal="{id_}" api="/api/v1">' in html
+    html = client.get("/play/gaps/18446744073709551615?variant=redeals=3").get_data(as_text=True)
+    assert 'game="gaps" seed="18446744073709551615" variant="redeals=3"' in html
+    assert client.get("/play?game=accordion&seed=7").headers["Location"] == "/play/accordion/7"
+
+
+def test_bad_play_urls_are_readable_html_errors(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    cases = [
+        ("/play/2001-01-01-gaps-easy", 404, "no published deal"),
+        (f"/play/{deal_id(days['future'], 'gaps', 'easy')}", 404, "no published deal"),
+        ("/play/solitaire/3", 404, "unknown game"),
+        ("/play/gaps/12x", 400, "a deal number is an integer"),
+        ("/play/gaps/18446744073709551616", 400, "a deal number is an integer"),
+        ("/play/gaps/3?variant=nope", 400, "nope"),
+        ("/play?game=gaps&seed=", 400, "choose a game"),
+        ("/embed/nope", 404, "no published deal"),
+    ]
+    for url, status, text in cases:
+        resp = client.get(url)
+        assert resp.status_code == status, url
+        assert resp.mimetype == "text/html" and text in resp.get_data(as_text=True), url
+
+
+def test_csp_allows_nothing_from_other_origins_and_only_embed_is_framed(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    id_ = deal_id(days["today"], "gaps", "easy")
+    for url in ("/", f"/play/{id_}", "/play/gaps/1"):
+        resp = client.get(url)
+        csp = resp.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        assert "unsafe-inline" not in csp and "http" not in csp
+        assert resp.headers["X-Frame-Options"] == "DENY"
+        # no inline script or style: the CSP would block them
+        html = resp.get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html) and "<style" not in html
+        assert " style=" not in html
+    embed = client.get(f"/embed/{id_}")
+    assert "frame-ancestors *" in embed.headers["Content-Security-Policy"]
+    assert "X-Frame-Options" not in embed.headers
+    api = client.get("/api/v1/games")
+    assert api.headers["X-Frame-Options"] == "DENY"
+
+
+def test_static_files_have_versioned_urls_and_long_caching(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    url = re.search(r'src="(/static/daily-deal\.js\?v=[0-9a-f]{12})"', html)
+    assert url, "the page links the element's script by a versioned URL"
+    resp = client.get(url.group(1))
+    assert resp.mimetype == "text/javascript"
+    assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert resp.headers["Access-Control-Allow-Origin"] == "*"  # a module from another origin
+    again = client.get(url.group(1), headers={"If-None-Match": resp.headers["ETag"]})
+    assert again.status_code == 304
+    plain = client.get("/static/daily-deal.js")  # an embedder's copy without ?v=: revalidated
+    assert plain.headers["Cache-Control"] == "public, max-age=300"
+    assert plain.data == resp.data
+    zipped = client.get(url.group(1), headers=GZIP)
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(zipped.data) == resp.data
+    assert "Accept-Encoding" in zipped.headers["Vary"]
+
+
+def test_pages_and_json_are_gzipped_with_weak_etags(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    page = client.get("/", headers=GZIP)
+    assert page.headers["Content-Encoding"] == "gzip"
+    assert b"<daily-deal" not in page.data and b"Today's deals" in gzip.decompress(page.data)
+    url = f"/api/v1/daily/{days['past']}"
+    plain = client.get(url)
+    zipped = client.get(url, headers=GZIP)
+    assert gzip.decompress(zipped.data) == plain.data
+    assert zipped.headers["ETag"] == "W/" + plain.headers["ETag"]
+    assert (
+        client.get(url, headers={**GZIP, "If-None-Match": zipped.headers["ETag"]}).status_code
+        == 304
+    )
+    refused = client.get(url, headers={"Accept-Encoding": "gzip;q=0"})
+    assert "Content-Encoding" not in refused.headers
+    odd = client.get(url, headers={"Accept-Encoding": "gzip;q=x"})
+    assert odd.status_code == 200 and "Content-Encoding" not in odd.headers
+
+
+def test_api_index_links_everything(client: FlaskClient) -> None:
+    body = client.get("/api/v1/").get_json()
+    links = body["links"]
+    assert links["today"] == "/api/v1/daily/today" and links["play"] == "/"
+    for url in links.values():
+        assert client.get(url).status_code in (200, 302), url
+
+
+def test_state_has_its_own_budget_that_fits_a_whole_game(
+    tmp_path: Path,
+    fill_db: Any,
+    now: dt.datetime,
+    days: dict[str, dt.date],
+    problem: Any,
+    solutions: dict[str, list[str]],
+) -> None:
+    """Hundreds of state requests (one per click) pass under the default state budget and
+    leave the verify budget untouched; past the state budget, a 429 problem."""
+    from dailydeal.web import DEFAULTS, create_app
+
+    app: Flask = create_app(
+        {
+            "DATABASE": fill_db(tmp_path / "s.db"),
+            "NOW": lambda: now,
+            "VERIFY_RATE_LIMIT": "1 per minute",
+        }
+    )
+    assert DEFAULTS["STATE_RATE_LIMIT"] == "600 per minute"
+    client = app.test_client()
+    id_ = deal_id(days["today"], "pyramid", "hard")
+    moves = solutions["pyramid"]
+    for n in range(len(moves) + 1):  # the whole game, one request per move
+        resp = client.post(f"/api/v1/deals/{id_}/state", json={"moves": moves[:n]})
+        assert resp.status_code == 200, n
+    assert resp.get_json()["state"] == "won"
+    assert client.post(f"/api/v1/deals/{id_}/verify", json={"moves": moves}).status_code == 200
+    problem(client.post(f"/api/v1/deals/{id_}/verify", json={"moves": moves}), 429)
+    small = create_app(
+        {
+            "DATABASE": fill_db(tmp_path / "t.db"),
+            "NOW": lambda: now,
+            "STATE_RATE_LIMIT": "2 per minute",
+        }
+    ).test_client()
+    for _ in range(2):
+        assert small.get(f"/api/v1/deals/{id_}/state").status_code == 200
+    body = problem(small.get(f"/api/v1/deals/{id_}/state"), 429)
+    assert "2 per 1 minute" in body["detail"]
+
+
+def test_the_state_limit_is_read_from_the_environment(monkeypatch: Any) -> None:
+    from dailydeal.web import config_from_env
+
+    monkeypatch.setenv("DAILYDEAL_STATE_LIMIT", "5 per second")
+    assert config_from_env()["STATE_RATE_LIMIT"] == "5 per second"
+
+
+def test_templates_and_static_files_ship_with_the_package() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
+    shipped = data["dailydeal"]
+    assert "web/templates/*.html" in shipped and "web/static/*" in shipped
