@@ -23,7 +23,8 @@ restart never changes the seeds of days not yet generated.
 
 The solver budget that decides whether a candidate is kept is a node count, not a time, so
 the same secret gives the same days on any machine; the time limit only guards against a
-pathological deal and should stay well above what ``solve_max_nodes`` takes.
+pathological deal and should stay well above what ``solve_max_nodes`` takes: a solve it
+cuts short fails its (date, game) for that run (see ``dailydeal.daily.generate``).
 """
 
 from __future__ import annotations
