@@ -38,7 +38,9 @@ def solve(game: Game[Any], time_limit: float | None, max_nodes: int | None, as_j
         click.echo(game_header(game))
         click.echo(f"{result.status} after {result.nodes} positions in {result.seconds:.3f} s")
         if result.moves:
-            proof = {True: ", proved shortest", False: ", not proved shortest (budget)"}
+            proof: dict[bool | None, str] = {
+                True: ", proved shortest", False: ", not proved shortest (budget)"
+            }
             click.echo(
                 f"solution ({len(result.moves)} moves{proof.get(shortest, '')}): "
                 + " ".join(result.moves)
