@@ -11,14 +11,7 @@ from typing import Any
 import click
 
 from dailydeal.cli import main
-
-
-def todays_range(now: dt.datetime) -> tuple[dt.date, int]:
-    """(first date, number of dates) that are "today" somewhere on Earth at ``now``."""
-    from dailydeal.web import clock
-
-    first, last = clock.earliest_today(now), clock.latest_published(now)
-    return first, (last - first).days + 1
+from dailydeal.daily.today import todays_range
 
 
 def fill_today(settings: Any, jobs: int, progress: bool) -> None:
