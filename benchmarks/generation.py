@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-day", action="store_true", help="skip the one-day measure")
     args = parser.parse_args(argv)
     settings = Settings.from_env(
-        "unused.db", secret="benchmark-secret",
+        "unused.db", secret="benchmark-secret-8a2c4e6f0b1d3f5a7c9e2b4d6f8a0c1e",
         solve_max_nodes=args.max_nodes, max_attempts=args.max_attempts,
         solve_time_limit=args.time_limit,
         games=parse_games(args.games) if args.games else None,

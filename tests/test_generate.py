@@ -39,7 +39,7 @@ VOLATILE = ("created_at", "solver")  # wall-clock fields; everything else must b
 
 def small(path: Path, **kw: Any) -> Settings:
     values: dict[str, Any] = {
-        "db_path": path, "secret": "test-secret", "games": GAMES,
+        "db_path": path, "secret": "test-secret-7c1f0a9e3b5d2c8f4a6e1b0d9c7f3e5a", "games": GAMES,
         "solve_max_nodes": 5000, "solve_time_limit": 300.0, "max_attempts": 5,
     }
     values.update(kw)
@@ -195,7 +195,7 @@ def test_more_attempts_retry_an_unfilled_tier(tmp_path: Path) -> None:
 
 
 def test_cli_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DAILYDEAL_SECRET", "cli-secret")
+    monkeypatch.setenv("DAILYDEAL_SECRET", "cli-secret-4b8e2d6f0a1c3e5b7d9f2a4c6e8b0d1f")
     monkeypatch.setenv("DAILYDEAL_MAX_NODES", "3000")
     monkeypatch.setenv("DAILYDEAL_MAX_ATTEMPTS", "3")
     monkeypatch.setenv("DAILYDEAL_GAMES", "gaps")

@@ -27,11 +27,12 @@ from dailydeal.daily.today import todays_range
 from dailydeal.web import create_app
 
 UTC = dt.UTC
+SECRET = "sched-secret-9d3b7f1e5a2c8e4b6f0a1d3c5e7b9f2d"
 
 
 def small(path: Path, **kw: Any) -> Settings:
     values: dict[str, Any] = {
-        "db_path": path, "secret": "sched-secret", "games": (("gaps", "standard"),),
+        "db_path": path, "secret": SECRET, "games": (("gaps", "standard"),),
         "solve_max_nodes": 3000, "solve_time_limit": 300.0, "max_attempts": 4, "days_ahead": 1,
     }
     values.update(kw)
@@ -81,7 +82,7 @@ def test_job_function_fills_the_stock(tmp_path: Path) -> None:
 
 def test_the_job_fills_the_americas_on_day_one(tmp_path: Path) -> None:
     """At 03:00 UTC it is still yesterday in New York: that date must be stored too."""
-    settings = small(tmp_path / "d.db", days_ahead=0)
+    settings = small(tmp_path / "d.db", days_ahead=0, solve_max_nodes=20000, max_attempts=6)
     now = dt.datetime(2030, 5, 2, 3, tzinfo=UTC)
     new_york = now.astimezone(ZoneInfo("America/New_York")).date()
     assert new_york == dt.date(2030, 5, 1)
@@ -128,7 +129,7 @@ def test_background_scheduler_runs_the_job(tmp_path: Path) -> None:
 
 def test_schedule_command_backfills_then_stops_on_sigterm(tmp_path: Path) -> None:
     db = tmp_path / "d.db"
-    env = {**os.environ, "DAILYDEAL_SECRET": "sched-secret", "DAILYDEAL_GAMES": "gaps",
+    env = {**os.environ, "DAILYDEAL_SECRET": SECRET, "DAILYDEAL_GAMES": "gaps",
            "DAILYDEAL_MAX_NODES": "3000", "DAILYDEAL_MAX_ATTEMPTS": "4"}
     before = utc_today()
     proc = subprocess.Popen(

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from dailydeal.cli import main
+from dailydeal.cli.common import forked_workers_exit_here, run_without_interrupt
 from dailydeal.daily.today import todays_range
 
 
@@ -29,7 +30,8 @@ def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.B
     """``fill_today`` in a spawned process (never a thread or a fork of this process, which
     is about to fork gunicorn workers)."""
     proc = multiprocessing.get_context("spawn").Process(
-        target=fill_today, args=(settings, jobs, False), name="dailydeal-fill", daemon=True
+        target=run_without_interrupt, args=(fill_today, settings, jobs, False),
+        name="dailydeal-fill", daemon=True,
     )
     proc.start()
     return proc
@@ -127,7 +129,8 @@ def serve(
         sched.start()
     click.echo(f"serving http://{host}:{port}/api/v1/ (Ctrl-C to stop)", err=True)
     try:
-        run_server(app, host, port, workers=workers, threads=threads)
+        with forked_workers_exit_here():
+            run_server(app, host, port, workers=workers, threads=threads)
     finally:
         if sched is not None and sched.running:
             sched.shutdown(wait=False)

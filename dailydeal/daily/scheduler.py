@@ -27,6 +27,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from dailydeal.config import Settings
+from dailydeal.daily import store
 from dailydeal.daily.generate import FillReport, fill_days
 from dailydeal.daily.today import stock_range
 
@@ -72,7 +73,12 @@ def create_scheduler(settings: Settings, *, blocking: bool) -> BaseScheduler:
 
 
 def run_scheduler(settings: Settings) -> None:
-    """Backfill today..today+N, then run the cron job until Ctrl-C or SIGTERM."""
+    """Backfill today..today+N, then run the cron job until Ctrl-C or SIGTERM.
+
+    The secret and the database are checked first: a bad one stops it at once.
+    """
+    settings.secret_key()
+    store.open_db(settings.db_path).close()
     log.info("backfilling every date that is today somewhere, through today+%d (UTC), into %s",
              settings.days_ahead, settings.db_path)
     fill_stock(settings)
