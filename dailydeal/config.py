@@ -11,7 +11,7 @@ setting                    environment variable         default
 ``secret``                 ``DAILYDEAL_SECRET``         None: use ``secret_file``
 ``secret_file``            ``DAILYDEAL_SECRET_FILE``    ``secret.key`` next to the database
 ``solve_max_nodes``        ``DAILYDEAL_MAX_NODES``      300 000 positions per candidate
-``solve_time_limit``       ``DAILYDEAL_TIME_LIMIT``     30 s per candidate (a safety net)
+``solve_time_limit``       ``DAILYDEAL_TIME_LIMIT``     120 s per candidate (a safety net)
 ``max_attempts``           ``DAILYDEAL_MAX_ATTEMPTS``   60 candidates per (date, game)
 ``jobs``                   ``DAILYDEAL_JOBS``           1 process
 ``games``                  ``DAILYDEAL_GAMES``          ``DAILY_GAMES`` (``gaps,pyramid:relaxed``)
@@ -19,20 +19,28 @@ setting                    environment variable         default
 
 The secret makes future deals unguessable (see ``dailydeal.daily.seeds``). When none is
 configured it is created once (32 random bytes, hex, file mode 0600) and then reused, so a
-restart never changes the seeds of days not yet generated.
+restart never changes the seeds of days not yet generated. A configured secret (variable or
+file) shorter than 32 bytes or of low entropy is refused (``check_secret``): one published
+seed lets anyone try guesses offline, and a guessed secret gives every future deal.
+
+A bad setting raises ``SettingsError`` with a one-line message naming the variable; the
+command line prints it and exits 1.
 
 The solver budget that decides whether a candidate is kept is a node count, not a time, so
 the same secret gives the same days on any machine; the time limit only guards against a
-pathological deal and should stay well above what ``solve_max_nodes`` takes.
+pathological deal and should stay well above what ``solve_max_nodes`` takes: a solve it
+cuts short fails its (date, game) for that run (see ``dailydeal.daily.generate``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import secrets as _secrets
 import stat
+from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -48,6 +56,15 @@ DAILY_GAMES: tuple[tuple[str, str], ...] = tuple(
 
 DEFAULT_DB = Path("data") / "dailydeal.db"
 SECRET_FILENAME = "secret.key"
+MIN_SECRET_BYTES = 32
+#: Estimated bits (``secret_entropy``) below which a secret is refused. 32 random hex
+#: digits (128 bits) score about 90 to 140; 64 (what is created) about 210 to 270.
+MIN_SECRET_BITS = 80
+MAKE_A_SECRET = "make one with `openssl rand -hex 32`"
+
+
+class SettingsError(ValueError):
+    """A setting, or a file a setting names, that cannot be used (a one-line message)."""
 
 
 @dataclass
@@ -61,7 +78,10 @@ class Settings:
     #: None means ``secret.key`` in the directory of the database.
     secret_file: Path | None = None
     solve_max_nodes: int | None = 300_000
-    solve_time_limit: float | None = 30.0
+    #: Well above what ``solve_max_nodes`` takes: a slow Pyramid deal spends its 300 000
+    #: nodes in about 30 s on a busy 2-core machine (measured), and the clock must not be
+    #: what ends a solve (see ``dailydeal.daily.generate``).
+    solve_time_limit: float | None = 120.0
     max_attempts: int = 60
     jobs: int = 1
     #: The (game, variant) pairs to generate; tests and tools may narrow it.
@@ -72,12 +92,15 @@ class Settings:
         if self.secret_file is None:
             self.secret_file = self.db_path.parent / SECRET_FILENAME
         self.secret_file = Path(self.secret_file)
-        if self.days_ahead < 0:
-            raise ValueError("days_ahead must be >= 0")
-        if self.max_attempts < 1:
-            raise ValueError("max_attempts must be >= 1")
-        if self.jobs < 1:
-            raise ValueError("jobs must be >= 1")
+        for name, value, low in (
+            ("days_ahead", self.days_ahead, 0),
+            ("max_attempts", self.max_attempts, 1),
+            ("jobs", self.jobs, 1),
+            ("solve_max_nodes", self.solve_max_nodes, 0),
+            ("solve_time_limit", self.solve_time_limit, 0),
+        ):
+            if value is not None and not value >= low:  # "not >=": NaN is refused too
+                raise SettingsError(f"{name} ({_VARIABLE[name]}) must be >= {low}, not {value}")
 
     @classmethod
     def from_env(cls, db_path: str | Path | None = None, **overrides: Any) -> Settings:
@@ -87,13 +110,14 @@ class Settings:
         """
         env = os.environ
         values: dict[str, Any] = {}
-        for name, var, conv in _ENV:
+        for name, var, conv, expected in _ENV:
             text = env.get(var)
             if text is not None and text != "":
                 try:
                     values[name] = conv(text)
                 except ValueError as exc:
-                    raise ValueError(f"bad {var}={text!r}: {exc}") from None
+                    reason = str(exc) if conv is parse_games else expected
+                    raise SettingsError(f"bad {var}={text[:80]!r}: {reason}") from None
         if db_path is not None:
             values["db_path"] = Path(db_path)
         known = {f.name for f in fields(cls)}
@@ -102,7 +126,10 @@ class Settings:
                 raise TypeError(f"unknown setting {key!r}")
             if value is not None:
                 values[key] = value
-        return cls(**values)
+        settings = cls(**values)
+        if settings.secret is not None:  # refused now, before any work starts
+            check_secret(settings.secret.encode(), "DAILYDEAL_SECRET")
+        return settings
 
     def with_(self, **changes: Any) -> Settings:
         """A copy with some settings changed."""
@@ -111,11 +138,39 @@ class Settings:
     def secret_key(self) -> bytes:
         """The HMAC key: ``secret`` if set, else the secret file, created once if missing."""
         if self.secret is not None:
-            if not self.secret:
-                raise ValueError("the secret is empty")
-            return self.secret.encode()
+            return check_secret(self.secret.encode(), "DAILYDEAL_SECRET")
         assert self.secret_file is not None
-        return load_or_create_secret(self.secret_file)
+        path = self.secret_file
+        return check_secret(load_or_create_secret(path), f"the secret file {path}")
+
+
+def secret_entropy(secret: bytes) -> float:
+    """A rough estimate of a secret's entropy in bits: the Shannon entropy of its byte
+    frequencies times its length, where repeats are discounted (the length counts at most
+    the distinct 3-byte windows, + 2). Random text scores near its true entropy; repeated
+    words, a small alphabet or a run of one character score low."""
+    n = len(secret)
+    if n == 0:
+        return 0.0
+    per_byte = -sum(c / n * math.log2(c / n) for c in Counter(secret).values())
+    windows = len({secret[i : i + 3] for i in range(n - 2)})
+    return per_byte * min(n, windows + 2)
+
+
+def check_secret(secret: bytes, source: str) -> bytes:
+    """``secret`` if it is long and random enough, else ``SettingsError`` naming ``source``."""
+    if len(secret) < MIN_SECRET_BYTES:
+        raise SettingsError(
+            f"{source} is too short: {len(secret)} bytes, at least {MIN_SECRET_BYTES} "
+            f"needed; {MAKE_A_SECRET}"
+        )
+    bits = secret_entropy(secret)
+    if bits < MIN_SECRET_BITS:
+        raise SettingsError(
+            f"{source} has too little entropy (about {bits:.0f} bits: repeats or few "
+            f"distinct characters; {MIN_SECRET_BITS} needed); {MAKE_A_SECRET}"
+        )
+    return secret
 
 
 def parse_games(text: str) -> tuple[tuple[str, str], ...]:
@@ -140,17 +195,20 @@ def _optional_float(text: str) -> float | None:
     return None if text.lower() == "none" else float(text)
 
 
-_ENV: tuple[tuple[str, str, Any], ...] = (
-    ("db_path", "DAILYDEAL_DB", Path),
-    ("days_ahead", "DAILYDEAL_DAYS_AHEAD", int),
-    ("secret", "DAILYDEAL_SECRET", str),
-    ("secret_file", "DAILYDEAL_SECRET_FILE", Path),
-    ("solve_max_nodes", "DAILYDEAL_MAX_NODES", _optional_int),
-    ("solve_time_limit", "DAILYDEAL_TIME_LIMIT", _optional_float),
-    ("max_attempts", "DAILYDEAL_MAX_ATTEMPTS", int),
-    ("jobs", "DAILYDEAL_JOBS", int),
-    ("games", "DAILYDEAL_GAMES", parse_games),
+_WHOLE = "expected a whole number"
+#: (setting, variable, parser, what a bad value is told)
+_ENV: tuple[tuple[str, str, Any, str], ...] = (
+    ("db_path", "DAILYDEAL_DB", Path, ""),
+    ("days_ahead", "DAILYDEAL_DAYS_AHEAD", int, _WHOLE),
+    ("secret", "DAILYDEAL_SECRET", str, ""),
+    ("secret_file", "DAILYDEAL_SECRET_FILE", Path, ""),
+    ("solve_max_nodes", "DAILYDEAL_MAX_NODES", _optional_int, _WHOLE + " or none"),
+    ("solve_time_limit", "DAILYDEAL_TIME_LIMIT", _optional_float, "expected seconds or none"),
+    ("max_attempts", "DAILYDEAL_MAX_ATTEMPTS", int, _WHOLE),
+    ("jobs", "DAILYDEAL_JOBS", int, _WHOLE),
+    ("games", "DAILYDEAL_GAMES", parse_games, ""),
 )
+_VARIABLE = {name: var for name, var, _, _ in _ENV}
 
 
 def load_or_create_secret(path: Path) -> bytes:
@@ -164,6 +222,15 @@ def load_or_create_secret(path: Path) -> bytes:
         return _read_secret(path)
     except FileNotFoundError:
         pass
+    except OSError as exc:
+        raise SettingsError(f"cannot read the secret file {path}: {exc.strerror}") from None
+    try:
+        return _create_secret(path)
+    except OSError as exc:
+        raise SettingsError(f"cannot create the secret file {path}: {exc.strerror}") from None
+
+
+def _create_secret(path: Path) -> bytes:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{_secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -187,7 +254,7 @@ def load_or_create_secret(path: Path) -> bytes:
 def _read_secret(path: Path) -> bytes:
     data = path.read_bytes().strip()
     if not data:
-        raise ValueError(f"the secret file {path} is empty")
+        raise SettingsError(f"the secret file {path} is empty; {MAKE_A_SECRET}")
     mode = stat.S_IMODE(path.stat().st_mode)
     if mode & 0o077:
         log.warning("the secret file %s is readable by others (mode %o); use 0600", path, mode)

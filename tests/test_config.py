@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import os
+import re
+import secrets
+import shutil
 import stat
+import subprocess
 import threading
 from pathlib import Path
 
 import pytest
 
-from dailydeal.config import DAILY_GAMES, Settings, load_or_create_secret, parse_games
+from dailydeal.config import (
+    DAILY_GAMES,
+    Settings,
+    SettingsError,
+    load_or_create_secret,
+    parse_games,
+)
 from dailydeal.games import GAMES, default_variant
 
 ENV_VARS = (
@@ -73,8 +83,8 @@ def test_bad_values(clean_env: pytest.MonkeyPatch) -> None:
 
 
 def test_explicit_secret_wins(tmp_path: Path) -> None:
-    s = Settings(db_path=tmp_path / "d.db", secret="s3cret")
-    assert s.secret_key() == b"s3cret"
+    s = Settings(db_path=tmp_path / "d.db", secret=STRONG)
+    assert s.secret_key() == STRONG.encode()
     assert not (tmp_path / "secret.key").exists()  # nothing written
     with pytest.raises(ValueError):
         Settings(db_path=tmp_path / "d.db", secret="").secret_key()
@@ -117,3 +127,55 @@ def test_empty_secret_file_is_an_error(tmp_path: Path) -> None:
     os.chmod(path, 0o600)
     with pytest.raises(ValueError, match="empty"):
         load_or_create_secret(path)
+
+
+STRONG = "3f9a1c0e8b7d6a5f4e3d2c1b0a998877665544332211ffeeddccbbaa00112233"
+
+
+@pytest.mark.parametrize(
+    "weak,words",
+    [
+        ("sunshine", "too short"),
+        ("s3cret-but-only-31-bytes-long!!", "too short"),
+        ("sunshine" * 8, "too little entropy"),
+        ("a" * 64, "too little entropy"),
+        ("0123456789" * 4, "too little entropy"),
+    ],
+)
+def test_weak_secrets_are_refused(
+    weak: str, words: str, clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with pytest.raises(SettingsError, match=words) as err:
+        Settings(db_path=tmp_path / "d.db", secret=weak).secret_key()
+    assert "\n" not in str(err.value) and "openssl rand -hex 32" in str(err.value)
+    clean_env.setenv("DAILYDEAL_SECRET", weak)
+    with pytest.raises(SettingsError, match="DAILYDEAL_SECRET"):
+        Settings.from_env(tmp_path / "d.db")  # refused before any work starts
+    clean_env.delenv("DAILYDEAL_SECRET")
+    path = tmp_path / "weak.key"
+    path.write_text(weak + "\n")
+    os.chmod(path, 0o600)
+    with pytest.raises(SettingsError, match=f"secret file {path}"):
+        Settings(db_path=tmp_path / "d.db", secret_file=path).secret_key()
+
+
+@pytest.mark.parametrize("strong", [STRONG, secrets.token_hex(16), secrets.token_urlsafe(32)])
+def test_strong_secrets_are_accepted(strong: str, tmp_path: Path) -> None:
+    assert Settings(db_path=tmp_path / "d.db", secret=strong).secret_key() == strong.encode()
+
+
+def test_secret_files_are_ignored_by_git() -> None:
+    root = Path(__file__).resolve().parent.parent
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git work tree")
+    for name in ("data/secret.key", "data/.secret.key.123.abcd", "elsewhere/prod.key"):
+        ignored = subprocess.run(["git", "check-ignore", "-q", name], cwd=root)
+        assert ignored.returncode == 0, f"{name} is not git-ignored"
+
+
+def test_systemd_units_keep_new_files_private() -> None:
+    deploy = Path(__file__).resolve().parent.parent / "deploy"
+    units = sorted(deploy.glob("*.service"))
+    assert units
+    for unit in units:
+        assert re.search(r"^UMask=0077$", unit.read_text(), re.M), unit.name

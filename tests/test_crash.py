@@ -21,7 +21,7 @@ from dailydeal.daily.generate import fill_days
 DAY = dt.date(2030, 3, 1)
 DAYS = 4
 ENV = {
-    "DAILYDEAL_SECRET": "crash-secret",
+    "DAILYDEAL_SECRET": "crash-secret-2e6a0c4f8b1d5e9a3c7f0b2d4e6a8c1f",
     "DAILYDEAL_GAMES": "accordion",
     "DAILYDEAL_MAX_NODES": "5000",
     "DAILYDEAL_TIME_LIMIT": "300",

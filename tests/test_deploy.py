@@ -50,7 +50,7 @@ def server(tmp_path: Path, fill_db: Any) -> Any:
         "DAILYDEAL_BIND": f"127.0.0.1:{port}",
         "DAILYDEAL_WORKERS": "2",
         "DAILYDEAL_THREADS": "2",
-        "DAILYDEAL_SECRET": "test-secret-not-used-by-the-api",
+        "DAILYDEAL_SECRET": "test-secret-not-used-by-the-api-5f1a9c3e7b2d",
     }
     log = open(tmp_path / "gunicorn.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(

@@ -39,7 +39,7 @@ VOLATILE = ("created_at", "committed_at", "solver")  # wall-clock fields; the re
 
 def small(path: Path, **kw: Any) -> Settings:
     values: dict[str, Any] = {
-        "db_path": path, "secret": "test-secret", "games": GAMES,
+        "db_path": path, "secret": "test-secret-7c1f0a9e3b5d2c8f4a6e1b0d9c7f3e5a", "games": GAMES,
         "solve_max_nodes": 5000, "solve_time_limit": 300.0, "max_attempts": 5,
     }
     values.update(kw)
@@ -195,7 +195,7 @@ def test_more_attempts_retry_an_unfilled_tier(tmp_path: Path) -> None:
 
 
 def test_cli_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DAILYDEAL_SECRET", "cli-secret")
+    monkeypatch.setenv("DAILYDEAL_SECRET", "cli-secret-4b8e2d6f0a1c3e5b7d9f2a4c6e8b0d1f")
     monkeypatch.setenv("DAILYDEAL_MAX_NODES", "3000")
     monkeypatch.setenv("DAILYDEAL_MAX_ATTEMPTS", "3")
     monkeypatch.setenv("DAILYDEAL_GAMES", "gaps")
@@ -232,3 +232,42 @@ def test_time_limit_hits_are_reported(tmp_path: Path) -> None:
     report = fill_days(settings, DAY, 1)
     assert sum(u.timeouts for u in report.units) >= 1
     assert "hit the time limit" in report.summary()
+
+
+PYRAMID = (("pyramid", "relaxed"),)
+
+
+def test_the_time_limit_never_changes_what_is_stored(tmp_path: Path) -> None:
+    """Stored rows are a pure function of (secret, date, game, variant, versions, budget): a
+    time limit that cuts solves short leaves rows missing, reported, never different ones."""
+    games = GAMES + PYRAMID
+    free = small(tmp_path / "free.db", games=games, solve_time_limit=None, max_attempts=4)
+    fill_days(free, DAY, 1)
+    # 0 s: every solve stops at the budget's first clock reading (1024 nodes)
+    cut = free.with_(db_path=tmp_path / "cut.db", solve_time_limit=0.0)
+    report = fill_days(cut, DAY, 1)
+    expected, got = rows(free.db_path), rows(cut.db_path)
+    assert {k: v for k, v in got.items() if v != expected.get(k)} == {}
+    missing = sorted(expected.keys() - got.keys())
+    assert missing, "the time limit cut nothing: make it tighter"
+    assert not report.ok and sum(u.timeouts for u in report.units) >= 1
+    summary = report.summary()
+    for id_ in missing:
+        game = expected[id_]["game"]
+        assert re.search(rf"NOT FILLED {DAY} {game}/\w+: .*\(the time limit stopped", summary)
+    # the cut searches are not remembered as failed: a run without the limit completes them
+    again = fill_days(cut.with_(solve_time_limit=None), DAY, 1)
+    assert again.filled == len(missing)
+    assert rows(cut.db_path) == expected
+
+
+def test_wins_not_proved_shortest_are_counted_not_stored(tmp_path: Path) -> None:
+    settings = small(tmp_path / "d.db", games=PYRAMID, solve_max_nodes=400,
+                     solve_time_limit=None, max_attempts=6)
+    report = fill_days(settings, DAY, 1)
+    assert sum(u.not_shortest for u in report.units) >= 1
+    assert "not proved shortest" in report.summary()
+    db = store.open_db(settings.db_path)
+    for r in db.query("SELECT id FROM deals"):
+        deal = store.get_deal(db, r["id"])
+        assert deal is not None and deal["solver"]["stats"]["optimal"] is True

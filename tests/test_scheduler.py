@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED, JobExecutionEvent
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -22,13 +23,16 @@ from dailydeal.config import Settings
 from dailydeal.daily import store
 from dailydeal.daily.generate import utc_today
 from dailydeal.daily.scheduler import JOB_ID, create_scheduler, fill_stock
+from dailydeal.daily.today import todays_range
+from dailydeal.web import create_app
 
 UTC = dt.UTC
+SECRET = "sched-secret-9d3b7f1e5a2c8e4b6f0a1d3c5e7b9f2d"
 
 
 def small(path: Path, **kw: Any) -> Settings:
     values: dict[str, Any] = {
-        "db_path": path, "secret": "sched-secret", "games": (("gaps", "standard"),),
+        "db_path": path, "secret": SECRET, "games": (("gaps", "standard"),),
         "solve_max_nodes": 3000, "solve_time_limit": 300.0, "max_attempts": 4, "days_ahead": 1,
     }
     values.update(kw)
@@ -61,7 +65,8 @@ def test_job_configuration(tmp_path: Path) -> None:
 def test_job_function_fills_the_stock(tmp_path: Path) -> None:
     settings = small(tmp_path / "d.db", days_ahead=2)
     day = dt.date(2030, 5, 1)
-    report = fill_stock(settings, today=day)
+    noon = dt.datetime(2030, 5, 1, 12, tzinfo=UTC)  # today everywhere: day and day+1
+    report = fill_stock(settings, noon)
     assert (report.start, report.days) == (day, 3)
     db = store.open_db(settings.db_path)
     end = day + dt.timedelta(days=2)
@@ -72,7 +77,27 @@ def test_job_function_fills_the_stock(tmp_path: Path) -> None:
                                  settings.games, ("easy", "medium", "hard", "expert"))
     assert sorted(missing) == report.unfilled
     # the next run has nothing to do
-    assert fill_stock(settings, today=day).filled == 0
+    assert fill_stock(settings, noon).filled == 0
+
+
+def test_the_job_fills_the_americas_on_day_one(tmp_path: Path) -> None:
+    """At 03:00 UTC it is still yesterday in New York: that date must be stored too."""
+    settings = small(tmp_path / "d.db", days_ahead=0, solve_max_nodes=20000, max_attempts=6)
+    now = dt.datetime(2030, 5, 2, 3, tzinfo=UTC)
+    new_york = now.astimezone(ZoneInfo("America/New_York")).date()
+    assert new_york == dt.date(2030, 5, 1)
+    report = fill_stock(settings, now)
+    assert (report.start, report.days) == todays_range(now) == (dt.date(2030, 5, 1), 2)
+    db = store.open_db(settings.db_path)
+    stored = store.stored_keys(db, new_york, new_york)
+    assert stored, "nothing stored for New York's date"
+    assert len(stored) + len(store.unfilled_between(db, new_york, new_york)) == 4
+    # what the API serves to New York at that instant is there
+    app = create_app({"DATABASE": settings.db_path, "NOW": lambda: now, "TESTING": True})
+    answer = app.test_client().get("/api/v1/daily/today?tz=America/New_York")
+    assert answer.status_code in (200, 302, 303, 307), answer.status_code
+    if answer.status_code != 200:
+        assert new_york.isoformat() in answer.headers["Location"]
 
 
 def test_background_scheduler_runs_the_job(tmp_path: Path) -> None:
@@ -99,12 +124,12 @@ def test_background_scheduler_runs_the_job(tmp_path: Path) -> None:
     assert report.start == utc_today() or report.start == utc_today() - dt.timedelta(days=1)
     db = store.open_db(settings.db_path)
     stored = store.stored_keys(db, report.start, report.start)
-    assert len(stored) + len(report.unfilled) == 4
+    assert len(stored) + len([u for u in report.unfilled if u[0] == report.start]) == 4
 
 
 def test_schedule_command_backfills_then_stops_on_sigterm(tmp_path: Path) -> None:
     db = tmp_path / "d.db"
-    env = {**os.environ, "DAILYDEAL_SECRET": "sched-secret", "DAILYDEAL_GAMES": "gaps",
+    env = {**os.environ, "DAILYDEAL_SECRET": SECRET, "DAILYDEAL_GAMES": "gaps",
            "DAILYDEAL_MAX_NODES": "3000", "DAILYDEAL_MAX_ATTEMPTS": "4"}
     before = utc_today()
     proc = subprocess.Popen(

@@ -38,6 +38,8 @@ SPLITMIX_VECTORS = {
     2**64 - 1: [0xE4D971771B652C20, 0xE99FF867DBF682C9, 0x382FF84CB27281E9],
 }
 
+REJECTED_IN_DECK = 3558559446808474027
+
 GOLDEN_DECKS = {
     0: "8C JD 9S 2C 2H QH 6C TS 3H AS JS 7S 9D 8S QC KD 5D 2S 3D 5S AD 6S 4C TH 5H 8D 8H AH "
     "QD TC QS JH 3C 4H 2D 9H 3S KH AC 7C 9C 7H JC 6D KC 4S 7D 5C 6H 4D KS TD",
@@ -47,7 +49,26 @@ GOLDEN_DECKS = {
     "4D 3H TD JC 4S 6C 7C 3C 8H QH 9C KD 5D 6S QC 9H JH QS 3S 9D QD 9S JS TS",
     2**64 - 1: "JS KC 7C 4S AH JD 5H 2D AD 7H 6H 6C 4H AC 4C 7D 3H 2H 9D QD 8H 3C 5C 9C AS 8C "
     "QH TH 7S QC 9S 4D JH KD KS 6D 9H 8D 8S TD 6S KH 2C 3D QS JC 3S 5D TC 2S TS 5S",
+    # The first draw (n = 52) is rejected: the first output is 2^64-1.
+    REJECTED_IN_DECK: "QD 2C JC KS 4S 5D TD 2D 7S 9D 2S 6C 2H 8H 5S 6D KD 5C QS AS 7D TC AD 4D "
+    "8D TH KC JH 9C AC KH 7H 8S 4H AH 8C QC JS 5H 6S TS JD 9H 3H 6H 9S QH 3C 4C 3D 3S 7C",
+    # The draws of n = 32, 16 and 4 are 2^64-1: accepted (2^64 mod n = 0).
+    15351936018568675335: "4D 8S 4C TH QH 7S 8C 2S 3S AC 7H QC 6S 7C 2D KH 6C QD AH TD JD AS "
+    "4H JC 5S 5H 5D 8D TS KC 9D 6D 3D TC 3C AD 3H KD QS 8H 2C 9S 9C JS 4S JH 7D KS 9H 6H 5C 2H",
+    17407939646493015735: "QC 5D TS 9H TH 2C 9S 3C 7H 3D 5C 6D 2S 9D AH TD 7S 6C JC 6H 8S 6S "
+    "JH KH 5H 5S 3H 7D AC 2D 8C KS JS 9C 4H AD TC 8D KC KD 4C QD AS 8H 4S 7C 2H 3S 4D JD QH QS",
+    9726570330581495227: "3D 6D JH 6S 7D 5H 9H 6H 9C KH 2S 4H 8H 8D 6C 7S 5S 4S AC 9S TH JC QH "
+    "2C 8S JD 8C 2H KS AH KC 5C QD TC 7C QC TS 5D 2D TD KD 9D 7H AS 3H QS 3C AD 4C JS 3S 4D",
 }
+POWER_OF_TWO_SEEDS = {15351936018568675335: 32, 17407939646493015735: 16, 9726570330581495227: 4}
+# substream(REJECTED_IN_REDEAL, 1) starts with the output 2^64-1: the first draw (n = 48) of
+# the redeal of the 48 non-aces is rejected.
+REJECTED_IN_REDEAL = 16201630135398685864
+REDEAL_WITH_REJECTION = (
+    "5H KH KD JC QS 6C JH 8H 7S 9H QH TD 3C 5S 2D 2H 9C 6D QC 7H 8S 6S KC 8C JS 3H 4D 8D 9S TS "
+    "KS JD 2S TH TC 3D 9D 4S 5D 5C 7C QD 4C 7D 6H 2C 4H 3S"
+)
+UINT64_MAX = 2**64 - 1
 
 
 def test_splitmix64_vectors() -> None:
@@ -214,13 +235,128 @@ def test_the_javascript_reference_of_the_document_gives_the_same_decks() -> None
     code = re.search(r"^```js\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S)
     assert code is not None
     script = code.group(1).replace("console.log(", "void (", 1)  # drop the demo line
+    seeds = list(GOLDEN_DECKS)
     script += (
-        "for (const s of [0n, 1n, 42n, (1n << 64n) - 1n])"
+        f"for (const s of [{', '.join(f'{s}n' for s in seeds)}])"
         " console.log(deck(s).map((c) => NAMES[c]).join(' '));\n"
         "console.log(String(new SplitMix64(0n).below(3n * (1n << 62n))));\n"
+        "const nonAces = [...Array(52).keys()].filter((c) => c % 13 !== 0);\n"
+        f"console.log(redealShuffle(nonAces, {REJECTED_IN_REDEAL}n, 1)"
+        ".map((c) => NAMES[c]).join(' '));\n"
     )
     out = subprocess.run(
         ["node", "-e", script], capture_output=True, text=True, timeout=60, check=True
     ).stdout.splitlines()
-    assert out[:4] == [GOLDEN_DECKS[s] for s in (0, 1, 42, 2**64 - 1)]
-    assert out[4] == "7960286522194355700"
+    assert out[: len(seeds)] == [GOLDEN_DECKS[s] for s in seeds]
+    assert out[len(seeds) :] == ["7960286522194355700", REDEAL_WITH_REJECTION]
+
+
+# --- The edges of rejection sampling (docs/deals.md section 3) --------------------------
+
+
+def _max_ok(n: int) -> int:
+    """The document's 64-bit-safe bound, every step kept in 0..2^64-1 as in C."""
+    return UINT64_MAX - ((UINT64_MAX % n) + 1) % n
+
+
+def test_64_bit_bound_accepts_exactly_the_draws_python_accepts() -> None:
+    for n in [*range(1, 53), 2**32, 2**63, 3 * 2**62, 2**64 - 1, 12345678901234567]:
+        assert _max_ok(n) <= UINT64_MAX
+        # Python's limit is 2^64 - (2^64 mod n); it can be 2^64, which has no uint64.
+        assert _max_ok(n) + 1 == (1 << 64) - ((1 << 64) % n)
+
+
+@given(st.integers(1, UINT64_MAX))
+def test_64_bit_bound_for_any_n(n: int) -> None:
+    assert _max_ok(n) + 1 == (1 << 64) - ((1 << 64) % n)
+
+
+def test_a_draw_rejected_in_a_deck() -> None:
+    rng = substream(REJECTED_IN_DECK, 0)
+    first, second = rng.next(), rng.next()
+    assert first == UINT64_MAX > _max_ok(52)  # rejected
+    assert substream(REJECTED_IN_DECK, 0).below(52) == second % 52 == 45
+    draws = substream(REJECTED_IN_DECK, 0)
+    assert [draws.below(i + 1) for i in range(51, 0, -1)][:3] == [45, 2, 28]
+    assert draws.state == (REJECTED_IN_DECK + 52 * 0x9E3779B97F4A7C15) % 2**64  # 52 outputs
+
+
+@pytest.mark.parametrize("seed,n", list(POWER_OF_TWO_SEEDS.items()))
+def test_powers_of_two_never_reject(seed: int, n: int) -> None:
+    """The draw of n (a power of two) is 2^64-1: accepted by the document's rule, rejected by
+    the shortcut ``UINT64_MAX - UINT64_MAX % n``, which therefore deals another deck."""
+    rng = substream(seed, 0)
+    outputs = [rng.next() for _ in range(51)]  # no draw of these seeds is rejected
+    assert outputs[52 - n] == UINT64_MAX <= _max_ok(n)
+    assert fisher_yates(range(52), substream(seed, 0)) == shuffled_deck(seed)
+
+    class Shortcut(SplitMix64):
+        def below(self, n: int) -> int:
+            limit = UINT64_MAX - UINT64_MAX % n
+            while True:
+                x = self.next()
+                if x < limit:
+                    return x % n
+
+    shortcut = Shortcut(substream(seed, 0).state)
+    assert C.names(fisher_yates(range(52), shortcut)) != GOLDEN_DECKS[seed].split()
+
+
+def test_a_draw_rejected_in_a_gaps_redeal() -> None:
+    rng = substream(REJECTED_IN_REDEAL, 1)
+    assert rng.next() == UINT64_MAX > _max_ok(48)
+    non_aces = [c for c in range(52) if C.value(c) != 1]
+    got = redeal_shuffle(non_aces, REJECTED_IN_REDEAL, 1)
+    assert C.names(got) == REDEAL_WITH_REJECTION.split()
+    text = DOC.read_text(encoding="utf-8")
+    assert REDEAL_WITH_REJECTION in text and str(REJECTED_IN_REDEAL) in text
+
+
+C_PROGRAM = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+static uint64_t splitmix64_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+%s
+int main(int argc, char **argv) {
+    for (int a = 1; a < argc; a++) {
+        uint64_t state = strtoull(argv[a], NULL, 10);
+        int deck[52];
+        for (int i = 0; i < 52; i++) deck[i] = i;
+        for (int i = 51; i >= 1; i--) {
+            int j = (int)below(&state, (uint64_t)i + 1);
+            int t = deck[i]; deck[i] = deck[j]; deck[j] = t;
+        }
+        for (int i = 0; i < 52; i++) printf(i ? " %%d" : "%%d", deck[i]);
+        printf("\n");
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(
+    shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler"
+)
+def test_the_c_below_of_the_document_deals_the_golden_decks(tmp_path: Path) -> None:
+    """A literal 64-bit port (the document's C) gives every golden deck: no endless loop on
+    powers of two, the same rejections."""
+    code = re.search(r"^```c\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S)
+    assert code is not None
+    source = tmp_path / "deck.c"
+    source.write_text(C_PROGRAM % code.group(1))
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    assert compiler is not None
+    subprocess.run([compiler, "-O1", "-o", str(tmp_path / "deck"), str(source)], check=True,
+                   timeout=60)
+    out = subprocess.run(
+        [str(tmp_path / "deck"), *map(str, GOLDEN_DECKS)], capture_output=True, text=True,
+        timeout=10, check=True,
+    ).stdout.splitlines()
+    got = [" ".join(C.names([int(x) for x in line.split()])) for line in out]
+    assert got == list(GOLDEN_DECKS.values())

@@ -166,3 +166,20 @@ def test_concurrent_first_open(tmp_path: Path) -> None:
     names = [r["name"] for r in db.query("SELECT name FROM _sqlite_migrations")]
     assert names[:2] == ["m001_deals", "m002_attempt_and_unfilled"]
     assert len(names) == len(set(names))  # each applied once
+
+
+def test_a_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"not a database at all, " * 300)
+    with pytest.raises(store.StoreError, match=f"cannot use the database {bad}: file is not"):
+        store.open_db(bad)
+    assert bad.read_bytes() == b"not a database at all, " * 300  # nothing overwritten
+
+
+def test_an_impossible_path_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with pytest.raises(store.StoreError, match="database .*a-file/d.db: .*a-file is not a dir"):
+        store.open_db(blocker / "d.db")
+    with pytest.raises(store.StoreError, match="is a directory"):
+        store.open_db(tmp_path)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Callable
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -58,3 +62,50 @@ def echo_json(data: Any) -> None:
 def game_header(game: Game[Any]) -> str:
     seed = "explicit cards" if game.seed is None else f"seed {game.seed}"
     return f"{game.name} ({game.variant}), {seed}"
+
+
+def run_without_interrupt(target: Callable[..., Any], *args: Any) -> None:
+    """Run ``target(*args)`` in a child process that ignores Ctrl-C.
+
+    A terminal sends SIGINT to its whole foreground process group; a helper process (the
+    background fill of ``serve``) is stopped by its parent instead, so it must not die of it
+    with a traceback. Children it spawns inherit the ignored signal. A bad setting or
+    database ends it with one line, as on the command line.
+    """
+    from dailydeal.config import SettingsError
+    from dailydeal.daily.store import StoreError
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        target(*args)
+    except (SettingsError, StoreError) as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+
+
+@contextlib.contextmanager
+def forked_workers_exit_here() -> Iterator[None]:
+    """Around a server that forks its workers from inside (gunicorn's ``run()``).
+
+    A forked worker that stops unwinds the stack it inherited from the master: without
+    this it would run the master's clean-up (``finally`` blocks, ``atexit`` handlers that
+    join the master's children) and fail in it. Here a forked process leaves at once with
+    its own exit status.
+    """
+    master = os.getpid()
+    try:
+        yield
+    except BaseException as exc:
+        if os.getpid() != master:
+            _leave(exc.code if isinstance(exc, SystemExit) else 1)
+        raise
+    if os.getpid() != master:
+        _leave(0)
+
+
+def _leave(code: object) -> None:
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)

@@ -82,15 +82,16 @@ def generate(
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="SQLite file.")
 @click.option(
     "--days-ahead", type=click.IntRange(min=0),
-    help="Keep today..today+N stored (default 7, or DAILYDEAL_DAYS_AHEAD).",
+    help="Keep through today+N (UTC) stored (default 7, or DAILYDEAL_DAYS_AHEAD).",
 )
 @click.option("--jobs", type=click.IntRange(min=1), help="Processes for backfills.")
 def schedule(db_path: str | None, days_ahead: int | None, jobs: int | None) -> None:
     """Keep the stock of daily deals filled, as a long-running process.
 
-    First stores anything missing from today to today+N (UTC dates), then runs an
-    APScheduler cron job (UTC, every hour at minute 5) that does the same; missed runs are
-    coalesced. Stop it with Ctrl-C or SIGTERM; a kill at any point is safe.
+    First stores anything missing from every date that is "today" somewhere on Earth (from
+    the date at UTC-12, as serve does) to today+N (UTC), then runs an APScheduler cron job
+    (UTC, every hour at minute 5) that does the same; missed runs are coalesced. Stop it
+    with Ctrl-C or SIGTERM; a kill at any point is safe.
     """
     from dailydeal.daily.scheduler import run_scheduler
 

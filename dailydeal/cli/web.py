@@ -11,14 +11,8 @@ from typing import Any
 import click
 
 from dailydeal.cli import main
-
-
-def todays_range(now: dt.datetime) -> tuple[dt.date, int]:
-    """(first date, number of dates) that are "today" somewhere on Earth at ``now``."""
-    from dailydeal.web import clock
-
-    first, last = clock.earliest_today(now), clock.latest_published(now)
-    return first, (last - first).days + 1
+from dailydeal.cli.common import forked_workers_exit_here, run_without_interrupt
+from dailydeal.daily.today import todays_range
 
 
 def fill_today(settings: Any, jobs: int, progress: bool) -> None:
@@ -36,7 +30,8 @@ def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.B
     """``fill_today`` in a spawned process (never a thread or a fork of this process, which
     is about to fork gunicorn workers)."""
     proc = multiprocessing.get_context("spawn").Process(
-        target=fill_today, args=(settings, jobs, False), name="dailydeal-fill", daemon=True
+        target=run_without_interrupt, args=(fill_today, settings, jobs, False),
+        name="dailydeal-fill", daemon=True,
     )
     proc.start()
     return proc
@@ -138,7 +133,8 @@ def serve(
         err=True,
     )
     try:
-        run_server(app, host, port, workers=workers, threads=threads)
+        with forked_workers_exit_here():
+            run_server(app, host, port, workers=workers, threads=threads)
     finally:
         if sched is not None and sched.running:
             sched.shutdown(wait=False)

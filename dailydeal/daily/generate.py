@@ -7,6 +7,15 @@ candidate of the stream that is won and rated in T. That rule makes a stored day
 function of (secret, date, game, variant, versions, budget): generating in another order,
 in several processes, twice at once, or again after a crash gives the same rows.
 
+The wall-clock time limit is only a safety net and never decides what is stored. A solve
+whose answer the clock cut short (unknown, or a win not proved shortest, before the node
+budget was spent) stops the search of that (date, game): the tiers it still wants stay
+empty for this run, counted and reported, and a later run searches them again. Skipping
+the candidate instead would store a later one, and keeping its answer would store a
+solution that a faster machine would not find. A win the solver could not prove shortest
+within the node budget is deterministic but not kept either (``solution_length`` promises
+the shortest where the solver proves shortest solutions, as Pyramid's does); it is counted.
+
 A deal is written as soon as it is found (one small transaction, INSERT OR IGNORE on the
 unique (date, game, variant, tier)), so a killed generator loses at most the candidate it
 was working on and the next run completes the rest. Stored days are never rewritten: the
@@ -37,13 +46,14 @@ from dailydeal.config import DAILY_GAMES, Settings
 from dailydeal.daily import fairness, store
 from dailydeal.daily.seeds import candidate_seeds
 from dailydeal.rating import TIERS, rate
-from dailydeal.solvers import UNKNOWN, WON, solve
+from dailydeal.solvers import UNKNOWN, WON, SolveResult, solve
 from dailydeal.verify import verify
 
 log = logging.getLogger(__name__)
 
 #: Bump when the way candidates become deals changes (the seed message, the tier rule...).
-GENERATOR_VERSION = 1
+#: 2: a win not proved shortest (Pyramid's fallback plan) is no longer stored.
+GENERATOR_VERSION = 2
 
 
 def _version() -> str:
@@ -69,7 +79,7 @@ VERSION = _version()
 def row_version(game: str) -> str:
     """The ``version`` column of a row: ``VERSION``, the game's player model and tier table.
 
-    For example ``dailydeal 0.1.0; generator 1; rating pyramid-2; tiers 5.7/16.7/66.9``
+    For example ``dailydeal 0.1.0; generator 2; rating pyramid-2; tiers 5.7/16.7/66.9``
     (the parts the rating package does not provide are left out).
     """
     import dailydeal.rating as rating
@@ -113,6 +123,8 @@ class UnitResult:
     known_unfilled: list[str] = field(default_factory=list)  # skipped: same search failed before
     attempts: int = 0  # candidates tried
     timeouts: int = 0  # candidates stopped by the time limit before the node budget
+    stopped_at: int | None = None  # the attempt the time limit stopped: the search ended there
+    not_shortest: int = 0  # wins not proved shortest within the node budget (not kept)
     seconds: float = 0.0
 
 
@@ -167,10 +179,22 @@ class FillReport:
         if timeouts:
             lines.append(
                 f"  WARNING: {timeouts} candidates hit the time limit before the node budget; "
-                "the days may differ on a faster machine (raise the time limit)"
+                "their dates and games were left unfinished, to be searched again by the "
+                "next run (raise DAILYDEAL_TIME_LIMIT, or run with fewer --jobs)"
+            )
+        not_shortest = sum(u.not_shortest for u in self.units)
+        if not_shortest:
+            lines.append(
+                f"  {not_shortest} won candidates were not kept: their solution was not "
+                "proved shortest within the node budget (DAILYDEAL_MAX_NODES)"
             )
         for u in sorted(self.units, key=lambda r: (r.unit.date, r.unit.game)):
-            if u.unfilled:
+            if u.unfilled and u.stopped_at is not None:
+                lines.append(
+                    f"  NOT FILLED {u.unit.label()}: {', '.join(u.unfilled)} (the time limit "
+                    f"stopped candidate {u.stopped_at} before its node budget)"
+                )
+            elif u.unfilled:
                 lines.append(
                     f"  NOT FILLED {u.unit.label()}: {', '.join(u.unfilled)} "
                     f"(no winnable deal in that tier among {u.attempts} candidates)"
@@ -308,8 +332,14 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
             result.attempts = attempt + 1
             try:
                 candidate = make_candidate(settings, unit, attempt, seed)
-            except TimeLimitHit:
+            except TimeLimitHit as exc:
+                # Stop here: any later candidate stored instead would depend on the clock.
+                log.warning("%s; the search of %s stops for this run", exc, unit.label())
                 result.timeouts += 1
+                result.stopped_at = attempt
+                break
+            except NotProvedShortest:
+                result.not_shortest += 1
                 continue
             if candidate is None:
                 continue
@@ -325,7 +355,7 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
             else:
                 result.by_others.append(tier)
             wanted.remove(tier)
-        for tier in wanted:
+        for tier in wanted if result.stopped_at is None else ():
             store.record_unfilled(
                 db, unit.date, unit.game, unit.variant, tier, result.attempts, sig
             )
@@ -358,11 +388,31 @@ def _missing_tiers(db: Any, unit: Unit) -> list[str]:
 
 
 class TimeLimitHit(Exception):
-    """A solve stopped by the time limit (a safety net) before the node budget.
+    """A solve whose answer the time limit (a safety net) cut short before the node budget.
 
-    The candidate is skipped like an unsolved one, but the day then depends on the speed
-    of the machine, so the report counts these.
+    Its answer depends on the speed of the machine: the search of the (date, game) stops.
     """
+
+
+class NotProvedShortest(Exception):
+    """A win whose solution the solver could not prove shortest within the node budget."""
+
+
+def proved_shortest(solved: SolveResult) -> bool | None:
+    """Whether a win's solution is proved shortest: True or False for a solver that says
+    (``stats["optimal"]``, Pyramid's), None for one that never claims it (its solution is
+    the first its search finds, not the shortest), and for a result that is no win."""
+    if solved.status != WON:
+        return None
+    optimal = solved.stats.get("optimal") if solved.stats else None
+    return None if optimal is None else bool(optimal)
+
+
+def cut_by_clock(solved: SolveResult, max_nodes: int | None) -> bool:
+    """True when the answer is what the search had when it stopped (unknown, or a win not
+    proved shortest) and the node budget was not spent: the clock stopped it."""
+    incomplete = solved.status == UNKNOWN or proved_shortest(solved) is False
+    return incomplete and (max_nodes is None or solved.nodes < max_nodes)
 
 
 def make_candidate(
@@ -370,17 +420,21 @@ def make_candidate(
 ) -> dict[str, Any] | None:
     """The row of a candidate if it is won (within budget), verified and rated; else None.
 
-    Raises ``TimeLimitHit`` when the solver was stopped by the clock before its node budget.
+    Raises ``TimeLimitHit`` when the clock cut the solve short before its node budget, and
+    ``NotProvedShortest`` for a win not proved shortest within the node budget.
     """
     game, variant = unit.game, unit.variant
     solved = solve(
         game, seed, variant,
         time_limit=settings.solve_time_limit, max_nodes=settings.solve_max_nodes,
     )
-    if solved.status == UNKNOWN and (
-        settings.solve_max_nodes is None or solved.nodes < settings.solve_max_nodes
-    ):
-        raise TimeLimitHit(f"{unit.label()} seed {seed}: {solved.nodes} nodes")
+    if cut_by_clock(solved, settings.solve_max_nodes):
+        raise TimeLimitHit(
+            f"{unit.label()} seed {seed}: the time limit ({settings.solve_time_limit} s) "
+            f"stopped the solver after {solved.nodes} of {settings.solve_max_nodes} nodes"
+        )
+    if proved_shortest(solved) is False:
+        raise NotProvedShortest(f"{unit.label()} seed {seed}")
     if solved.status != WON:
         return None
     verdict = verify(game, seed, solved.moves, variant)

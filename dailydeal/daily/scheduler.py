@@ -7,8 +7,9 @@ a few queries; a tier that could not be filled is not searched again, see ``gene
 that is late (machine asleep, long backfill) still happen, ``max_instances=1`` never runs two
 at once in one scheduler (two schedulers on one database are harmless anyway).
 
-The trigger only decides WHEN to look; WHAT to fill is computed from plain UTC calendar
-dates (``utc_today()`` .. + ``days_ahead``), with no time zone arithmetic in the trigger.
+The trigger only decides WHEN to look; WHAT to fill is every date that is "today"
+somewhere on Earth (from the date at UTC-12 to the date at UTC+14, as ``serve`` fills)
+through the UTC date ``days_ahead`` days ahead (``dailydeal.daily.today.stock_range``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from dailydeal.config import Settings
-from dailydeal.daily.generate import FillReport, fill_days, utc_today
+from dailydeal.daily import store
+from dailydeal.daily.generate import FillReport, fill_days
+from dailydeal.daily.today import stock_range
 
 log = logging.getLogger(__name__)
 
@@ -35,14 +38,13 @@ CRON = {"hour": "*", "minute": 5}  # every hour at hh:05 UTC
 MISFIRE_GRACE_TIME = 6 * 3600  # seconds a run may be late and still happen
 
 
-def fill_stock(settings: Settings, today: dt.date | None = None) -> FillReport:
-    """Store what is missing from today to today+days_ahead (UTC dates): the job function."""
-    start = utc_today() if today is None else today
+def fill_stock(settings: Settings, now: dt.datetime | None = None) -> FillReport:
+    """Store what is missing from every date that is today somewhere to today+days_ahead
+    (UTC): the job function. ``now`` (aware) is the clock, the real one by default."""
+    start, days = stock_range(now or dt.datetime.now(dt.UTC), settings.days_ahead)
     # In a web process (BackgroundScheduler thread), solve in child processes.
     in_thread = threading.current_thread() is not threading.main_thread()
-    report = fill_days(
-        settings, start, settings.days_ahead + 1, jobs=settings.jobs, isolated=in_thread
-    )
+    report = fill_days(settings, start, days, jobs=settings.jobs, isolated=in_thread)
     log.info("stock %s", report.summary().splitlines()[0])
     return report
 
@@ -71,9 +73,14 @@ def create_scheduler(settings: Settings, *, blocking: bool) -> BaseScheduler:
 
 
 def run_scheduler(settings: Settings) -> None:
-    """Backfill today..today+N, then run the cron job until Ctrl-C or SIGTERM."""
-    log.info("backfilling %d days from %s into %s", settings.days_ahead + 1, utc_today(),
-             settings.db_path)
+    """Backfill today..today+N, then run the cron job until Ctrl-C or SIGTERM.
+
+    The secret and the database are checked first: a bad one stops it at once.
+    """
+    settings.secret_key()
+    store.open_db(settings.db_path).close()
+    log.info("backfilling every date that is today somewhere, through today+%d (UTC), into %s",
+             settings.days_ahead, settings.db_path)
     fill_stock(settings)
     scheduler = create_scheduler(settings, blocking=True)
 

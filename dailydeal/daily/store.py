@@ -202,17 +202,46 @@ def deal_row(
     }
 
 
+class StoreError(Exception):
+    """The database file cannot be used (a one-line message naming it): unreadable, not a
+    database, in a directory that cannot be created or written."""
+
+
 def open_db(path: str | Path) -> sqlite_utils.Database:
-    """Open (creating if needed) the database at ``path``, in WAL mode, migrated."""
+    """Open (creating if needed) the database at ``path``, in WAL mode, migrated.
+
+    Raises ``StoreError`` when the file cannot be opened or is not a usable database.
+    """
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite_utils.Database(p)
-    db.execute("PRAGMA busy_timeout = 30000")  # concurrent generators wait, never fail
-    # One opener at a time prepares the file: a lock beside it serialises first runs
-    # across threads and processes (flock locks belong to each open file description).
-    with open(p.with_name(p.name + ".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        _prepare(db)
+    try:
+        if p.parent.exists() and not p.parent.is_dir():
+            raise StoreError(f"cannot open the database {p}: {p.parent} is not a directory")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if p.is_dir():
+            raise StoreError(f"the database {p} is a directory, not a file")
+        db = sqlite_utils.Database(p)
+        try:
+            db.execute("PRAGMA busy_timeout = 30000")  # concurrent generators wait, never fail
+            # One opener at a time prepares the file: a lock beside it serialises first runs
+            # across threads and processes (flock locks belong to each open file description).
+            with open(p.with_name(p.name + ".lock"), "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                _prepare(db)
+        except BaseException:
+            db.close()
+            raise
+    except OSError as exc:
+        raise StoreError(f"cannot open the database {p}: {exc.strerror or exc}") from None
+    except sqlite3.OperationalError as exc:  # "unable to open", "readonly database", ...
+        raise StoreError(
+            f"cannot use the database {p}: {exc} (check that the file and its directory are "
+            "writable by this user)"
+        ) from None
+    except sqlite3.DatabaseError as exc:  # "file is not a database", "malformed", ...
+        raise StoreError(
+            f"cannot use the database {p}: {exc} (not a dailydeal SQLite file, or damaged: "
+            "restore it from a backup, see deploy/README.md)"
+        ) from None
     return db
 
 

@@ -1,0 +1,220 @@
+"""deploy/nginx.conf.example for real: Debian's nginx in front of the real gunicorn.
+
+The example is adapted by substitution only (ports, a temporary cache directory, a
+self-signed certificate), wrapped in a minimal nginx.conf under a temporary prefix, checked
+with ``nginx -t`` and started. Skipped where nginx or openssl is absent (Debian packages
+nginx or nginx-light, and openssl).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "deploy" / "nginx.conf.example"
+GUNICORN = Path(sys.executable).parent / "gunicorn"
+NGINX = shutil.which("nginx") or next(
+    (p for p in ("/usr/sbin/nginx", "/sbin/nginx") if os.access(p, os.X_OK)), None
+)
+OPENSSL = shutil.which("openssl")
+SERVER_NAME = "deals.example.org"
+
+pytestmark = pytest.mark.skipif(
+    NGINX is None or OPENSSL is None,
+    reason="nginx or openssl is not installed (Debian packages nginx, openssl)",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def adapted(example: str, tmp: Path, port: int, upstream: int) -> str:
+    """The example with this machine's ports and paths: nothing else changes."""
+    subs = {
+        "/var/cache/nginx/dailydeal": str(tmp / "cache"),
+        "listen 443 ssl http2;": f"listen 127.0.0.1:{port} ssl http2;",
+        "server 127.0.0.1:8000;": f"server 127.0.0.1:{upstream};",
+        f"/etc/letsencrypt/live/{SERVER_NAME}/fullchain.pem": str(tmp / "cert.pem"),
+        f"/etc/letsencrypt/live/{SERVER_NAME}/privkey.pem": str(tmp / "key.pem"),
+        # a limit a test can reach: 1 verify per minute past the first, burst 1
+        "rate=5r/s": "rate=1r/m",
+        "burst=20": "burst=1",
+    }
+    for old, new in subs.items():
+        assert old in example, f"the example no longer has {old!r}: update this test"
+        example = example.replace(old, new)
+    temp = "\n".join(f"    {kind}_temp_path {tmp / kind};"
+                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    # as root, nginx's workers would switch to nobody, who cannot enter pytest's tmp_path
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    return (
+        f"{user}worker_processes 1;\npid {tmp / 'nginx.pid'};\nerror_log {tmp / 'error.log'};\n"
+        "events { worker_connections 128; }\n"
+        f"http {{\n    access_log {tmp / 'access.log'};\n{temp}\n"
+        "    default_type application/octet-stream;\n"
+        f"{example}\n}}\n"
+    )
+
+
+@dataclass
+class Front:
+    port: int
+    gunicorn: subprocess.Popen[bytes]
+    tmp: Path
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        context = ssl._create_unverified_context()  # the test's self-signed certificate
+        conn = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=15,
+                                           context=context)
+        try:
+            conn.request(method, path, body=body,
+                         headers={"Host": SERVER_NAME, **(headers or {})})
+            resp = conn.getresponse()
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+        finally:
+            conn.close()
+
+
+def wait_for(check: Any, what: str, log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not start:\n" + log.read_text()[-3000:])
+
+
+@pytest.fixture
+def front(tmp_path: Path, fill_db: Any) -> Iterator[Front]:
+    assert NGINX is not None and OPENSSL is not None
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-subj", f"/CN={SERVER_NAME}", "-keyout", str(tmp_path / "key.pem"),
+         "-out", str(tmp_path / "cert.pem")],
+        check=True, capture_output=True, timeout=60,
+    )
+    upstream, port = free_port(), free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
+        "DAILYDEAL_DB": str(fill_db(tmp_path / "nginx.db")),
+        "DAILYDEAL_BIND": f"127.0.0.1:{upstream}",
+        "DAILYDEAL_WORKERS": "1",
+        "DAILYDEAL_THREADS": "4",
+        "DAILYDEAL_PROXIES": "1",  # as the systemd unit behind nginx
+        "DAILYDEAL_VERIFY_LIMIT": "1000 per minute",
+    }
+    glog = tmp_path / "gunicorn.log"
+    with open(glog, "wb") as out:
+        gunicorn = subprocess.Popen(
+            [str(GUNICORN), "-c", str(ROOT / "deploy" / "gunicorn.conf.py")],
+            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(adapted(EXAMPLE.read_text(), tmp_path, port, upstream))
+    nginx: subprocess.Popen[bytes] | None = None
+    try:
+        checked = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(conf)],
+                                 capture_output=True, text=True, timeout=30)
+        assert checked.returncode == 0, checked.stderr
+        wait_for(lambda: socket.create_connection(("127.0.0.1", upstream), 1).close() or True,
+                 "gunicorn", glog)
+        nginx = subprocess.Popen(
+            [NGINX, "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_for(lambda: socket.create_connection(("127.0.0.1", port), 1).close() or True,
+                 "nginx", tmp_path / "error.log")
+        yield Front(port, gunicorn, tmp_path)
+    finally:
+        for proc in (nginx, gunicorn):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM if proc is gunicorn else signal.SIGQUIT)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+
+
+def nginx_problem(status: int, headers: dict[str, str], body: bytes, expected: int) -> Any:
+    """nginx's own error, shaped as the API's: RFC 9457 problem with CORS."""
+    assert status == expected, body[:300]
+    assert headers["content-type"] == "application/problem+json", headers
+    assert headers["access-control-allow-origin"] == "*"
+    assert headers["cache-control"] == "no-store"
+    problem = json.loads(body)
+    assert problem["status"] == expected and problem["title"] and problem["detail"]
+    assert problem["type"] == "about:blank"
+    return problem
+
+
+def test_the_example_passes_nginx_t_and_proxies_the_api(front: Front) -> None:
+    status, headers, body = front.request("GET", "/api/v1/healthz")
+    assert status == 200, body
+    assert json.loads(body)["status"] in ("ok", "degraded")
+    status, headers, body = front.request("GET", "/api/v1/games")
+    assert status == 200 and headers["x-cache-status"] in ("MISS", "BYPASS", "EXPIRED", "HIT")
+
+
+def test_forwarded_headers_are_nginx_s_not_the_client_s(front: Front) -> None:
+    spoof = {"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "gopher",
+             "X-Forwarded-Prefix": "/evil", "Forwarded": "host=evil.example"}
+    for path in ("/api/v1/feed.json", "/api/v1/feed.atom"):
+        status, _, body = front.request("GET", path, headers=spoof)
+        assert status == 200, body[:300]
+        text = body.decode()
+        assert "evil" not in text and "gopher" not in text
+        assert f"https://{SERVER_NAME}/" in text  # links from nginx's own name and scheme
+
+
+def test_nginx_answers_its_own_429_as_a_problem(front: Front) -> None:
+    url = "/api/v1/games/gaps/verify"
+    body = json.dumps({"seed": 1, "moves": []}).encode()
+    codes = []
+    for _ in range(4):  # rate=1r/m, burst=1 in the test: the third request is nginx's
+        status, headers, answer = front.request(
+            "POST", url, body, {"Content-Type": "application/json"})
+        codes.append(status)
+        if status == 429:
+            problem = nginx_problem(status, headers, answer, 429)
+            assert "retry-after" in headers
+            assert "this address" in problem["detail"]
+            break
+    assert codes[0] == 200 and codes[-1] == 429, codes
+
+
+def test_nginx_answers_a_too_large_body_as_a_problem(front: Front) -> None:
+    big = json.dumps({"seed": 1, "moves": ["d"] * 30000}).encode()  # > 64 KiB
+    status, headers, answer = front.request(
+        "POST", "/api/v1/games/pyramid/verify", big, {"Content-Type": "application/json"})
+    nginx_problem(status, headers, answer, 413)
+
+
+def test_nginx_answers_502_as_a_problem_when_the_api_is_down(front: Front) -> None:
+    front.gunicorn.send_signal(signal.SIGTERM)
+    front.gunicorn.wait(timeout=30)
+    status, headers, answer = front.request("GET", "/api/v1/games/gaps/deals/12345")
+    problem = nginx_problem(status, headers, answer, 502)
+    assert "retry-after" in headers and "unavailable" in problem["detail"]
