@@ -157,7 +157,7 @@ def test_migration_commits_to_rows_stored_before(tmp_path: Path) -> None:
 
 
 def test_generated_deals_commit_with_a_nonce_from_the_secret(tmp_path: Path) -> None:
-    secret = "fairness-test-secret"
+    secret = "9f8e4c1a7b2d6e0f3a5c8b1d4e7f0a2c6b9d3e5f1a4c7e0b2d8f6a3c5e9b1d7f"
     settings = Settings(
         db_path=tmp_path / "g.db", secret=secret, games=(("accordion", "standard"),),
         max_attempts=8, solve_max_nodes=20_000,
