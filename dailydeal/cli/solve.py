@@ -22,11 +22,12 @@ from dailydeal.solvers import WON, solve_position
 def solve(game: Game[Any], time_limit: float | None, max_nodes: int | None, as_json: bool) -> None:
     """Solve the deal: won (with a solution), lost (proved) or unknown (budget spent).
 
-    JSON: {"status","moves","nodes","seconds"}. Exits 0 when won, 1 otherwise.
+    JSON: {"game","variant","seed","status","moves","nodes","seconds"}; the seed is a
+    decimal string (as in the API). Exits 0 when won, 1 otherwise.
     """
     result = solve_position(game, max_nodes=max_nodes, time_limit=time_limit)
     if as_json:
-        echo_json(result.to_json())
+        echo_json(result.to_json(), game)
     else:
         click.echo(game_header(game))
         click.echo(f"{result.status} after {result.nodes} positions in {result.seconds:.3f} s")
