@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, json, request, url_for
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from dailydeal import __version__
 from dailydeal.daily import store
@@ -184,12 +184,22 @@ def _raw_body() -> bytes:
     then read as malformed JSON: read one byte more to tell the two apart."""
     limit = int(current_app.config["MAX_CONTENT_LENGTH"])
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-    if request.content_length is None and chunked:
-        raw: bytes = request.environ["wsgi.input"].read(limit + 1)
-        if len(raw) > limit:
-            raise RequestEntityTooLarge()
-        return raw
-    return request.get_data(cache=True)  # raises 413 over MAX_CONTENT_LENGTH
+    try:
+        if request.content_length is None and chunked:
+            raw: bytes = request.environ["wsgi.input"].read(limit + 1)
+            if len(raw) > limit:
+                raise RequestEntityTooLarge()
+            return raw
+        return request.get_data(cache=True)  # raises 413 over MAX_CONTENT_LENGTH
+    except (ClientDisconnected, TimeoutError):
+        # the body stopped short of its Content-Length, or stalled past the worker's I/O
+        # timeout (web/worker.py), which Werkzeug reports as a disconnection
+        raise Problem(408, "the body did not arrive in full (short of its Content-Length)") from None
+    except HTTPException:
+        raise  # 413
+    except Exception as exc:  # noqa: BLE001 - the server's parser: a malformed chunk size...
+        name = type(exc).__name__
+        raise Problem(400, f"the body could not be read ({name}): malformed chunked body?") from None
 
 
 def _is_json(mimetype: str) -> bool:
