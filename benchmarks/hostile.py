@@ -108,8 +108,8 @@ def chunked(rng: random.Random) -> Request:
     bodies = [b"zz\r\nabc\r\n0\r\n\r\n", b"-1\r\nab\r\n0\r\n\r\n", b"ffffffffffffffffff\r\na\r\n",
               b"3\r\nabcdef\r\n0\r\n\r\n", b"3;\x00=1\r\nabc\r\n0\r\n\r\n", b"0\r\nX: y\r\n\r\n",
               b"5\r\n{\"a\":\r\n", b"\r\n\r\n", b"3\r\nabc", b"0x3\r\nabc\r\n0\r\n\r\n"]
-    headers = {"Transfer-Encoding": rng.choice(["chunked", "Chunked", "gzip, chunked", "chunked, x"]),
-               "Content-Type": "application/json"}
+    codings = ["chunked", "Chunked", "gzip, chunked", "chunked, x"]
+    headers = {"Transfer-Encoding": rng.choice(codings), "Content-Type": "application/json"}
     if rng.random() < 0.2:
         headers["Content-Length"] = "5"
     return "POST", verify_url(rng), headers, rng.choice(bodies)
@@ -310,7 +310,7 @@ def attack(base: str, total: int, seed: int = 1, concurrency: int = 16) -> dict[
                 statuses[f"{status // 100}xx"] += 1
                 if status >= 500:
                     five.append((name, status, raw(*request)[:300]))
-                if b"Traceback" in answer or b'File "' in answer:
+                if b"Traceback (most recent call last)" in answer:
                     tracebacks += 1
 
     start = time.monotonic()

@@ -194,12 +194,13 @@ def _raw_body() -> bytes:
     except (ClientDisconnected, TimeoutError):
         # the body stopped short of its Content-Length, or stalled past the worker's I/O
         # timeout (web/worker.py), which Werkzeug reports as a disconnection
-        raise Problem(408, "the body did not arrive in full (short of its Content-Length)") from None
+        detail = "the body did not arrive in full (short of its Content-Length)"
+        raise Problem(408, detail) from None
     except HTTPException:
         raise  # 413
     except Exception as exc:  # noqa: BLE001 - the server's parser: a malformed chunk size...
-        name = type(exc).__name__
-        raise Problem(400, f"the body could not be read ({name}): malformed chunked body?") from None
+        detail = f"the body could not be read ({type(exc).__name__}): malformed chunked body?"
+        raise Problem(400, detail) from None
 
 
 def _is_json(mimetype: str) -> bool:
