@@ -138,7 +138,9 @@ def attack(base: str, stalled: int, hold: float) -> dict[str, Any]:
     for s in conns:
         s.close()
     over = sum(t > SLOW for t in latencies)
-    qs = statistics.quantiles(latencies, n=100) if len(latencies) >= 2 else [0.0] * 99
+    qs = [0.0] * 99
+    if len(latencies) >= 2:
+        qs = statistics.quantiles(latencies, n=100, method="inclusive")
     return {
         "stalled": stalled,
         "held_min": min(held) if held else 0,

@@ -129,6 +129,12 @@ def test_dates_in_urls_are_ascii_digits_only(client: FlaskClient, problem: Any, 
     problem(client.get(f"{API}/daily/{quote(date)}"), 400)
 
 
+@pytest.mark.parametrize("tz", ["+٠٥:٣٠", "+０5", "UTC+٥"])
+def test_utc_offsets_are_ascii_digits_only(client: FlaskClient, problem: Any, tz: str) -> None:
+    problem(client.get(f"{API}/daily/today", query_string={"tz": tz}), 400)
+    assert client.get(f"{API}/daily/today", query_string={"tz": "+05:30"}).status_code == 302
+
+
 @pytest.mark.parametrize("text", ["Aſ", "Kſ", "ıS", "AK", "10ſ", "ＡS"])
 def test_card_names_are_ascii_but_for_suit_symbols(text: str) -> None:
     with pytest.raises(ValueError, match="unknown card"):

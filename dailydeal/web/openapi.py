@@ -67,6 +67,7 @@ VARIANT = _param(
 
 E400 = _problem("Malformed request (bad date, seed, body or move list)")
 E404 = _problem("Unknown game, tier or id, or a date not yet begun anywhere on Earth")
+E408 = _problem("The body did not arrive in full in time (short of its Content-Length)")
 E413 = _problem("Body over the limit (see info.description)")
 E415 = _problem("Body neither application/json nor text/plain")
 E429 = _problem("Too many verification requests from this client")
@@ -92,6 +93,7 @@ def document(max_body: int) -> dict[str, Any]:
         "200": _json("The verdict, also for illegal moves", _ref("Verdict")),
         "400": E400,
         "404": E404,
+        "408": E408,
         "413": E413,
         "415": E415,
         "429": E429,
