@@ -11,11 +11,12 @@ from collections import defaultdict
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from flask import Blueprint, Response, current_app, json, request, url_for
+from flask import Blueprint, Response, current_app, json, url_for
 
 from dailydeal.daily import store
 from dailydeal.web import clock
 from dailydeal.web.api import now
+from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
 
 bp = Blueprint("feeds", __name__)
@@ -83,8 +84,7 @@ def _etagged(body: str, mimetype: str) -> Response:
     resp = Response(body, mimetype=mimetype)
     resp.headers["Cache-Control"] = FEED_CACHE
     resp.add_etag()
-    resp.make_conditional(request)
-    return resp
+    return conditional(resp)
 
 
 @bp.get("/feed.json")
