@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import gevent
 from gunicorn.http.errors import InvalidHeader, UnsupportedTransferCoding
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker as _GeventWorker
@@ -40,6 +41,15 @@ class GeventWorker(_GeventWorker):  # type: ignore[misc]
         # gunicorn's GeventWorker.handle makes the socket blocking without a timeout
         client.settimeout(IO_TIMEOUT)
         AsyncWorker.handle(self, listener, client, addr)
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        finally:
+            # Let the other connections go first: when a keep-alive client's next request is
+            # already there, reading it does not yield, and one busy connection would be
+            # served again and again while the others wait (p99 of 0.4 s under wrk).
+            gevent.sleep(0)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         if isinstance(exc, UnsupportedTransferCoding):
