@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                 "solution_moves": len(moves),
                 "body_bytes": len(body),
                 "workers": args.workers,
-                "worker_class": "gthread x4 threads",
+                "worker_class": "gevent (dailydeal.web.worker)",
                 "cpus": os.cpu_count(),
             },
             "get_daily_deal": run_wrk(f"{base}/daily/{today}/{args.game}/hard", args),

@@ -59,6 +59,9 @@ def parse(text: str) -> Card:
         raise InvalidMoveError("empty card")
     if len(t) > 4:
         raise InvalidMoveError(f"unknown card {text!r}")
+    # ASCII only (but for the suit symbols): str.upper() would read "ſ" (long s) as "S"
+    if not t[:-1].isascii() or not (t[-1].isascii() or t[-1] in _SYMBOL_TO_SUIT):
+        raise InvalidMoveError(f"unknown card {text!r}")
     s = _SYMBOL_TO_SUIT.get(t[-1], t[-1].upper())
     r = t[:-1].upper()
     if r == "10":

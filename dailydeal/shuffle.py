@@ -27,6 +27,13 @@ def check_seed(seed: int) -> int:
     return seed
 
 
+def seed_text(seed: int | None) -> str | None:
+    """A seed as every JSON answer writes it: a decimal string. A JSON number above 2**53
+    does not survive a JavaScript client (12135775398892334671 reads as
+    12135775398892335000, another deal); inputs accept both forms."""
+    return None if seed is None else str(check_seed(seed))
+
+
 class SplitMix64:
     """Sebastiano Vigna's SplitMix64: 64 bits of state, one output per step."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from dailydeal.games import Game, new_game
@@ -19,6 +19,9 @@ class MoveError:
     index: int  # 0-based index of the first bad move in the list as sent
     move: str  # the move as sent
     reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "move": self.move, "reason": self.reason}
 
 
 @dataclass
@@ -39,7 +42,7 @@ class Verdict:
             "state": self.state,
             "score": self.score,
             "moves": self.moves,
-            "error": None if self.error is None else asdict(self.error),
+            "error": None if self.error is None else self.error.to_json(),
         }
 
 
@@ -56,6 +59,8 @@ def split_moves(moves: str | Sequence[Any]) -> list[str]:
                 moves = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"the moves look like JSON but are not: {exc.msg}") from None
+            except RecursionError:  # "[[[[..." deeper than the parser's recursion limit
+                raise ValueError("the moves look like JSON but are nested too deeply") from None
         else:
             items = text.replace(",", " ").split()
             moves = items
@@ -69,8 +74,11 @@ def split_moves(moves: str | Sequence[Any]) -> list[str]:
     return list(moves)
 
 
-def replay(game: Game[Any], moves: str | Sequence[Any]) -> Verdict:
-    """Play ``moves`` on ``game`` (in place) and judge the result."""
+def replay(game: Game[Any], moves: str | Sequence[Any], *, finish: bool = True) -> Verdict:
+    """Play ``moves`` on ``game`` (in place) and judge the result.
+
+    ``finish=False`` skips the end-of-game completion of a valid list, so ``game`` is left
+    in the position a player sees after the moves (the API's state endpoints)."""
     texts = split_moves(moves)
     error = None
     played = 0
@@ -81,7 +89,7 @@ def replay(game: Game[Any], moves: str | Sequence[Any]) -> Verdict:
             error = MoveError(i, text, str(exc))
             break
         played += 1
-    if error is None:
+    if error is None and finish:
         game.finish()
     state = game.status()
     return Verdict(

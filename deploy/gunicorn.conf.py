@@ -5,10 +5,17 @@ Workers only serve: the scheduler that generates deals runs as ONE separate proc
 worker opens the SQLite file read-only in practice (WAL lets readers and the scheduler's
 writer work at the same time).
 
+Workers are gevent workers with an I/O timeout (dailydeal/web/worker.py): a client that
+sends half a request and waits holds a greenlet, not a thread, so slow clients cannot stop
+the service (the gthread workers used before were stopped by 10 of them). Measured by
+benchmarks/slow_clients.py.
+
 Environment: DAILYDEAL_BIND (default 127.0.0.1:8000), DAILYDEAL_WORKERS (default
-2 x CPUs + 1, at most 8), DAILYDEAL_THREADS (default 4), DAILYDEAL_FORWARDED_ALLOW_IPS
-(proxies trusted for X-Forwarded-*, default 127.0.0.1), plus the app's own: DAILYDEAL_DB,
-DAILYDEAL_VERIFY_LIMIT, DAILYDEAL_RATELIMIT_STORAGE, DAILYDEAL_PROXIES, DAILYDEAL_PUBLIC_URL.
+2 x CPUs + 1, at most 8), DAILYDEAL_CONNECTIONS (simultaneous connections per worker,
+default 1000), DAILYDEAL_FORWARDED_ALLOW_IPS (proxies trusted for X-Forwarded-Proto,
+default 127.0.0.1), DAILYDEAL_LOGLEVEL, plus the app's own: DAILYDEAL_DB,
+DAILYDEAL_VERIFY_LIMIT, DAILYDEAL_RATELIMIT_STORAGE, DAILYDEAL_PROXIES, DAILYDEAL_PUBLIC_URL,
+DAILYDEAL_GAMES.
 """
 
 import multiprocessing
@@ -17,17 +24,20 @@ import os
 wsgi_app = "dailydeal.web:create_app()"
 bind = os.environ.get("DAILYDEAL_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("DAILYDEAL_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 8)))
-worker_class = "gthread"
-threads = int(os.environ.get("DAILYDEAL_THREADS", 4))
-preload_app = False  # each worker builds its app (and its SQLite connections) after fork
+worker_class = "dailydeal.web.worker.GeventWorker"
+worker_connections = int(os.environ.get("DAILYDEAL_CONNECTIONS", 1000))
+preload_app = False  # each worker builds its app after gevent has patched it
 timeout = 30  # a verify is bounded (64 KiB body, 5000 moves): far under this
-graceful_timeout = 20
-keepalive = 5
+graceful_timeout = 8  # under `docker stop`'s 10 s: a stop is clean, not a SIGKILL
+keepalive = 5  # also the time the head of a request may take to arrive
 max_requests = 10000  # recycle workers now and then
 max_requests_jitter = 1000
 limit_request_line = 4094
 limit_request_fields = 50
 forwarded_allow_ips = os.environ.get("DAILYDEAL_FORWARDED_ALLOW_IPS", "127.0.0.1")
+# No SCRIPT_NAME or PATH_INFO from headers, even from a trusted proxy: a client-sent
+# SCRIPT_NAME that is no prefix of the path was a 500 with forwarded_allow_ips = "*".
+forwarder_headers = ""
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("DAILYDEAL_LOGLEVEL", "info")

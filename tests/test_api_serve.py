@@ -57,8 +57,8 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
         calls["blocking"] = blocking
         return FakeScheduler()
 
-    def fake_serve(app: Any, host: str, port: int, **kw: Any) -> None:
-        calls["serve"] = (app.config["DATABASE"], host, port, kw)
+    def fake_serve(make_app: Any, host: str, port: int, **kw: Any) -> None:
+        calls["serve"] = (make_app().config["DATABASE"], host, port, kw)
         calls["running_while_serving"] = calls.get("started", 0)
 
     monkeypatch.setattr("dailydeal.daily.generate.fill_days", fake_fill)

@@ -29,7 +29,7 @@ def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
 def test_deal_json_is_the_deal_shape(game: str) -> None:
     code, out = run("deal", game, "--seed", "42", "--json")
     assert code == 0
-    assert json.loads(out) == deal(game, 42)
+    assert json.loads(out) == {**deal(game, 42), "seed": "42"}  # seeds: decimal strings
 
 
 def test_deal_json_with_variant_and_cards() -> None:
@@ -91,7 +91,8 @@ def test_verify_json_for_the_source_example() -> None:
     code, out = run("verify", "accordion", "--cards", EXAMPLE, "--json", "4D>4S KD>4D")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"valid", "won", "state", "score", "moves", "error"}
+    verdict = {"valid", "won", "state", "score", "moves", "error"}
+    assert set(data) == {"game", "variant", "seed", *verdict}
     assert data["valid"] is True and data["moves"] == 2 and data["error"] is None
 
 
@@ -123,6 +124,7 @@ def test_verify_a_won_gaps_game_with_cards() -> None:
     code, out = run("verify", "gaps", "--cards", " ".join(C.CARD_NAMES), "--json", *moves)
     assert code == 0
     assert json.loads(out) == {
+        "game": "gaps", "variant": "standard", "seed": None,
         "valid": True, "won": True, "state": "won", "score": 48, "moves": 48, "error": None,
     }  # fmt: skip
 

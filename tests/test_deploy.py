@@ -49,7 +49,6 @@ def server(tmp_path: Path, fill_db: Any) -> Any:
         "DAILYDEAL_DB": str(db),
         "DAILYDEAL_BIND": f"127.0.0.1:{port}",
         "DAILYDEAL_WORKERS": "2",
-        "DAILYDEAL_THREADS": "2",
         "DAILYDEAL_SECRET": "test-secret-not-used-by-the-api-5f1a9c3e7b2d",
     }
     log = open(tmp_path / "gunicorn.log", "wb")  # noqa: SIM115 - closed below
@@ -145,7 +144,7 @@ def test_deploy_files_run_one_scheduler_and_several_workers(
 
     from dailydeal.cli import main
 
-    for var in ("DAILYDEAL_WORKERS", "DAILYDEAL_BIND", "DAILYDEAL_THREADS"):
+    for var in ("DAILYDEAL_WORKERS", "DAILYDEAL_BIND", "DAILYDEAL_CONNECTIONS"):
         monkeypatch.delenv(var, raising=False)
     conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
     assert conf["workers"] >= 3 and conf["wsgi_app"] == "dailydeal.web:create_app()"
@@ -161,5 +160,7 @@ def test_deploy_files_run_one_scheduler_and_several_workers(
     assert units["dailydeal-scheduler.service"].endswith("dailydeal schedule")
     assert "schedule" in main.commands and "serve" in main.commands
     docker = (ROOT / "deploy" / "Dockerfile").read_text()
-    assert "gunicorn -c /app/deploy/gunicorn.conf.py" in docker
-    assert docker.count("dailydeal schedule") >= 2  # "scheduler" and "both"
+    assert 'ENTRYPOINT ["/app/deploy/docker-entrypoint.sh"]' in docker
+    entry = (ROOT / "deploy" / "docker-entrypoint.sh").read_text()
+    assert 'gunicorn -c "$conf"' in entry and "dailydeal schedule &" in entry
+    assert "both) check_secret; start_scheduler; start_api" in entry  # one scheduler

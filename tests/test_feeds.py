@@ -29,7 +29,7 @@ def test_json_feed(client: FlaskClient, days: dict[str, dt.date], now: dt.dateti
     for item in feed["items"]:
         published = dt.datetime.fromisoformat(item["date_published"].replace("Z", "+00:00"))
         assert published <= now
-        assert item["url"].startswith("http")
+        assert item["url"].startswith("/api/v1/daily/")  # relative: no PUBLIC_URL set
         assert len(item["_dailydeal"]["deals"]) == 12
         assert item["content_text"]
     again = client.get("/api/v1/feed.json", headers={"If-None-Match": resp.headers["ETag"]})
@@ -48,8 +48,8 @@ def test_atom_feed(client: FlaskClient, days: dict[str, dt.date]) -> None:
     titles = [e.findtext(f"{ATOM}title") for e in entries]
     assert titles == [f"Daily deals of {days['today']}", f"Daily deals of {days['past']}"]
     for entry in entries:
-        assert entry.findtext(f"{ATOM}id")
-        assert entry.find(f"{ATOM}link").get("href", "").startswith("http")  # type: ignore
+        assert entry.findtext(f"{ATOM}id", "").startswith("urn:dailydeal:api/v1/daily/")
+        assert entry.find(f"{ATOM}link").get("href", "").startswith("/api/v1/")  # type: ignore
         assert {c.get("term") for c in entry.findall(f"{ATOM}category")} == {
             "accordion",
             "gaps",

@@ -53,7 +53,8 @@ def fuzz_client(
 def check(resp: Any) -> None:
     text = resp.get_data(as_text=True)
     assert resp.status_code < 500, (resp.status_code, text[:500])
-    assert "Traceback" not in text and 'File "' not in text
+    # the header of a traceback: a moves text "Traceback" is echoed in error.move, legitimately
+    assert "Traceback (most recent call last)" not in text
     assert resp.headers.get("Access-Control-Allow-Origin") == "*"
     if resp.status_code >= 400 and resp.request.method != "HEAD":  # HEAD: headers only
         assert resp.mimetype == "application/problem+json", text[:300]

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from dailydeal.games import GAMES, Game, get_game, new_game
-from dailydeal.shuffle import MAX_SEED
+from dailydeal.shuffle import MAX_SEED, seed_text
 
 GAME_ARG = click.argument("game", type=click.Choice(list(GAMES), case_sensitive=False))
 
@@ -55,7 +55,12 @@ def deal_options(func: Callable[..., Any]) -> Callable[..., Any]:
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 
-def echo_json(data: Any) -> None:
+def echo_json(data: dict[str, Any], game: Game[Any] | None = None) -> None:
+    """Print ``data``, after the game, variant and seed of ``game`` if given. Seeds are
+    decimal strings, as in the API (a JavaScript number cannot hold 64 bits)."""
+    if game is not None:
+        head = {"game": game.name, "variant": game.variant, "seed": seed_text(game.seed)}
+        data = {**head, **data}
     click.echo(json.dumps(data, ensure_ascii=False))
 
 

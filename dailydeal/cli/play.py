@@ -22,11 +22,10 @@ def deal(game: Game[Any], as_json: bool) -> None:
     """Show the deal of GAME for --seed N (or --cards).
 
     Without --json, a picture of the layout; with --json,
-    {"game","variant","seed","deal":{...}}.
+    {"game","variant","seed","deal":{...}}, the seed a decimal string (as in the API).
     """
     if as_json:
-        data = {"game": game.name, "variant": game.variant, "seed": game.seed}
-        echo_json({**data, "deal": game.deal_json()})
+        echo_json({"deal": game.deal_json()}, game)
         return
     click.echo(game_header(game))
     click.echo(game.render())
@@ -48,6 +47,8 @@ def verify(game: Game[Any], as_json: bool, moves: tuple[str, ...]) -> None:
 
     MOVES are in the notation of RULES.md, as separate arguments or one string separated by
     spaces or commas; `-` reads them from standard input (text or a JSON list).
+    With --json: {"game","variant","seed","valid","won","state","score","moves","error"},
+    the seed a decimal string (as in the API).
     Exits 0 when the list is valid, 1 when a move is bad, 2 on malformed input.
     """
     text = sys.stdin.read() if moves == ("-",) else " ".join(moves)
@@ -56,7 +57,7 @@ def verify(game: Game[Any], as_json: bool, moves: tuple[str, ...]) -> None:
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="MOVES") from None
     if as_json:
-        echo_json(verdict.to_json())
+        echo_json(verdict.to_json(), game)
     else:
         click.echo(game_header(game))
         if verdict.error:

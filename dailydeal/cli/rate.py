@@ -24,20 +24,21 @@ def rate(game: Game[Any], as_json: bool) -> None:
     The deal is solved first (a deal not known to be winnable is an error, exit 1), then
     played many times by a player model that sees only what a person sees.
 
-    JSON: {"rating","tier","features","thresholds"}.
+    JSON: {"game","variant","seed","rating","tier","features","thresholds"}; the seed is a
+    decimal string (as in the API).
     """
     cards = None if game.seed is not None else list(game.cards)
     try:
         result = rate_deal(game.name, game.seed, game.variant, cards=cards)
     except ValueError as exc:
         if as_json:
-            echo_json({"error": str(exc)})
+            echo_json({"error": str(exc)}, game)
         else:
             click.echo(f"{game_header(game)}: cannot rate: {exc}", err=True)
         sys.exit(1)
     limits = list(thresholds(game.name))
     if as_json:
-        echo_json({**result.to_json(), "thresholds": limits})
+        echo_json({**result.to_json(), "thresholds": limits}, game)
         return
     click.echo(game_header(game))
     click.echo(f"rating: {result.rating:.1f} / 100")

@@ -22,18 +22,19 @@ from dailydeal.solvers import WON, solve_position
 def solve(game: Game[Any], time_limit: float | None, max_nodes: int | None, as_json: bool) -> None:
     """Solve the deal: won (with a solution), lost (proved) or unknown (budget spent).
 
-    JSON: {"status","moves","nodes","seconds","proved_shortest"}; proved_shortest is true
-    when no shorter solution exists (Pyramid, when the search finished), false when the
-    budget ran out before that proof (the solution is valid, maybe not shortest), null
-    when the game's solver never looks for the shortest (Accordion, Gaps) or there is no
-    win. Exits 0 when won, 1 otherwise.
+    JSON: {"game","variant","seed","status","moves","nodes","seconds","proved_shortest"};
+    the seed is a decimal string (as in the API). proved_shortest is true when no shorter
+    solution exists (Pyramid, when the search finished), false when the budget ran out
+    before that proof (the solution is valid, maybe not shortest), null when the game's
+    solver never looks for the shortest (Accordion, Gaps) or there is no win. Exits 0 when
+    won, 1 otherwise.
     """
     from dailydeal.daily.generate import proved_shortest
 
     result = solve_position(game, max_nodes=max_nodes, time_limit=time_limit)
     shortest = proved_shortest(result)
     if as_json:
-        echo_json({**result.to_json(), "proved_shortest": shortest})
+        echo_json({**result.to_json(), "proved_shortest": shortest}, game)
     else:
         click.echo(game_header(game))
         click.echo(f"{result.status} after {result.nodes} positions in {result.seconds:.3f} s")

@@ -60,11 +60,11 @@ def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.B
     help="gunicorn worker processes.",
 )
 @click.option(
-    "--threads",
-    default=8,
+    "--connections",
+    default=1000,
     show_default=True,
-    type=click.IntRange(1, 256),
-    help="Threads per worker.",
+    type=click.IntRange(1, 100_000),
+    help="Connections per worker (gevent: a slow client holds one, not a thread).",
 )
 @click.option(
     "--fill",
@@ -91,12 +91,12 @@ def serve(
     host: str,
     port: int,
     workers: int,
-    threads: int,
+    connections: int,
     fill: str,
     jobs: int | None,
     scheduler: bool,
 ) -> None:
-    """Serve the JSON API (gunicorn) with the scheduler in the same process.
+    """Serve the JSON API (gunicorn, gevent workers) with the scheduler in the same process.
 
     First makes sure the deals of every date that is "today" somewhere on Earth (from the
     date at UTC-12 to the date at UTC+14) are stored (on a first run this takes minutes;
@@ -122,8 +122,12 @@ def serve(
         fill_today(settings, jobs or settings.jobs, sys.stderr.isatty())
     elif fill == "background":
         filler = start_background_fill(settings, jobs or settings.jobs)
-    config: dict[str, Any] = {**config_from_env(), "DATABASE": settings.db_path}
-    app = create_app(config)
+    config: dict[str, Any] = {
+        **config_from_env(),
+        "DATABASE": settings.db_path,
+        "DAILY_GAMES": settings.games,
+    }
+    create_app(config)  # fail here, once, on a bad setting; each worker builds its own
     sched = None
     if scheduler:
         sched = create_scheduler(settings, blocking=False)
@@ -134,7 +138,9 @@ def serve(
     )
     try:
         with forked_workers_exit_here():
-            run_server(app, host, port, workers=workers, threads=threads)
+            run_server(
+                lambda: create_app(config), host, port, workers=workers, connections=connections
+            )
     finally:
         if sched is not None and sched.running:
             sched.shutdown(wait=False)

@@ -11,14 +11,18 @@ Configuration (``test_config`` replaces the environment entirely):
   default ``600 per minute``).
 - ``MAX_CONTENT_LENGTH``: request bodies (default 64 KiB; a 5000-move list fits).
 - ``PROXY_COUNT``: trusted reverse proxies in front (env ``DAILYDEAL_PROXIES``), so rate
-  limits count the client's address from X-Forwarded-For and not nginx's.
+  limits count the client's address from X-Forwarded-For and not nginx's. X-Forwarded-Host
+  is never read: a client could set it, and links are cached for everyone.
 - ``HINT_RATE_LIMIT`` (env ``DAILYDEAL_HINT_LIMIT``, default ``20 per minute``),
   ``HINT_MAX_NODES`` (env ``DAILYDEAL_HINT_MAX_NODES``: the solver's node budget per hint)
   and ``HINT_TIME_LIMIT`` (env ``DAILYDEAL_HINT_TIME_LIMIT``: seconds, a safety net that
   answers 503); ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
   ``20 per hour``): results posted per client address.
-- ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: the
-  request's host). ``NOW``: a clock (callable -> aware UTC datetime) for tests.
+- ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: none,
+  links are relative; never the request's Host). ``NOW``: a clock (callable -> aware UTC
+  datetime) for tests.
+- ``DAILY_GAMES``: the (game, variant) pairs dealt every day (env ``DAILYDEAL_GAMES``, read
+  by ``Settings.from_env()`` as the pipeline reads it).
 """
 
 from __future__ import annotations
@@ -67,8 +71,11 @@ def default_database() -> Path:
 
 
 def config_from_env() -> dict[str, Any]:
+    from dailydeal.config import Settings
+
     env = os.environ
-    out: dict[str, Any] = {"DATABASE": default_database()}
+    settings = Settings.from_env()
+    out: dict[str, Any] = {"DATABASE": Path(settings.db_path), "DAILY_GAMES": settings.games}
     if "DAILYDEAL_VERIFY_LIMIT" in env:
         out["VERIFY_RATE_LIMIT"] = env["DAILYDEAL_VERIFY_LIMIT"]
     if "DAILYDEAL_STATE_LIMIT" in env:
@@ -117,12 +124,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config_from_env() if test_config is None else test_config)
     if "DATABASE" not in app.config:
         app.config["DATABASE"] = default_database()
+    if "DAILY_GAMES" not in app.config:
+        from dailydeal.config import DAILY_GAMES
+
+        app.config["DAILY_GAMES"] = DAILY_GAMES
     app.json.sort_keys = False  # type: ignore[attr-defined]
     db.prepare(app.config["DATABASE"])
 
     if app.config["PROXY_COUNT"]:
         n = int(app.config["PROXY_COUNT"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore
+        # no x_host: links never come from a header a client can set (see PUBLIC_URL)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n)  # type: ignore
 
     problems.register(app)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
@@ -138,7 +150,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         swallow_errors=True,  # a storage outage (redis down) must not fail verification
         in_memory_fallback_enabled=True,
     )
-    exempt = lambda: _method_is("OPTIONS", "HEAD")  # noqa: E731
+    # HEAD replays the moves (or solves) as GET does: only preflights are free
+    exempt = lambda: _method_is("OPTIONS")  # noqa: E731
     shared = limiter.shared_limit(_verify_limit, scope="verify", exempt_when=exempt)
     for endpoint in api.VERIFY_ENDPOINTS:
         app.view_functions[endpoint] = shared(app.view_functions[endpoint])  # type: ignore

@@ -14,21 +14,20 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, json, request, url_for
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from dailydeal import __version__
-from dailydeal.config import DAILY_GAMES
 from dailydeal.daily import fairness, store
 from dailydeal.games import GAMES, Game, default_variant, new_game
 from dailydeal.rating import TIERS
-from dailydeal.shuffle import MAX_SEED
-from dailydeal.verify import MAX_MOVES, MoveError, replay, split_moves
+from dailydeal.shuffle import MAX_SEED, seed_text
+from dailydeal.verify import MAX_MOVES, replay, split_moves
 from dailydeal.web import clock
+from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES
 from dailydeal.web.problems import Problem
@@ -42,8 +41,9 @@ VERIFY_ENDPOINTS = ("api.verify_daily", "api.verify_numbered")
 # a player's page asks for the state after every click: its own, larger budget (see __init__)
 STATE_ENDPOINTS = ("api.state", "api.state_numbered")
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_SEED = re.compile(r"^\d{1,20}$")
+# fullmatch with [0-9]: "\d" matches any Unicode digit ("١٢٣") and "$" a trailing newline
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_SEED = re.compile(r"[0-9]{1,20}")
 
 
 # --- helpers -----------------------------------------------------------------------------
@@ -60,7 +60,7 @@ def json_response(data: Any, cache: str, status: int = 200) -> Response:
     resp.headers["Cache-Control"] = cache
     if status == 200 and cache != NO_STORE:
         resp.add_etag()
-        resp.make_conditional(request)
+        return conditional(resp)
     return resp
 
 
@@ -96,12 +96,11 @@ def immutable_response(key: tuple[Any, ...], build: Callable[[], Any]) -> Respon
     resp = Response(body, mimetype="application/json")
     resp.headers["Cache-Control"] = IMMUTABLE
     resp.set_etag(etag)
-    resp.make_conditional(request)
-    return resp
+    return conditional(resp)
 
 
 def parse_date(text: str) -> dt.date:
-    if not _DATE.match(text):
+    if not _DATE.fullmatch(text):
         raise Problem(400, f"{text[:40]!r} is not a date: use YYYY-MM-DD or 'today'")
     try:
         return dt.date.fromisoformat(text)
@@ -129,6 +128,13 @@ def check_tier(name: str) -> str:
     return name
 
 
+def parse_seed(text: str) -> int:
+    """A seed written in ASCII decimal digits, 0..MAX_SEED, else 400."""
+    if not _SEED.fullmatch(text) or int(text) > MAX_SEED:
+        raise Problem(400, f"a seed is an integer 0..{MAX_SEED}, not {text[:40]!r}")
+    return int(text)
+
+
 def deal_object(row: dict[str, Any]) -> dict[str, Any]:
     """The public view of a stored deal: never its solution, which has its own URL."""
     day = dt.date.fromisoformat(row["date"])
@@ -140,7 +146,7 @@ def deal_object(row: dict[str, Any]) -> dict[str, Any]:
         "variant": row["variant"],
         "tier": row["tier"],
         "rating": row["rating"],
-        "seed": row["seed"],
+        "seed": seed_text(row["seed"]),
         "deal": row["deal"],
         "solution_length": row["solution_length"],
         "solution_opens_at": clock.iso(clock.solution_opens_at(day)),
@@ -164,9 +170,10 @@ def published_row(id_: str) -> dict[str, Any]:
     return row
 
 
-def daily_games() -> list[tuple[str, str]]:
-    """The (game, variant) pairs dealt every day (the pipeline's configuration)."""
-    return list(DAILY_GAMES)
+def daily_games() -> tuple[tuple[str, str], ...]:
+    """The (game, variant) pairs dealt every day: ``DAILYDEAL_GAMES``, as the pipeline
+    reads it (``Settings.games``, in the app config as ``DAILY_GAMES``)."""
+    return tuple(current_app.config["DAILY_GAMES"])
 
 
 def complete(rows: Sequence[dict[str, Any]], games: Sequence[tuple[str, str]]) -> bool:
@@ -182,12 +189,23 @@ def _raw_body() -> bytes:
     then read as malformed JSON: read one byte more to tell the two apart."""
     limit = int(current_app.config["MAX_CONTENT_LENGTH"])
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-    if request.content_length is None and chunked:
-        raw: bytes = request.environ["wsgi.input"].read(limit + 1)
-        if len(raw) > limit:
-            raise RequestEntityTooLarge()
-        return raw
-    return request.get_data(cache=True)  # raises 413 over MAX_CONTENT_LENGTH
+    try:
+        if request.content_length is None and chunked:
+            raw: bytes = request.environ["wsgi.input"].read(limit + 1)
+            if len(raw) > limit:
+                raise RequestEntityTooLarge()
+            return raw
+        return request.get_data(cache=True)  # raises 413 over MAX_CONTENT_LENGTH
+    except (ClientDisconnected, TimeoutError):
+        # the body stopped short of its Content-Length, or stalled past the worker's I/O
+        # timeout (web/worker.py), which Werkzeug reports as a disconnection
+        detail = "the body did not arrive in full (short of its Content-Length)"
+        raise Problem(408, detail) from None
+    except HTTPException:
+        raise  # 413
+    except Exception as exc:  # noqa: BLE001 - the server's parser: a malformed chunk size...
+        detail = f"the body could not be read ({type(exc).__name__}): malformed chunked body?"
+        raise Problem(400, detail) from None
 
 
 def _is_json(mimetype: str) -> bool:
@@ -203,21 +221,36 @@ def read_body(allow_text: bool = True) -> dict[str, Any]:
             raise Problem(400, 'the body is empty: send a JSON object such as {"moves": [...]}')
         try:
             payload = json.loads(data)
-        except (ValueError, RecursionError) as exc:
+        except RecursionError:
+            raise Problem(400, "the body is not valid JSON: nested too deeply") from None
+        except ValueError as exc:
             raise Problem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
         if not isinstance(payload, dict):
             raise Problem(400, f"the body must be a JSON object, not {_kind(payload)}")
-        return payload
+        return check_text(payload)
     if allow_text and mimetype == "text/plain":
         charset = request.mimetype_params.get("charset", "utf-8")
         try:
-            return {"moves": data.decode(charset)}
-        except (UnicodeDecodeError, LookupError):
-            raise Problem(400, f"the text body is not valid {charset[:20]}") from None
+            text = data.decode(charset)
+        except (UnicodeError, LookupError):  # UnicodeError: the "undefined" codec
+            raise Problem(400, f"the text body is not valid {charset[:20]!r} text") from None
+        return check_text({"moves": text})
     accepted = "application/json or text/plain" if allow_text else "application/json"
     raise Problem(
         415, f"send the body as {accepted}, not {mimetype or 'no content type'}", accept=accepted
     )
+
+
+def check_text(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` unless a string in it holds a lone surrogate (JSON's "\\ud800"), which
+    is no Unicode text: echoed in an answer, it cannot be encoded as UTF-8."""
+    try:
+        json.dumps(payload, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise Problem(
+            400, "the body holds a lone surrogate (\\ud800-\\udfff): not Unicode text"
+        ) from None
+    return payload
 
 
 def _kind(value: Any) -> str:
@@ -242,35 +275,6 @@ def move_list(payload: dict[str, Any], required: bool = True) -> list[str]:
     except ValueError as exc:
         raise Problem(400, f"bad 'moves': {exc}", max_moves=MAX_MOVES) from None
 
-
-def verdict_json(game: Game[Any], moves: list[str]) -> dict[str, Any]:
-    """``replay(...).to_json()`` without its ``dataclasses.asdict``, which deep-copies the
-    game object it then drops (10x the cost of the replay itself)."""
-    v = replay(game, moves)
-    error = (
-        None
-        if v.error is None
-        else {"index": v.error.index, "move": v.error.move, "reason": v.error.reason}
-    )
-    return {
-        "valid": v.valid,
-        "won": v.won,
-        "state": v.state,
-        "score": v.score,
-        "moves": v.moves,
-        "error": error,
-    }
-
-
-def play_through(game: Game[Any], moves: list[str]) -> MoveError | None:
-    """Play moves as the verifier does, without the end-of-game completion, so the position
-    is the one a player sees after them; stop at the first bad move."""
-    for i, text in enumerate(moves):
-        try:
-            game.play(game.parse_move(text))
-        except ValueError as exc:
-            return MoveError(i, text, str(exc))
-    return None
 
 
 # --- games -------------------------------------------------------------------------------
@@ -307,18 +311,17 @@ def game(game: str) -> Response:
 def numbered_deal(game: str, seed: str) -> Response:
     """Any seed of any variant, dealt on the fly: the same cards forever."""
     check_game(game)
-    if not _SEED.match(seed) or int(seed) > MAX_SEED:
-        raise Problem(400, f"a seed is an integer 0..{MAX_SEED}, not {seed[:40]!r}")
+    number = parse_seed(seed)
     variant = request.args.get("variant")
     try:
-        position = new_game(game, int(seed), variant)
+        position = new_game(game, number, variant)
     except ValueError as exc:
         raise Problem(400, str(exc)) from None
     return json_response(
         {
             "game": position.name,
             "variant": position.variant,
-            "seed": position.seed,
+            "seed": seed_text(position.seed),
             "deal": position.deal_json(),
             "links": {
                 "verify": url_for("api.verify_numbered", game=game),
@@ -334,8 +337,8 @@ def numbered_position(game: str, required: bool = True) -> tuple[Game[Any], list
     check_game(game)
     payload = read_body(allow_text=False)
     seed, cards, variant = payload.get("seed"), payload.get("cards"), payload.get("variant")
-    if isinstance(seed, str) and _SEED.match(seed):
-        seed = int(seed)  # JavaScript clients cannot hold a 64-bit number exactly
+    if isinstance(seed, str):
+        seed = parse_seed(seed)  # as answers send it: JavaScript cannot hold 64 bits
     if (seed is None) == (cards is None):
         raise Problem(400, "give exactly one of 'seed' (an integer) and 'cards' (the 52 cards)")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
@@ -356,8 +359,8 @@ def numbered_position(game: str, required: bool = True) -> tuple[Game[Any], list
 def verify_numbered(game: str) -> Response:
     """Body ``{"seed": N | "cards": ..., "variant": ..., "moves": ...}`` -> verdict."""
     position, moves = numbered_position(game)
-    out = {"game": position.name, "variant": position.variant, "seed": position.seed}
-    out.update(verdict_json(position, moves))
+    out = {"game": position.name, "variant": position.variant, "seed": seed_text(position.seed)}
+    out.update(replay(position, moves).to_json())
     return json_response(out, NO_STORE)
 
 
@@ -450,7 +453,7 @@ def verify_daily(id_: str) -> Response:
     row = published_row(id_)
     moves = move_list(read_body())
     position = new_game(row["game"], row["seed"], row["variant"])
-    return json_response({"deal": id_, **verdict_json(position, moves)}, NO_STORE)
+    return json_response({"deal": id_, **replay(position, moves).to_json()}, NO_STORE)
 
 
 @bp.get("/deals/<id_>/solution")
@@ -497,11 +500,14 @@ def state(id_: str) -> Response:
 
 
 def state_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
-    error = play_through(position, moves)
+    """The position after ``moves`` as a player sees it (no end-of-game completion); an
+    illegal move stops the replay and is reported."""
+    verdict = replay(position, moves, finish=False)
     return {
-        "valid": error is None,
-        "error": None if error is None else asdict(error),
+        "valid": verdict.valid,
+        "error": None if verdict.error is None else verdict.error.to_json(),
         **position.to_json(),
+        "seed": seed_text(position.seed),
     }
 
 
@@ -532,18 +538,12 @@ def healthz() -> Response:
     """Liveness and readiness: the database answers and today's deals are there."""
     current = now()
     first, last = clock.earliest_today(current), clock.latest_published(current)
+    dates = [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
     try:
-        stored = store.stored_keys(get_db(), first, last)
+        keys = store.missing_keys(get_db(), dates, daily_games(), TIERS)
     except Exception as exc:  # noqa: BLE001 - any database failure is "unhealthy"
         raise Problem(503, f"the database does not answer: {type(exc).__name__}") from None
-    dates = [(first + dt.timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
-    missing = [
-        f"{d}-{g}-{v}-{t}"
-        for d in dates
-        for g, v in daily_games()
-        for t in TIERS
-        if (d, g, v, t) not in stored
-    ]
+    missing = [f"{d.isoformat()}-{g}-{v}-{t}" for d, g, v, t in keys]
     return json_response(
         {
             "status": "ok" if not missing else "degraded",

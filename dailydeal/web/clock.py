@@ -54,7 +54,8 @@ def iso(instant: dt.datetime) -> str:
     return instant.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-_OFFSET = re.compile(r"^(?:UTC)?([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
+# fullmatch and [0-9]: "\d" would read "+٠٥:٣٠" (Arabic-Indic digits) as +05:30
+_OFFSET = re.compile(r"(?:UTC)?([+-])([0-9]{1,2})(?::?([0-9]{2}))?", re.IGNORECASE)
 
 
 def today_in(tz: str | None, now: dt.datetime) -> dt.date:
@@ -63,7 +64,7 @@ def today_in(tz: str | None, now: dt.datetime) -> dt.date:
     if tz is None or tz.strip() == "" or tz.strip().upper() in ("UTC", "Z"):
         return now.astimezone(UTC).date()
     text = tz.strip()
-    m = _OFFSET.match(text)
+    m = _OFFSET.fullmatch(text)
     if m:
         sign, hours, minutes = m.group(1), int(m.group(2)), int(m.group(3) or 0)
         delta = dt.timedelta(hours=hours, minutes=minutes)

@@ -1,8 +1,10 @@
 """The web layer's read access to the store: one SQLite connection per thread and file.
 
 The API only reads. ``create_app`` opens the file once with ``open_db`` (which creates and
-migrates it); requests then reuse a per-thread connection, so a gthread or sync worker does
-not pay for a connect and a migration check on every request.
+migrates it); requests then reuse a per-thread connection, so they do not pay for a connect
+and a migration check each. Under the gevent workers (web/worker.py) ``threading.local`` is
+per greenlet, that is per client connection: its requests share one SQLite connection,
+closed with the greenlet.
 """
 
 from __future__ import annotations

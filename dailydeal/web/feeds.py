@@ -11,11 +11,12 @@ from collections import defaultdict
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from flask import Blueprint, Response, current_app, json, request, url_for
+from flask import Blueprint, Response, current_app, json, url_for
 
 from dailydeal.daily import store
 from dailydeal.web import clock
 from dailydeal.web.api import now
+from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
 
 bp = Blueprint("feeds", __name__)
@@ -26,9 +27,17 @@ TITLE = "dailydeal: daily solitaire challenges"
 
 
 def _base() -> str:
-    """Absolute URL prefix for links: ``PUBLIC_URL`` if set, else this request's host."""
+    """The prefix of links: ``PUBLIC_URL`` if set, else none (links relative to the feed).
+    Never the request's Host or X-Forwarded-Host: a client sets those, and a feed is
+    cached and served to everyone."""
     public = current_app.config.get("PUBLIC_URL")
-    return (public or request.host_url).rstrip("/")
+    return (public or "").rstrip("/")
+
+
+def _atom_id(url: str) -> str:
+    """An atom:id, which must be an absolute IRI (RFC 4287): the link itself when
+    ``PUBLIC_URL`` makes it absolute, else a URN of its path."""
+    return url if "://" in url else "urn:dailydeal:" + url.lstrip("/")
 
 
 def feed_items() -> list[dict[str, Any]]:
@@ -75,8 +84,7 @@ def _etagged(body: str, mimetype: str) -> Response:
     resp = Response(body, mimetype=mimetype)
     resp.headers["Cache-Control"] = FEED_CACHE
     resp.add_etag()
-    resp.make_conditional(request)
-    return resp
+    return conditional(resp)
 
 
 @bp.get("/feed.json")
@@ -119,7 +127,7 @@ def feed_atom() -> Response:
         return el
 
     root = ET.Element(f"{{{ATOM_NS}}}feed")
-    sub(root, "id", base + url_for("feeds.feed_atom"))
+    sub(root, "id", _atom_id(base + url_for("feeds.feed_atom")))
     sub(root, "title", TITLE)
     updated = items[0]["published"] if items else clock.begins_at(clock.latest_published(now()))
     sub(root, "updated", clock.iso(updated))
@@ -135,7 +143,7 @@ def feed_atom() -> Response:
     sub(author, "name", "dailydeal")
     for it in items:
         entry = sub(root, "entry")
-        sub(entry, "id", it["url"])
+        sub(entry, "id", _atom_id(it["url"]))
         sub(entry, "title", it["title"])
         sub(entry, "updated", clock.iso(it["published"]))
         sub(entry, "published", clock.iso(it["published"]))

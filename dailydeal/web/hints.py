@@ -16,12 +16,12 @@ from flask import Blueprint, Flask, Response, current_app, request
 
 from dailydeal.games import Game, new_game
 from dailydeal.hints import HintTimeout, hint
+from dailydeal.verify import replay
 from dailydeal.web.api import (
     NO_STORE,
     json_response,
     move_list,
     numbered_position,
-    play_through,
     published_row,
     read_body,
 )
@@ -35,7 +35,7 @@ GET_CACHE = "public, max-age=3600"  # a hint of a position is the same tomorrow
 
 def hint_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
     """Play the moves, then ask for the hint; 422 on an illegal move, 503 on the clock."""
-    error = play_through(position, moves)
+    error = replay(position, moves, finish=False).error
     if error is not None:
         raise Problem(
             422,

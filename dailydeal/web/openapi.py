@@ -47,7 +47,14 @@ DATE = _param(
 GAME = _param("game", "A game", {"type": "string", "enum": list(GAMES)})
 TIER = _param("tier", "A difficulty tier", {"type": "string", "enum": list(TIERS)})
 ID = _param("id", "A deal id such as 2026-12-01-pyramid-hard", {"type": "string"})
-SEED = _param("seed", "Deal number 0..2**64-1", {"type": "string", "pattern": r"^\d{1,20}$"})
+SEED = _param("seed", "Deal number 0..2**64-1", {"type": "string", "pattern": "^[0-9]{1,20}$"})
+#: A seed in an answer: a decimal string, since a 64-bit integer does not fit a JavaScript
+#: number (12135775398892334671 would read as 12135775398892335000).
+SEED_TEXT = {
+    "type": "string",
+    "pattern": "^[0-9]{1,20}$",
+    "description": "Deal number 0..2**64-1 as a decimal string (64 bits: not a JSON number)",
+}
 TZ = _param(
     "tz",
     "With `today`: an IANA time zone or a UTC offset (+05:30); default UTC",
@@ -60,6 +67,7 @@ VARIANT = _param(
 
 E400 = _problem("Malformed request (bad date, seed, body or move list)")
 E404 = _problem("Unknown game, tier or id, or a date not yet begun anywhere on Earth")
+E408 = _problem("The body did not arrive in full in time (short of its Content-Length)")
 E413 = _problem("Body over the limit (see info.description)")
 E415 = _problem("Body neither application/json nor text/plain")
 E429 = _problem("Too many verify (or state) requests from this client: Retry-After says when")
@@ -85,6 +93,7 @@ def document(max_body: int) -> dict[str, Any]:
         "200": _json("The verdict, also for illegal moves", _ref("Verdict")),
         "400": E400,
         "404": E404,
+        "408": E408,
         "413": E413,
         "415": E415,
         "429": E429,
@@ -338,11 +347,7 @@ SCHEMAS: dict[str, Any] = {
             "variant": {"type": "string"},
             "tier": {"type": "string", "enum": list(TIERS)},
             "rating": {"type": "number"},
-            "seed": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "64-bit: JavaScript cannot hold it exactly",
-            },
+            "seed": SEED_TEXT,
             "deal": {"type": "object", "description": "The cards as dealt (RULES.md shapes)"},
             "solution_length": {"type": "integer"},
             "solution_opens_at": {"type": "string", "format": "date-time"},
@@ -363,7 +368,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "game": {"type": "string"},
             "variant": {"type": "string"},
-            "seed": {"type": "integer"},
+            "seed": SEED_TEXT,
             "deal": {"type": "object"},
         },
     },
@@ -385,10 +390,11 @@ SCHEMAS: dict[str, Any] = {
         "description": "Exactly one of seed and cards",
         "properties": {
             "seed": {
+                "description": "A decimal string as answers send it (or a JSON integer)",
                 "oneOf": [
+                    {"type": "string", "pattern": "^[0-9]{1,20}$"},
                     {"type": "integer", "minimum": 0},
-                    {"type": "string", "pattern": r"^\d{1,20}$"},
-                ]
+                ],
             },
             "cards": {
                 "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
@@ -422,6 +428,9 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "valid": {"type": "boolean"},
             "error": {"oneOf": [{"type": "null"}, _ref("MoveError")]},
+            "game": {"type": "string"},
+            "variant": {"type": "string"},
+            "seed": {"oneOf": [SEED_TEXT, {"type": "null"}]},
             "position": {"type": "object"},
             "state": {"type": "string"},
             "score": {"type": "integer"},
