@@ -62,6 +62,23 @@ def test_bad_settings(
     one_clear_line(run([*command, "--db", str(tmp_path / "d.db")], env, tmp_path), *words)
 
 
+@pytest.mark.parametrize(
+    "env,words",
+    [
+        ({"DAILYDEAL_PROXIES": "abc"}, ["DAILYDEAL_PROXIES='abc'", "not a int"]),
+        ({"DAILYDEAL_PROXIES": "-1"}, ["PROXY_COUNT", ">= 0"]),
+        ({"DAILYDEAL_HINT_TIME_LIMIT": "soon"}, ["DAILYDEAL_HINT_TIME_LIMIT='soon'"]),
+        ({"DAILYDEAL_VERIFY_LIMIT": "garbage"}, ["VERIFY_RATE_LIMIT", "'garbage'"]),
+        ({"DAILYDEAL_STATE_LIMIT": "10 per fortnight"}, ["STATE_RATE_LIMIT"]),
+        ({"DAILYDEAL_RESULTS_LIMIT": ""}, ["RESULTS_RATE_LIMIT"]),
+    ],
+)
+def test_bad_web_settings_on_serve(env: dict[str, str], words: list[str], tmp_path: Path) -> None:
+    """The API's own settings are checked before anything is filled or served."""
+    command = ["serve", "--fill", "no", "--no-scheduler", "--db", str(tmp_path / "d.db")]
+    one_clear_line(run(command, env, tmp_path), *words)
+
+
 def test_a_corrupt_database(tmp_path: Path) -> None:
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"\x00garbage" * 1000)

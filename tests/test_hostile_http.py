@@ -80,8 +80,8 @@ def test_a_lone_surrogate_in_a_move_is_a_400_not_echoed(
 
 
 # --- item 4: budget, conditional requests, ASCII input ----------------------------------
-def test_head_on_state_counts_against_the_verify_budget(db_path: Path, now: dt.datetime) -> None:
-    app = create_app({"DATABASE": db_path, "NOW": lambda: now, "VERIFY_RATE_LIMIT": "2 per minute"})
+def test_head_on_state_counts_against_the_state_budget(db_path: Path, now: dt.datetime) -> None:
+    app = create_app({"DATABASE": db_path, "NOW": lambda: now, "STATE_RATE_LIMIT": "2 per minute"})
     try:
         c = app.test_client()
         url = f"{API}/deals/{deal_id(now)}/state?moves=d"

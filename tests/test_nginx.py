@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -121,7 +122,8 @@ def front(tmp_path: Path, fill_db: Any) -> Iterator[Front]:
         "DAILYDEAL_DB": str(fill_db(tmp_path / "nginx.db")),
         "DAILYDEAL_BIND": f"127.0.0.1:{upstream}",
         "DAILYDEAL_WORKERS": "1",
-        "DAILYDEAL_THREADS": "4",
+        "DAILYDEAL_CONNECTIONS": "100",
+        "DAILYDEAL_PUBLIC_URL": f"https://{SERVER_NAME}",  # as the systemd unit
         "DAILYDEAL_PROXIES": "1",  # as the systemd unit behind nginx
         "DAILYDEAL_VERIFY_LIMIT": "1000 per minute",
     }
@@ -178,6 +180,15 @@ def test_the_example_passes_nginx_t_and_proxies_the_api(front: Front) -> None:
     assert status == 200 and headers["x-cache-status"] in ("MISS", "BYPASS", "EXPIRED", "HIT")
 
 
+def test_the_pages_and_their_static_files_are_served_through_nginx(front: Front) -> None:
+    status, headers, body = front.request("GET", "/")
+    assert status == 200 and headers["content-type"].startswith("text/html"), body[:300]
+    scripts = re.findall(rb'src="(/static/[^"]+)"', body)
+    assert scripts, body[:500]
+    status, headers, _ = front.request("GET", scripts[0].decode())
+    assert status == 200 and "immutable" in headers["cache-control"]
+
+
 def test_forwarded_headers_are_nginx_s_not_the_client_s(front: Front) -> None:
     spoof = {"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "gopher",
              "X-Forwarded-Prefix": "/evil", "Forwarded": "host=evil.example"}
@@ -186,7 +197,7 @@ def test_forwarded_headers_are_nginx_s_not_the_client_s(front: Front) -> None:
         assert status == 200, body[:300]
         text = body.decode()
         assert "evil" not in text and "gopher" not in text
-        assert f"https://{SERVER_NAME}/" in text  # links from nginx's own name and scheme
+        assert f"https://{SERVER_NAME}/" in text  # links from the configured public URL
 
 
 def test_nginx_answers_its_own_429_as_a_problem(front: Front) -> None:

@@ -117,17 +117,17 @@ def serve(
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
     settings = Settings.from_env(db_path)
-    filler = None
-    if fill == "wait":
-        fill_today(settings, jobs or settings.jobs, sys.stderr.isatty())
-    elif fill == "background":
-        filler = start_background_fill(settings, jobs or settings.jobs)
     config: dict[str, Any] = {
         **config_from_env(),
         "DATABASE": settings.db_path,
         "DAILY_GAMES": settings.games,
     }
-    create_app(config)  # fail here, once, on a bad setting; each worker builds its own
+    create_app(config)  # fail here, once and before filling, on a bad setting
+    filler = None
+    if fill == "wait":
+        fill_today(settings, jobs or settings.jobs, sys.stderr.isatty())
+    elif fill == "background":
+        filler = start_background_fill(settings, jobs or settings.jobs)
     sched = None
     if scheduler:
         sched = create_scheduler(settings, blocking=False)

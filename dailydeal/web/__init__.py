@@ -28,6 +28,7 @@ Configuration (``test_config`` replaces the environment entirely):
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -70,31 +71,59 @@ def default_database() -> Path:
     return Path(Settings.from_env().db_path)
 
 
-def config_from_env() -> dict[str, Any]:
-    from dailydeal.config import Settings
+#: environment variable -> (config key, parser); the limits are checked in create_app.
+_ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "DAILYDEAL_VERIFY_LIMIT": ("VERIFY_RATE_LIMIT", str),
+    "DAILYDEAL_STATE_LIMIT": ("STATE_RATE_LIMIT", str),
+    "DAILYDEAL_RATELIMIT_STORAGE": ("RATELIMIT_STORAGE_URI", str),
+    "DAILYDEAL_PROXIES": ("PROXY_COUNT", int),
+    "DAILYDEAL_PUBLIC_URL": ("PUBLIC_URL", str),
+    "DAILYDEAL_HINT_LIMIT": ("HINT_RATE_LIMIT", str),
+    "DAILYDEAL_HINT_MAX_NODES": ("HINT_MAX_NODES", int),
+    "DAILYDEAL_HINT_TIME_LIMIT": ("HINT_TIME_LIMIT", float),
+    "DAILYDEAL_RESULTS_LIMIT": ("RESULTS_RATE_LIMIT", str),
+}
+_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT")
+_LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT")
 
-    env = os.environ
+
+def config_from_env() -> dict[str, Any]:
+    """The app's configuration from the environment; a bad value is a ``SettingsError``
+    (one line, naming the variable), never a traceback at the first request."""
+    from dailydeal.config import Settings, SettingsError
+
     settings = Settings.from_env()
     out: dict[str, Any] = {"DATABASE": Path(settings.db_path), "DAILY_GAMES": settings.games}
-    if "DAILYDEAL_VERIFY_LIMIT" in env:
-        out["VERIFY_RATE_LIMIT"] = env["DAILYDEAL_VERIFY_LIMIT"]
-    if "DAILYDEAL_STATE_LIMIT" in env:
-        out["STATE_RATE_LIMIT"] = env["DAILYDEAL_STATE_LIMIT"]
-    if "DAILYDEAL_RATELIMIT_STORAGE" in env:
-        out["RATELIMIT_STORAGE_URI"] = env["DAILYDEAL_RATELIMIT_STORAGE"]
-    if "DAILYDEAL_PROXIES" in env:
-        out["PROXY_COUNT"] = int(env["DAILYDEAL_PROXIES"])
-    if "DAILYDEAL_PUBLIC_URL" in env:
-        out["PUBLIC_URL"] = env["DAILYDEAL_PUBLIC_URL"]
-    if "DAILYDEAL_HINT_LIMIT" in env:
-        out["HINT_RATE_LIMIT"] = env["DAILYDEAL_HINT_LIMIT"]
-    if "DAILYDEAL_HINT_MAX_NODES" in env:
-        out["HINT_MAX_NODES"] = int(env["DAILYDEAL_HINT_MAX_NODES"])
-    if "DAILYDEAL_HINT_TIME_LIMIT" in env:
-        out["HINT_TIME_LIMIT"] = float(env["DAILYDEAL_HINT_TIME_LIMIT"])
-    if "DAILYDEAL_RESULTS_LIMIT" in env:
-        out["RESULTS_RATE_LIMIT"] = env["DAILYDEAL_RESULTS_LIMIT"]
+    for var, (key, parse) in _ENV.items():
+        if var in os.environ:
+            text = os.environ[var]
+            try:
+                out[key] = parse(text)
+            except ValueError:
+                raise SettingsError(f"bad {var}={text[:80]!r}: not a {parse.__name__}") from None
     return out
+
+
+def check_config(config: Mapping[str, Any]) -> None:
+    """Refuse numbers below zero and rate limits flask-limiter cannot read (it would
+    otherwise fail, or silently not limit, at the first request)."""
+    from limits import parse_many
+
+    from dailydeal.config import SettingsError
+
+    for key in _NUMBERS:
+        value = config.get(key)
+        if value is not None and (not isinstance(value, (int, float)) or value < 0):
+            raise SettingsError(f"{key} must be a number >= 0, not {value!r}")
+    for key in _LIMITS:
+        text = str(config.get(key))
+        try:
+            if not parse_many(text):
+                raise ValueError(text)
+        except ValueError:
+            raise SettingsError(
+                f"{key} must be a rate limit such as '60 per minute', not {text[:80]!r}"
+            ) from None
 
 
 def _verify_limit() -> str:
@@ -122,6 +151,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config.from_mapping(DEFAULTS)
     app.config.update(config_from_env() if test_config is None else test_config)
+    check_config(app.config)
     if "DATABASE" not in app.config:
         app.config["DATABASE"] = default_database()
     if "DAILY_GAMES" not in app.config:
