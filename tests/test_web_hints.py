@@ -76,6 +76,8 @@ def test_hints_highlight_legal_moves_that_clicked_in_turn_win_the_deal(
         )
         expected = re.findall(r"[2-9TJQKA][SHDC]", move) or [{"d": "draw", "r": "recycle"}[move]]
         assert sorted(lit) == sorted(expected), (move, lit)
+        if used == 1:
+            shot(page, "hint-pyramid")
         player.play(move)
     assert player.state() == "won"
     expect(player.host.locator("[data-verdict]")).to_contain_text(f"with {used} hints")
@@ -99,6 +101,7 @@ def test_a_gaps_hint_lights_the_card_and_its_gap(
     from playwright.sync_api import expect
 
     id_ = today_id(days, "gaps", "easy")
+    page.set_viewport_size(PHONE)
     player = open_player(page, f"{site}/play/{id_}", "gaps")
     player.host.locator('[data-action="hint"]').click()
     expect(player.host).to_have_attribute("data-hint", re.compile(r"."))
@@ -112,7 +115,10 @@ def test_a_gaps_hint_lights_the_card_and_its_gap(
         expect(player.host.locator(f'[data-gap="{gap["row"]},{gap["column"]}"]')).to_have_class(
             re.compile(r"\bhint\b")
         )
-    expect(player.host.locator("[data-msg]")).to_contain_text(f"Hint: {move}")
+    expect(player.host.locator("[data-msg]")).to_contain_text(f"({move}), the first of")
+    if re.fullmatch(r"[2-9TJQKA][SHDC]", move):
+        expect(player.host.locator("[data-msg]")).to_contain_text("into its gap")
+    shot(page, "hint-gaps")
     # a move played clears the highlight
     legal = next(m for m in state["legal_moves"] if m != move and "@" not in m and m != "R")
     player.play(legal)

@@ -50,6 +50,20 @@ function writeJSON(key, value) {
   }
 }
 
+/** A move of the notation in words, for the hint line ("pair the seven of spades with ..."). */
+export function moveInWords(move, game) {
+  const words = { d: game === "accordion" ? "deal a card from the stock" : "draw a card from the stock", r: "recycle the waste", R: "redeal" }[move];
+  if (words) return words;
+  const cards = move.match(/[2-9TJQKA][SHDC]/g) || [];
+  const [a, b] = cards.map(cardName);
+  if (move.includes(">")) return `put the ${a} on the ${b}`;
+  if (move.includes("+")) return `pair the ${a} with the ${b}`;
+  const row = move.match(/@(\d+)$/);
+  if (row) return `move the ${a} to row ${row[1]}`;
+  if (a) return game === "pyramid" ? `remove the ${a}` : `move the ${a} into its gap`;
+  return move;
+}
+
 /** This browser's anonymous player id for results: random, made once, kept. */
 export function clientId() {
   let id = readJSON("client", null);
@@ -516,7 +530,8 @@ export class DailyDeal extends HTMLElement {
       this.dataset.hint = answer.move;
       this.paint();
       const left = plural(answer.moves_left, "move");
-      this.say(`Hint: ${answer.move}, the first of ${left} to a win${answer.shortest ? " (the shortest line)" : ""}.`, "good");
+      const line = `the first of ${left} to a win${answer.shortest ? " (a shortest line)" : ""}`;
+      this.say(`Hint: ${moveInWords(answer.move, this.meta.game)} (${answer.move}), ${line}.`, "good");
     } else if (answer.verdict === "lost") {
       this.say("The solver proved this position lost: no winning line from here. Undo to try another way.", "error");
     } else if (answer.verdict === "unknown") {
