@@ -6,7 +6,9 @@
 // the places a selected card may go, and an illegal attempt shows the server's reason.
 //
 // Attributes in: deal | game+seed(+variant) | date+game+tier, and api (default: the
-// origin this script came from). Events out: dailydeal-move, dailydeal-won, dailydeal-error.
+// origin this script came from). Events out: dailydeal-move, dailydeal-won, dailydeal-hint,
+// dailydeal-result, dailydeal-error. Hints, the winnable light and results are the server's
+// answers too (hint, results and stats endpoints).
 // Hooks: data-card, data-gap="ROW,COL", data-action, and data-state / data-moves on the
 // board and on the element. docs/embedding.md is the contract.
 
