@@ -83,7 +83,8 @@ const watch = () => {
         requestAnimationFrame(() => window.__hint.push(performance.now() - start));
       }
     }
-  }).observe(host, { attributes: true, attributeFilter: ["data-state", "data-moves", "data-hint"] });
+  }).observe(host, { attributes: true,
+    attributeFilter: ["data-state", "data-moves", "data-hint"] });
 };
 document.addEventListener("DOMContentLoaded", watch);
 """

@@ -13,21 +13,14 @@ import urllib.request
 from typing import Any
 
 import pytest
+import test_web_browser as web
 from browser import Player
-from test_web_browser import (  # noqa: F401  (fixtures, used by name)
-    PHONE,
-    SKIP,
-    api_state,
-    browser,
-    open_player,
-    other_origin,
-    page,
-    shot,
-    site,
-    today_id,
-)
+from test_web_browser import PHONE, SKIP, api_state, open_player, shot, today_id
 
 from dailydeal.games import GAMES
+
+# the browser module's fixtures, a fresh instance of each (module scope) for this module
+site, other_origin, browser, page = web.site, web.other_origin, web.browser, web.page
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
