@@ -10,11 +10,12 @@ import datetime as dt
 import json
 import re
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import test_web_browser as web
-from browser import Player
+from browser import Player, serve
 from test_web_browser import PHONE, SKIP, api_state, open_player, shot, today_id
 
 from dailydeal.games import GAMES
@@ -228,3 +229,56 @@ def test_giving_up_counts_a_play_not_won_and_numbered_deals_post_nothing(
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
     assert len(posts) == 1
     expect(player.host.locator("[data-stats]")).to_be_hidden()
+
+
+@pytest.fixture(scope="module")
+def stingy_site(
+    tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
+) -> Iterator[str]:
+    """A server whose hint budget is one a minute: the second hint meets a 429."""
+    from dailydeal.daily.store import insert_deal, open_db
+    from dailydeal.web import create_app
+    from dailydeal.web.db import forget
+
+    path = tmp_path_factory.mktemp("stingy") / "dailydeal.db"
+    db = open_db(path)
+    for row in deal_rows:
+        insert_deal(db, row)
+    db.close()
+    app = create_app(
+        {
+            "DATABASE": path,
+            "NOW": lambda: now,
+            "STATE_RATE_LIMIT": "100000 per minute",
+            "HINT_RATE_LIMIT": "1 per minute",
+        }
+    )
+    with serve(app) as url:
+        yield url
+    forget(path)
+
+
+def test_a_rate_limited_hint_says_try_again_later(
+    browser: Any, stingy_site: str, days: dict[str, dt.date]
+) -> None:
+    from playwright.sync_api import expect
+
+    # no console watch here: Chromium logs the 429 response itself as a console error
+    context = browser.new_context(viewport=web.DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    player = open_player(page, f"{stingy_site}/play/{today_id(days, 'pyramid')}", "pyramid")
+    player.host.locator('[data-action="hint"]').click()
+    expect(player.host).to_have_attribute("data-hint", re.compile(r"."))
+    player.play(str(player.host.get_attribute("data-hint")))
+    player.host.locator('[data-action="hint"]').click()
+    expect(player.host.locator("[data-msg]")).to_contain_text("try again later")
+    assert player.host.get_attribute("data-hint") is None
+    assert player.host.locator("[data-board] .hint").count() == 0
+    # the light, turned on, says it cannot tell rather than guessing
+    player.host.locator('[data-action="winnable"]').click()
+    expect(player.host).to_have_attribute("data-light", "unknown")
+    expect(player.host.locator('[data-action="winnable"]')).to_have_attribute(
+        "title", re.compile("try again later")
+    )
+    context.close()
