@@ -806,12 +806,12 @@ export class DailyDeal extends HTMLElement {
     }
     this.el.share.value = this.shareText(n);
     this.el.share.closest(".share").hidden = false;
-    if (verdict.won && m.id) await this.sendResult();
     if (fresh) {
       this.say("");
       this.el.result.scrollIntoView({ block: "nearest", behavior: "smooth" });
       this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict });
     }
+    if (verdict.won && m.id) await this.sendResult(); // then everybody's statistics
   }
 
   shareText(n) {
