@@ -165,7 +165,7 @@ def test_the_winnable_light_is_off_by_default_toggles_and_is_remembered(
 
 
 def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
-    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+    page: Any, browser: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
 ) -> None:
     from playwright.sync_api import expect
 
@@ -197,6 +197,14 @@ def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
     expect(stats).to_have_attribute("data-plays", "1")
     assert len(posts) == 2
     assert api_stats(site, id_)["plays"] == 1
+    # another browser (another client id) with the same count beats none of the others
+    other = browser.new_context(viewport=PHONE)
+    second = open_player(other.new_page(), f"{site}/play/{id_}", "gaps")
+    type_moves(second, solutions["gaps"])
+    expect(second.host.locator("[data-stats]")).to_have_text(
+        "2 players, 100% won, you beat 0% of the other winners on moves."
+    )
+    other.close()
 
 
 def test_giving_up_counts_a_play_not_won_and_numbered_deals_post_nothing(
@@ -281,4 +289,32 @@ def test_a_rate_limited_hint_says_try_again_later(
     expect(player.host.locator('[data-action="winnable"]')).to_have_attribute(
         "title", re.compile("try again later")
     )
+    context.close()
+
+
+def test_a_conflicting_second_result_shows_the_one_that_counts(
+    browser: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    # no console watch here: Chromium logs the 409 response itself as a console error
+    context = browser.new_context(viewport=web.DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    id_ = today_id(days, "gaps", "hard")
+    player = open_player(page, f"{site}/play/{id_}", "gaps")
+    type_moves(player, solutions["gaps"][:3])
+    player.host.locator('[data-action="give-up"]').click()
+    expect(player.host.locator("[data-stats]")).to_have_text("1 player, 0% won.")
+    # the browser forgets it posted (storage cleared by hand), then wins: the server
+    # answers 409 with the result that counts, and the panel says so
+    page.evaluate("localStorage.removeItem('dailydeal.v1.posted')")
+    player.host.locator("[data-restart]").click()
+    player.wait_moves(0)
+    type_moves(player, solutions["gaps"])
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified by the server: won")
+    expect(player.host.locator("[data-stats]")).to_have_text(
+        "1 player, 0% won. Your first result counts: not won."
+    )
+    assert api_stats(site, id_)["wins"] == 0
     context.close()
