@@ -16,7 +16,11 @@ Playwright (the browser tests' helpers, tests/browser.py):
   board (the next animation frame after the element sets ``data-moves``), over every move
   of the three stored solutions: each move is a state request to the server. The element
   asks as the button goes down (pointerdown), so the same figure from the press is shown
-  too: Playwright presses and releases within a few ms, a person in some 50 to 100 ms.
+  too: Playwright presses and releases within a few ms, a person in some 50 to 100 ms;
+- hint: from a click on the hint button to the hinted move lit on the board (``data-hint``
+  set, then the next frame), at positions 0, 1/4, 1/2 and 3/4 along each game's stored
+  solution of an easy deal (12 hints: within the default hint budget of 20 a minute). The
+  server's side alone, per game and cold/warm: benchmarks/hints.py.
 
 Targets (issue 10): weight < 100 KB before compression, load < 1 s, move p95 < 50 ms.
 """
@@ -52,10 +56,14 @@ TEXT_TYPES = ("text/html", "text/javascript", "application/javascript", "text/cs
 
 # Chromium's clock: when the board is first drawn, and each click -> redrawn board.
 PROBE = """
-window.__ready = null; window.__rt = []; window.__dom = []; window.__press = [];
-let clickAt = null, pressAt = null;
+window.__ready = null; window.__rt = []; window.__dom = []; window.__press = []; window.__hint = [];
+let clickAt = null, pressAt = null, hintAt = null;
 document.addEventListener("pointerdown", () => { pressAt = performance.now(); }, true);
-document.addEventListener("click", () => { clickAt = performance.now(); }, true);
+document.addEventListener("click", (e) => {
+  const el = e.composedPath()[0];
+  if (el && el.closest && el.closest('[data-action="hint"]')) hintAt = performance.now();
+  else clickAt = performance.now();
+}, true);
 const watch = () => {
   const host = document.querySelector("daily-deal");
   if (!host) return requestAnimationFrame(watch);
@@ -70,8 +78,13 @@ const watch = () => {
         window.__press.push(performance.now() - pressAt);
         requestAnimationFrame(() => window.__rt.push(performance.now() - start));
       }
+      if (r.attributeName === "data-hint" && hintAt !== null && host.dataset.hint) {
+        const start = hintAt; hintAt = null;
+        requestAnimationFrame(() => window.__hint.push(performance.now() - start));
+      }
     }
-  }).observe(host, { attributes: true, attributeFilter: ["data-state", "data-moves"] });
+  }).observe(host, { attributes: true,
+    attributeFilter: ["data-state", "data-moves", "data-hint"] });
 };
 document.addEventListener("DOMContentLoaded", watch);
 """
@@ -191,6 +204,49 @@ def round_trips(
     }
 
 
+def hint_trips(
+    browser: Any, base: str, today: dt.date, solutions: dict[str, list[str]]
+) -> dict[str, Any]:
+    """Hint button -> hinted move lit, at four positions along each game's solution."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(PROBE)
+    page.set_default_timeout(30_000)
+    per_game: dict[str, list[float]] = {}
+    for game in GAMES:
+        page.goto(f"{base}/play/{deal_id(today, game, 'easy')}")
+        player = Player(page, game)
+        player.wait_moves(0)
+        moves = solutions[game]
+        played = 0
+        for k in range(4):
+            upto = k * len(moves) // 4
+            if upto > played:
+                box = player.host.locator("input[name=moves]")
+                box.fill(" ".join(moves[played:upto]))
+                box.press("Enter")
+                played = upto
+                player.wait_moves(played)
+            before = len(page.evaluate("window.__hint"))
+            player.host.locator('[data-action="hint"]').click()
+            for _ in range(3000):
+                if len(page.evaluate("window.__hint")) > before:
+                    break
+                page.wait_for_timeout(5)
+            else:
+                raise SystemExit(f"{game}: no hint after {played} moves")
+        per_game[game] = page.evaluate("window.__hint")
+    context.close()
+    every = [t for times in per_game.values() for t in times]
+    return {
+        "hints": len(every),
+        "p50_ms": pct(every, 50),
+        "p95_ms": pct(every, 95),
+        "max_ms": max(every),
+        "per_game_max_ms": {g: max(t) for g, t in per_game.items()},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=10, help="page loads per measure")
@@ -249,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
                 "weight": weight(browser, play_url),
                 "load": load_times(browser, play_url, args.loads),
                 "move": round_trips(browser, base, today, solutions),
+                "hint": hint_trips(browser, base, today, solutions),
             }
             browser.close()
     finally:
@@ -290,6 +347,13 @@ def main(argv: list[str] | None = None) -> int:
         f"p95 {move['dom_p95_ms']:.1f} ms; from the press (pointerdown): "
         f"p50 {move['press_dom_p50_ms']:.1f} ms, "
         f"p95 {move['press_dom_p95_ms']:.1f} ms"
+    )
+    hint = results["hint"]
+    per_game = ", ".join(f"{g} {t:.0f}" for g, t in hint["per_game_max_ms"].items())
+    print(
+        f"hint (click -> hinted move lit) over {hint['hints']} hints: "
+        f"p50 {hint['p50_ms']:.0f} ms, p95 {hint['p95_ms']:.0f} ms, max {hint['max_ms']:.0f} ms "
+        f"(max per game: {per_game} ms)"
     )
     return 0
 

@@ -48,6 +48,8 @@ def site(
             "NOW": lambda: now,
             "STATE_RATE_LIMIT": "100000 per minute",
             "VERIFY_RATE_LIMIT": "10000 per minute",
+            "HINT_RATE_LIMIT": "10000 per minute",
+            "RESULTS_RATE_LIMIT": "10000 per hour",
         }
     )
     with serve(app) as url:

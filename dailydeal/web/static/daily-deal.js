@@ -6,7 +6,9 @@
 // the places a selected card may go, and an illegal attempt shows the server's reason.
 //
 // Attributes in: deal | game+seed(+variant) | date+game+tier, and api (default: the
-// origin this script came from). Events out: dailydeal-move, dailydeal-won, dailydeal-error.
+// origin this script came from). Events out: dailydeal-move, dailydeal-won, dailydeal-hint,
+// dailydeal-result, dailydeal-error. Hints, the winnable light and results are the server's
+// answers too (hint, results and stats endpoints).
 // Hooks: data-card, data-gap="ROW,COL", data-action, and data-state / data-moves on the
 // board and on the element. docs/embedding.md is the contract.
 
@@ -18,8 +20,13 @@ const RANK_NAMES = {
 };
 const SUITS = { S: ["spades", "♠"], H: ["hearts", "♥"], D: ["diamonds", "♦"], C: ["clubs", "♣"] };
 const TIER_MARK = { easy: "🟢", medium: "🟡", hard: "🟠", expert: "🔴" };
+// the notation box's placeholder: a few moves of each game (RULES.md)
+const EXAMPLE = { accordion: "4D>4S", pyramid: "d 7S+6H KC r", gaps: "8C 2S@3 R" };
+const LIGHT_TEXT = { off: "off", checking: "…", winnable: "yes", lost: "lost", unknown: "?" };
+const WEEK = 7 * 24 * 3600; // the longest time the results endpoint takes
 const isCard = (s) => typeof s === "string" && /^[2-9TJQKA][SHDC]$/.test(s);
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const esc = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
@@ -43,6 +50,33 @@ function writeJSON(key, value) {
   } catch {
     /* storage full or disabled: the game still works */
   }
+}
+
+/** A move of the notation in words, for the hint line ("pair the seven of spades with ..."). */
+export function moveInWords(move, game) {
+  const words = { d: game === "accordion" ? "deal a card from the stock" : "draw a card from the stock", r: "recycle the waste", R: "redeal" }[move];
+  if (words) return words;
+  const cards = move.match(/[2-9TJQKA][SHDC]/g) || [];
+  const [a, b] = cards.map(cardName);
+  if (move.includes(">")) return `put the ${a} on the ${b}`;
+  if (move.includes("+")) return `pair the ${a} with the ${b}`;
+  const row = move.match(/@(\d+)$/);
+  if (row) return `move the ${a} to row ${row[1]}`;
+  if (a) return game === "pyramid" ? `remove the ${a}` : `move the ${a} into its gap`;
+  return move;
+}
+
+/** This browser's anonymous player id for results: random, made once, kept. */
+export function clientId() {
+  let id = readJSON("client", null);
+  if (typeof id !== "string" || !/^[A-Za-z0-9_-]{16,128}$/.test(id)) {
+    // randomUUID needs a secure context; getRandomValues works on plain http too
+    id = crypto.randomUUID
+      ? crypto.randomUUID()
+      : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    writeJSON("client", id);
+  }
+  return id;
 }
 
 /** Every daily deal this browser solved: {id: {date, game, tier, moves, par, at}}. */
@@ -211,6 +245,21 @@ button { font: inherit; }
   border: 1px solid #e3cf85; border-radius: 10px; padding: 8px 10px; background: #fffdf6; color: var(--ink); }
 .log { font-size: 13px; color: #4b5750; }
 .log code { display: block; margin-top: 6px; word-break: break-word; font: 12px/1.5 ui-monospace, Menlo, monospace; }
+.card.hint, .gap.hint, .slot.hint, .board .tool.hint { box-shadow: 0 0 0 3px #8fd3ff, 0 0 14px 4px rgba(143,211,255,.85);
+  animation: glow 1.2s ease-in-out infinite alternate; z-index: 3; }
+@keyframes glow { to { box-shadow: 0 0 0 3px #8fd3ff, 0 0 4px 1px rgba(143,211,255,.5); } }
+@media (prefers-reduced-motion: reduce) { .hint { animation: none !important; } }
+.light-toggle { display: inline-flex; align-items: center; gap: 6px; }
+.light { width: 11px; height: 11px; border-radius: 50%; background: #b9b4a8; box-shadow: inset 0 0 0 1px rgba(0,0,0,.2); }
+.light[data-light="winnable"] { background: #2fb36a; }
+.light[data-light="lost"] { background: #d23b3b; }
+.light[data-light="unknown"] { background: #e3b23c; }
+.light[data-light="checking"] { background: #8fd3ff; }
+.light-text { font-weight: 500; color: #5a655e; font-size: 13px; }
+.tool[aria-pressed="true"] { border-color: var(--felt); }
+.fair { margin: 0; padding: 0 2px; font-size: 13px; color: #4b5750; }
+.fair a { color: var(--felt); }
+.players { margin: 0; font-weight: 600; color: #3d3a2a; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 
@@ -242,9 +291,10 @@ function patch(box, old, items) {
 }
 
 class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, body = null) {
     super(message);
     this.status = status;
+    this.body = body;
   }
 }
 
@@ -302,17 +352,23 @@ export class DailyDeal extends HTMLElement {
   <div class="controls" part="controls">
     <button type="button" class="tool" data-undo disabled title="Undo (U)">↶ Undo</button>
     <button type="button" class="tool" data-restart disabled>Restart</button>
-    <span data-tools></span>
+    <button type="button" class="tool" data-action="hint" title="Show a move of a winning line (H)">💡 Hint</button>
+    <button type="button" class="tool light-toggle" data-action="winnable" aria-pressed="false"
+            title="After each move, ask the solver whether the deal can still be won">Winnable?
+      <span class="light" data-light="off" aria-hidden="true"></span><span class="light-text" data-light-text>off</span></button>
+    <button type="button" class="tool" data-action="give-up" hidden>Give up</button>
     <form class="notation" data-notation>
       <label class="sr" for="dd-moves">Type moves in the notation</label>
       <input id="dd-moves" name="moves" autocomplete="off" autocapitalize="characters" spellcheck="false"
-             placeholder="Type moves, e.g. d 7H>9S">
+             placeholder="Type moves">
       <button type="submit" class="tool">Play</button>
     </form>
   </div>
+  <p class="fair" data-fair hidden></p>
   <section class="result" data-result hidden aria-live="polite">
     <h3 data-result-title></h3>
     <p class="verdict" data-verdict></p>
+    <p class="players" data-stats hidden></p>
     <div class="share">
       <label class="sr" for="dd-share">Share text</label>
       <textarea id="dd-share" readonly data-share></textarea>
@@ -328,7 +384,9 @@ export class DailyDeal extends HTMLElement {
       par: $("[data-par]"), undo: $("[data-undo]"), restart: $("[data-restart]"),
       form: $("[data-notation]"), input: $("#dd-moves"), result: $("[data-result]"),
       resultTitle: $("[data-result-title]"), verdict: $("[data-verdict]"), share: $("[data-share]"),
-      copy: $("[data-copy]"), log: $("[data-log]"),
+      copy: $("[data-copy]"), log: $("[data-log]"), hint: $('[data-action="hint"]'),
+      lightToggle: $('[data-action="winnable"]'), light: $("[data-light]"), giveUp: $('[data-action="give-up"]'),
+      stats: $("[data-stats]"), fair: $("[data-fair]"), lightText: $("[data-light-text]"),
     };
     this.el.board.addEventListener("click", (e) => this.onBoardClick(e));
     this.el.board.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -337,6 +395,9 @@ export class DailyDeal extends HTMLElement {
     this.el.undo.addEventListener("click", () => this.enqueue(() => this.undo()));
     this.el.restart.addEventListener("click", () => this.enqueue(() => this.restart()));
     this.el.copy.addEventListener("click", () => this.copyShare());
+    this.el.hint.addEventListener("click", () => this.askHint());
+    this.el.lightToggle.addEventListener("click", () => this.toggleLight());
+    this.el.giveUp.addEventListener("click", () => this.enqueue(() => this.giveUp()));
     this.el.form.addEventListener("submit", (e) => {
       e.preventDefault();
       this.enqueue(() => this.typed(this.el.input.value));
@@ -360,7 +421,7 @@ export class DailyDeal extends HTMLElement {
     if (!resp.ok) {
       const wait = resp.headers.get("Retry-After");
       const detail = (body && body.detail) || `The server answered ${resp.status}.`;
-      throw new ApiError(wait ? `${detail} Try again in ${wait} s.` : detail, resp.status);
+      throw new ApiError(wait ? `${detail} Try again in ${wait} s.` : detail, resp.status, body);
     }
     return body;
   }
@@ -395,7 +456,7 @@ export class DailyDeal extends HTMLElement {
   fromDeal(d) {
     return {
       id: d.id, game: d.game, variant: d.variant, seed: String(d.seed), date: d.date,
-      tier: d.tier, par: d.solution_length, rating: d.rating,
+      tier: d.tier, par: d.solution_length, rating: d.rating, commitment: d.commitment || null,
     };
   }
 
@@ -431,6 +492,185 @@ export class DailyDeal extends HTMLElement {
     });
   }
 
+  hintOf(moves) {
+    const m = this.meta;
+    if (m.id) {
+      // a GET, cacheable like state: the same position gives the same hint
+      const q = encodeURIComponent(moves.join(" "));
+      return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/hint?moves=${q}`);
+    }
+    return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/hint`, { seed: m.seed, variant: m.variant, moves });
+  }
+
+  // --- hints and the "still winnable?" light ------------------------------------------------
+  /** Ask the solver for a move of a winning line from here and light up its cards. The
+   *  answer is the server's; nothing here knows which moves win. */
+  async askHint() {
+    if (!this.st || this.st.state === "won" || this.hinting) return;
+    const at = this.moves.join(" ");
+    this.hinting = true;
+    this.el.hint.disabled = true;
+    this.say("Asking the solver…");
+    let answer;
+    try {
+      answer = await this.hintOf(this.moves);
+    } catch (err) {
+      const busy = err instanceof ApiError && (err.status === 429 || err.status === 503);
+      this.say(busy ? "The solver is busy: no hint right now, try again later." : err.message, "error");
+      return;
+    } finally {
+      this.hinting = false;
+      this.el.hint.disabled = !this.st || this.st.state === "won";
+    }
+    if (at !== this.moves.join(" ")) return; // the player moved on: it was for another position
+    this.emit("dailydeal-hint", answer);
+    if (this.lightOn) this.setLight(answer.verdict);
+    if (answer.verdict === "winnable" && answer.move) {
+      this.hintsUsed += 1;
+      writeJSON(`hints.${this.key}`, this.hintsUsed);
+      this.hint = { at, move: answer.move };
+      this.dataset.hint = answer.move;
+      this.paint();
+      const left = plural(answer.moves_left, "move");
+      const line = `the first of ${left} to a win${answer.shortest ? " (a shortest line)" : ""}`;
+      this.say(`Hint: ${moveInWords(answer.move, this.meta.game)} (${answer.move}), ${line}.`, "good");
+    } else if (answer.verdict === "lost") {
+      this.say("The solver proved this position lost: no winning line from here. Undo to try another way.", "error");
+    } else if (answer.verdict === "unknown") {
+      this.say("The solver could not decide from here within its budget: no hint for this position.");
+    }
+  }
+
+  /** The elements a hinted move involves: its cards, the stock or redeal, a Gaps gap. */
+  hintPlaces(move) {
+    const out = [];
+    const action = { d: "draw", r: "recycle", R: "redeal" }[move];
+    if (action) out.push(this.find("action", action));
+    for (const c of move.match(/[2-9TJQKA][SHDC]/g) || []) out.push(this.find("card", c));
+    const row = move.match(/@(\d+)$/);
+    if (row) out.push(this.find("gap", `${row[1]},1`));
+    else if (this.meta.game === "gaps" && isCard(move)) {
+      const gap = (this.st.position.gaps || []).find((g) => g.accepts === move);
+      if (gap) out.push(this.find("gap", `${gap.row},${gap.column}`));
+    }
+    return out.filter(Boolean);
+  }
+
+  toggleLight() {
+    this.lightOn = !this.lightOn;
+    writeJSON("light", this.lightOn);
+    this.checkLight();
+  }
+
+  /** With the light on, ask after every move whether the deal can still be won. */
+  async checkLight() {
+    if (!this.lightOn || !this.st) return this.setLight("off");
+    if (this.st.state !== "in progress") return this.setLight(this.st.state === "won" ? "winnable" : "lost");
+    const at = this.moves.join(" ");
+    this.setLight("checking");
+    let verdict = "unknown";
+    let why = "";
+    try {
+      verdict = (await this.hintOf(this.moves)).verdict;
+    } catch (err) {
+      why = err instanceof ApiError && (err.status === 429 || err.status === 503) ? "the solver is busy: try again later" : err.message;
+    }
+    if (this.lightOn && at === this.moves.join(" ")) this.setLight(verdict, why);
+  }
+
+  setLight(verdict, why = "") {
+    this.el.light.dataset.light = verdict;
+    this.el.lightText.textContent = LIGHT_TEXT[verdict] || verdict;
+    this.el.lightToggle.setAttribute("aria-pressed", String(this.lightOn));
+    const said = { winnable: "can still be won", lost: "is lost", unknown: "the solver could not tell", checking: "checking" }[verdict];
+    this.el.lightToggle.title = this.lightOn
+      ? `Still winnable? ${said || ""}${why ? ` (${why})` : ""}. Click to turn off.`
+      : "After each move, ask the solver whether the deal can still be won";
+    if (this.lightOn) this.dataset.light = verdict;
+    else delete this.dataset.light;
+  }
+
+  // --- results and statistics of everybody's plays -----------------------------------------
+  /** Count this play of a daily deal, once per deal from this browser, then show the stats. */
+  async sendResult() {
+    const m = this.meta;
+    if (!m.id) return; // numbered deals have no shared statistics
+    const posted = readJSON("posted", {});
+    let mine = posted[m.id] || null;
+    let note = "";
+    if (!mine) {
+      const started = Number(readJSON(`started.${this.key}`, 0));
+      const body = { client: clientId(), moves: this.moves, hints: this.hintsUsed };
+      if (started) body.seconds = Math.min(WEEK, Math.max(0, Math.round((Date.now() - started) / 1000)));
+      try {
+        mine = (await this.post(`${this.api}/deals/${encodeURIComponent(m.id)}/results`, body)).result;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        if (err.status === 409 && err.body && err.body.result) mine = err.body.result;
+        else if (err.status !== 403) return this.showStats(null, null, `Your result was not sent: ${err.message}`);
+      }
+      if (mine) {
+        posted[m.id] = { won: mine.won, moves: mine.moves, hints: mine.hints };
+        writeJSON("posted", posted);
+      }
+    }
+    const won = Boolean(this.st && this.st.state === "won");
+    if (mine && (mine.won !== won || (won && mine.moves !== this.verdictMoves))) {
+      note = mine.won
+        ? ` Your first result counts: won in ${mine.moves} moves.`
+        : " Your first result counts: not won.";
+    }
+    this.el.giveUp.hidden = true;
+    let stats;
+    try {
+      stats = await this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/stats`);
+    } catch (err) {
+      return this.showStats(null, mine, `The statistics are not available: ${err.message}`);
+    }
+    this.showStats(stats, mine, note);
+    this.emit("dailydeal-result", { deal: m.id, result: mine, stats });
+  }
+
+  showStats(stats, mine, note = "") {
+    const el = this.el.stats;
+    el.hidden = false;
+    if (!stats) {
+      el.textContent = note.trim();
+      delete el.dataset.plays;
+      return;
+    }
+    let text = `${plural(stats.plays, "player")}, ${Math.round(stats.win_rate * 100)}% won`;
+    if (mine && mine.won) {
+      const others = stats.wins - 1;
+      const above = stats.winning_moves.filter((w) => w.moves > mine.moves).reduce((a, w) => a + w.count, 0);
+      text += others > 0 ? `, you beat ${Math.round((100 * above) / others)}% of the other winners on moves` : ", you are the first to win it";
+    }
+    el.textContent = `${text}${stats.final ? " (final)" : ""}.${note}`;
+    el.dataset.plays = String(stats.plays);
+    el.dataset.wins = String(stats.wins);
+  }
+
+  /** Stop here and count this daily deal as not won (at most once; later wins do not count). */
+  async giveUp() {
+    if (!this.meta || !this.meta.id || !this.st || this.st.state === "won") return;
+    this.el.result.hidden = false;
+    this.el.resultTitle.textContent = "Counted as not won";
+    this.el.verdict.textContent = `You stopped after ${plural(this.moves.length, "move")}. Play on if you like: this result is the one that counts.`;
+    this.el.share.closest(".share").hidden = true;
+    await this.sendResult();
+  }
+
+  showFair() {
+    const m = this.meta;
+    const c = m && m.commitment;
+    this.el.fair.hidden = !c;
+    if (!c) return;
+    const day = String(c.committed_at || "").slice(0, 10);
+    const check = `${this.api}/commitments?from=${encodeURIComponent(m.date)}&to=${encodeURIComponent(m.date)}`;
+    this.el.fair.innerHTML = `<span aria-hidden="true">🔒</span> Fair deal: committed ${esc(day)}, before its day began ·
+      <a href="${esc(check)}" target="_blank" rel="noopener" title="sha256 ${esc(c.sha256 || "")}">check the commitment</a>`;
+  }
+
   // --- flow ----------------------------------------------------------------------------------
   enqueue(task) {
     // one action at a time, in click order: each reads the state the previous one left
@@ -456,6 +696,12 @@ export class DailyDeal extends HTMLElement {
       const meta = await this.describe();
       if (token !== this.loadToken) return;
       this.meta = meta;
+      this.hint = null;
+      this.hintsUsed = Number(readJSON(`hints.${this.key}`, 0)) || 0;
+      this.lightOn = readJSON("light", false) === true;
+      this.el.input.placeholder = `Type moves, e.g. ${EXAMPLE[meta.game] || "d"}`;
+      this.el.stats.hidden = true;
+      this.showFair();
       const saved = readJSON(`progress.${this.key}`, []);
       let st = await this.stateOf(Array.isArray(saved) ? saved : []);
       if (!st.valid) st = await this.stateOf([]);
@@ -500,6 +746,7 @@ export class DailyDeal extends HTMLElement {
     this.moves = st.moves.slice();
     this.sel = null;
     this.selGap = null;
+    if (readJSON(`started.${this.key}`, null) === null) writeJSON(`started.${this.key}`, Date.now());
     this.show(st, more[more.length - 1]);
     this.say(st.state === "lost" ? "No moves left. Undo or restart to try another way." : "");
     for (const move of more) {
@@ -543,28 +790,35 @@ export class DailyDeal extends HTMLElement {
     this.el.verdict.textContent = "Checking with the server…";
     const verdict = await this.verifyMoves(this.moves);
     const n = verdict.moves;
+    this.verdictMoves = n;
     const par = m.par ? ` The solver's par is ${m.par}${n <= m.par ? ": you matched it ⭐" : ""}.` : "";
+    const helped = this.hintsUsed ? ` with ${plural(this.hintsUsed, "hint")}` : "";
     if (verdict.won) {
-      this.el.resultTitle.textContent = `Solved in ${n} moves`;
-      this.el.verdict.textContent = `Verified by the server: won in ${n} moves.${par}`;
+      this.el.resultTitle.textContent = `Solved in ${n} moves${helped}`;
+      this.el.verdict.textContent = `Verified by the server: won in ${n} moves${helped}.${par}`;
       if (m.id) {
-        recordResult(m.id, { date: m.date, game: m.game, tier: m.tier, moves: n, par: m.par, at: new Date().toISOString() });
+        recordResult(m.id, {
+          date: m.date, game: m.game, tier: m.tier, moves: n, par: m.par, hints: this.hintsUsed, at: new Date().toISOString(),
+        });
       }
     } else {
       this.el.verdict.textContent = `The server did not confirm the win (${verdict.state}).`;
     }
     this.el.share.value = this.shareText(n);
+    this.el.share.closest(".share").hidden = false;
     if (fresh) {
       this.say("");
       this.el.result.scrollIntoView({ block: "nearest", behavior: "smooth" });
       this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict });
     }
+    if (verdict.won && m.id) await this.sendResult(); // then everybody's statistics
   }
 
   shareText(n) {
     const m = this.meta;
     const base = new URL(this.api).origin;
-    const vsPar = m.par ? (n <= m.par ? ` (par ${m.par} ⭐)` : ` (par ${m.par})`) : "";
+    const vsPar = (m.par ? (n <= m.par ? ` (par ${m.par} ⭐)` : ` (par ${m.par})`) : "") +
+      (this.hintsUsed ? ` with ${plural(this.hintsUsed, "hint")}` : "");
     if (m.id) {
       return [
         `dailydeal ${m.date}`,
@@ -574,7 +828,7 @@ export class DailyDeal extends HTMLElement {
       ].join("\n");
     }
     const v = m.variant ? `?variant=${encodeURIComponent(m.variant)}` : "";
-    return [`dailydeal · ${cap(m.game)} #${m.seed}`, `✅ ${n} moves`, `${base}/play/${m.game}/${m.seed}${v}`].join("\n");
+    return [`dailydeal · ${cap(m.game)} #${m.seed}`, `✅ ${n} moves${vsPar}`, `${base}/play/${m.game}/${m.seed}${v}`].join("\n");
   }
 
   async copyShare() {
@@ -734,6 +988,9 @@ export class DailyDeal extends HTMLElement {
       this.enqueue(() => this.undo());
     } else if (e.key === "Escape") {
       this.select(null);
+    } else if (e.key === "h" || e.key === "H") {
+      e.preventDefault();
+      this.askHint();
     }
   }
 
@@ -763,6 +1020,11 @@ export class DailyDeal extends HTMLElement {
     this.el.pill.dataset.s = st.state;
     this.el.undo.disabled = n === 0;
     this.el.restart.disabled = n === 0;
+    this.el.hint.disabled = st.state === "won";
+    this.el.giveUp.hidden = !m.id || Boolean(readJSON("posted", {})[m.id]) || st.state === "won";
+    this.el.giveUp.disabled = n === 0;
+    if (!this.hint || this.hint.at !== st.moves.join(" ")) delete this.dataset.hint;
+    this.checkLight();
     this.el.log.textContent = st.moves.join(" ") || "none yet";
     this.el.board.dataset.state = st.state;
     this.el.board.dataset.moves = String(n);
@@ -794,6 +1056,11 @@ export class DailyDeal extends HTMLElement {
       sections.forEach(([, items], i) => patch(board.children[i], old[i][1], items));
     }
     this.drawn = sections;
+    // the hinted move's places (classes set here: patch() keeps unchanged cards as they are)
+    for (const el of board.querySelectorAll(".hint")) el.classList.remove("hint");
+    if (this.hint && this.hint.at === this.moves.join(" ")) {
+      for (const el of this.hintPlaces(this.hint.move)) el.classList.add("hint");
+    }
     board.setAttribute("aria-label", `${cap(game)} board, ${st.state}, ${st.moves.length} moves`);
     if (focus && !(active && active.isConnected)) {
       const again = this.find(focus[0], focus[1]) || board.querySelector("button");
