@@ -164,7 +164,7 @@ class Accordion(Game[AccordionMove]):
         self.piles.insert(i, moved)
 
     def play(self, move: AccordionMove) -> list[AccordionMove]:
-        """Deal lazily, just enough to bring the moving card into the row (RULES.md)."""
+        """Deal lazily, just enough to bring the moving card into the row (docs/rules.md)."""
         pushed: list[AccordionMove] = []
         if isinstance(move, PileMove) and not self.is_dealt(move.src):
             while self.can_deal():

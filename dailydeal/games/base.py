@@ -62,7 +62,7 @@ class Game(ABC, Generic[M]):
 
     # --- notation -------------------------------------------------------------------
     def parse_move(self, text: str) -> M:
-        """Read one move in this game's notation (RULES.md). Raises InvalidMoveError."""
+        """Read one move in this game's notation (docs/rules.md). Raises InvalidMoveError."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         t = text.strip()
@@ -136,7 +136,7 @@ class Game(ABC, Generic[M]):
     # --- views ----------------------------------------------------------------------
     @abstractmethod
     def deal_json(self) -> dict[str, Any]:
-        """The deal as dealt (RULES.md shapes), independent of the moves pushed."""
+        """The deal as dealt (docs/rules.md shapes), independent of the moves pushed."""
 
     @abstractmethod
     def position_json(self) -> dict[str, Any]:

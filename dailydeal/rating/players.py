@@ -175,7 +175,7 @@ def _stranded(cards: Sequence[Card], mask: int, foundation: list[int]) -> int:
     for i in range(pyr_rules.SIZE):
         if mask >> i & 1:
             v = _value(cards[i])
-            if v != KING and foundation[13 - v] >= 4:
+            if v != KING and foundation[pyr_rules.PAIR_SUM - v] >= 4:
                 n += 1
     return n
 
@@ -317,7 +317,7 @@ def _gaps_eval(cells: list[Card]) -> float:
         if c == EMPTY:
             if col == 0 or _SUCCESSOR[cells[g - 1]] != EMPTY:
                 live += 1
-        elif col and c % 13 != 1 and cells[g - 1] == c - 1:
+        elif col and not gaps_rules.is_two(c) and cells[g - 1] == c - 1:
             follow += 1
     return 3.0 * kept + 0.5 * follow + 0.8 * live
 
@@ -328,7 +328,7 @@ _gaps_undo = gaps_rules.unmove
 
 def _gaps_useless(cells: list[Card], pos: list[int], card: Card, dst: int) -> bool:
     """A 2 already heading its row's column 1 moving to another column 1 changes nothing."""
-    return card % 13 == 1 and pos[card] % COLS == 0
+    return gaps_rules.is_two(card) and pos[card] % COLS == 0
 
 
 def gaps_careful_choice(
@@ -403,7 +403,7 @@ def play_gaps(
             else:
                 card, dst = gaps_casual_choice(cells, pos, moves, rng)
             if record:
-                out.append(_name(card) + (f"@{dst // COLS + 1}" if card % 13 == 1 else ""))
+                out.append(_name(card) + (f"@{dst // COLS + 1}" if gaps_rules.is_two(card) else ""))
             _gaps_apply(cells, pos, card, dst)
             played += 1
             continue

@@ -25,7 +25,16 @@ from dailydeal import cards as C
 from dailydeal.games import Game
 from dailydeal.games.gaps import Gaps
 from dailydeal.games.rules import EMPTY as GAP
-from dailydeal.games.rules.gaps import ROW_STARTS, SUCCESSOR, TWOS, is_won, kept_run, redeal
+from dailydeal.games.rules.gaps import (
+    COLS,
+    ROW_STARTS,
+    SUCCESSOR,
+    TWOS,
+    is_two,
+    is_won,
+    kept_run,
+    redeal,
+)
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
 
@@ -62,10 +71,10 @@ def _moves(
     mid: list[tuple[int, int, int]] = []
     out: list[tuple[int, int]] = []  # the worst moves, then mid, then best
     for g in gaps:
-        col = g % 13
+        col = g % COLS
         if col == 0:
             for two in TWOS:
-                if pos[two] % 13 == 0:
+                if pos[two] % COLS == 0:
                     out.append((two, g))
                 elif cells[g + 1] == two + 1:
                     best.append((two, g))
@@ -224,8 +233,8 @@ def _notation(step: Step) -> str:
     if step is None:
         return "R"
     card, dst = step
-    if card % 13 == 1:
-        return f"{C.name(card)}@{dst // 13 + 1}"
+    if is_two(card):
+        return f"{C.name(card)}@{dst // COLS + 1}"
     return C.name(card)
 
 

@@ -16,6 +16,7 @@ from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
     COVERS,
     KING,
+    PAIR_SUM,
     SIZE,
     free_places,
     is_king,
@@ -124,7 +125,7 @@ class Bounds:
         partners: list[list[int]] = [[] for _ in range(14)]
         for i in acc:
             if values[i] != KING_VALUE:
-                partners[13 - values[i]].append(i)
+                partners[PAIR_SUM - values[i]].append(i)
         count = [0] * 14
         for i in range(SIZE):
             if mask >> i & 1:
@@ -132,20 +133,20 @@ class Bounds:
         h = count[KING_VALUE]
         need: list[tuple[int, int]] = []
         for v in range(1, 7):
-            a, b = count[v], count[13 - v]
+            a, b = count[v], count[PAIR_SUM - v]
             h += max(a, b)
             if a > b:
-                need.append((13 - v, a - b))
+                need.append((PAIR_SUM - v, a - b))
             elif b > a:
                 need.append((v, b - a))
-        wanted = sum(1 << (13 - v) for v in range(1, 13) if count[v])
+        wanted = sum(1 << (PAIR_SUM - v) for v in range(1, 13) if count[v])
         talon_moves = [(w, partners[w]) for w in range(1, 13) if partners[w]]
         talon_moves.append((KING_VALUE, [-1]))
         dead = 0
         for w in range(1, 13):
             if not wanted >> w & 1:
                 dead |= self.value_bits[w]
-        caps = [0] + [count[13 - w] for w in range(1, 13)] + [SIZE]
+        caps = [0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE]
         got = _MaskInfo(king, pairs, partners, h, need, wanted, talon_moves, caps, dead)
         self.info_cache[mask] = got
         return got
@@ -457,11 +458,11 @@ class Bounds:
                 if gone >> i & 1 or BLOCKERS[i] & ~gone:
                     continue
                 v = values[i]
-                ok = v == KING_VALUE or pool >> (13 - v) & 1
+                ok = v == KING_VALUE or pool >> (PAIR_SUM - v) & 1
                 if not ok:
                     for j in places:
                         if (
-                            values[j] + v == 13
+                            values[j] + v == PAIR_SUM
                             and not BLOCKERS[j] & ~gone
                             and not BLOCKERS[i] >> j & 1
                             and not BLOCKERS[j] >> i & 1
@@ -474,7 +475,7 @@ class Bounds:
         got = KING_BIT
         for i in places:
             if not BLOCKERS[i] & ~gone and values[i] != KING_VALUE:
-                got |= 1 << (13 - values[i])
+                got |= 1 << (PAIR_SUM - values[i])
         self.usable_cache[key] = got
         return got
 

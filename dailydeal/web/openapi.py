@@ -336,7 +336,7 @@ SCHEMAS: dict[str, Any] = {
                 "minimum": 0,
                 "description": "64-bit: JavaScript cannot hold it exactly",
             },
-            "deal": {"type": "object", "description": "The cards as dealt (RULES.md shapes)"},
+            "deal": {"type": "object", "description": "The cards as dealt (docs/rules.md shapes)"},
             "solution_length": {"type": "integer"},
             "solution_opens_at": {"type": "string", "format": "date-time"},
             "links": {"type": "object", "additionalProperties": {"type": "string"}},
