@@ -123,7 +123,8 @@ def blocked_cards() -> str:
 
 
 def expected_after_redeal(before: list[int], seed: int, k: int) -> list[int]:
-    """The redeal of docs/rules.md written out (independently of the rules core): keep, collect, sort, shuffle, deal back."""
+    """The redeal of docs/rules.md written out (independently of the rules core): keep,
+    collect, sort, shuffle, deal back."""
     kept_lengths = []
     for r in range(4):
         row = before[13 * r : 13 * r + 13]

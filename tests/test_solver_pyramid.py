@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from dailydeal.games import Game, new_game
 from dailydeal.games.pyramid import Draw, Pyramid, Recycle
 from dailydeal.solvers import pyramid as pyramid_solver
-from dailydeal.solvers.pyramid_bounds import Bounds
-from dailydeal.solvers.pyramid_plan import unpack
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
+from dailydeal.solvers.pyramid_bounds import Bounds
+from dailydeal.solvers.pyramid_plan import unpack
 from dailydeal.verify import verify
 
 VARIANTS: list[str | None] = [None, "passes=1", "passes=2", "passes=3"]
