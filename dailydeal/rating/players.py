@@ -305,20 +305,23 @@ def gaps_moves(cells: Sequence[Card]) -> list[tuple[Card, int]]:
     return gaps_rules.place_moves(cells)
 
 
+_COLUMN = tuple(g % COLS for g in range(gaps_rules.CELLS))
+
+
 def _gaps_eval(cells: list[Card]) -> float:
     """Heuristic value of a board: kept cards count most, then cards already following
     their predecessor, then live gaps (a gap that some card can fill)."""
     kept = _kept(cells)
     follow = 0
     live = 0
-    for g in range(52):
-        c = cells[g]
-        col = g % COLS
+    left = EMPTY  # the cell before (in column 1: the end of the row above, never read)
+    for g, c in enumerate(cells):
         if c == EMPTY:
-            if col == 0 or _SUCCESSOR[cells[g - 1]] != EMPTY:
+            if _COLUMN[g] == 0 or _SUCCESSOR[left] != EMPTY:
                 live += 1
-        elif col and not gaps_rules.is_two(c) and cells[g - 1] == c - 1:
+        elif left == c - 1 and _COLUMN[g] and not gaps_rules.is_two(c):
             follow += 1
+        left = c
     return 3.0 * kept + 0.5 * follow + 0.8 * live
 
 

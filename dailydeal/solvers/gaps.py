@@ -32,7 +32,7 @@ from dailydeal.games.rules.gaps import (
     TWOS,
     is_two,
     is_won,
-    kept_run,
+    kept_lengths,
     redeal,
 )
 from dailydeal.shuffle import SplitMix64, fisher_yates
@@ -50,11 +50,10 @@ class _OutOfBudget(Exception):
 
 def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
     """Per row, (the 2 in column 1 or GAP, length of its kept run); the redeal signature."""
-    out = []
-    for base in ROW_STARTS:
-        n = kept_run(cells, base)
-        out.append((cells[base] if n else GAP, n))
-    return tuple(out)
+    return tuple(
+        (cells[base] if n else GAP, n)
+        for base, n in zip(ROW_STARTS, kept_lengths(cells), strict=True)
+    )
 
 
 def _moves(

@@ -21,6 +21,10 @@ TWOS: tuple[Card, ...] = (1, 14, 27, 40)  # the 2s, in suit order: any may go to
 SUCCESSOR: tuple[Card, ...] = tuple(
     EMPTY if c == EMPTY or c % 13 == 12 else c + 1 for c in range(EMPTY + 1)
 )
+# FOLLOWERS[c]: the same as a tuple of the cards that may go right of ``c`` (0 or 1 card).
+FOLLOWERS: tuple[tuple[Card, ...], ...] = tuple(
+    () if n == EMPTY else (n,) for n in SUCCESSOR
+)
 
 
 def is_ace(card: Card) -> bool:
@@ -48,15 +52,21 @@ def positions(cells: Sequence[Card]) -> list[int]:
 def fits(cells: Sequence[Card], gap: int) -> tuple[Card, ...]:
     """The cards that may move into the gap at cell ``gap``: any 2 in column 1, else the
     successor of the card on its left (none right of a king or of a gap)."""
-    if gap % COLS == 0:
-        return TWOS
-    card = SUCCESSOR[cells[gap - 1]]
-    return () if card == EMPTY else (card,)
+    return TWOS if gap % COLS == 0 else FOLLOWERS[cells[gap - 1]]
 
 
 def place_moves(cells: Sequence[Card]) -> list[tuple[Card, int]]:
     """Every legal placement (card, destination), by destination cell, 2s in suit order."""
-    return [(card, g) for g in range(CELLS) if cells[g] == EMPTY for card in fits(cells, g)]
+    out: list[tuple[Card, int]] = []
+    g = -1
+    try:
+        while True:
+            g = cells.index(EMPTY, g + 1)  # the next gap (a C-speed scan)
+            # ``fits(cells, g)``, inlined: this is the hottest loop of the player models
+            for card in TWOS if g % COLS == 0 else FOLLOWERS[cells[g - 1]]:
+                out.append((card, g))
+    except ValueError:
+        return out
 
 
 def target(pos: Sequence[int], card: Card, row: int | None) -> int:
@@ -84,31 +94,32 @@ def unmove(cells: MutableSequence[Card], pos: MutableSequence[int], card: Card, 
     pos[card] = src
 
 
-def kept_run(cells: Sequence[Card], base: int) -> int:
-    """Length (0..12) of the kept sequence of the row starting at cell ``base``: a 2 in
-    column 1 and the cards of its suit upward with no break."""
-    first = cells[base]
-    if first == EMPTY or not is_two(first):
-        return 0
-    n = 1
-    while n < COLS - 1 and cells[base + n] == first + n:
-        n += 1
-    return n
-
-
 def kept_lengths(cells: Sequence[Card]) -> list[int]:
-    """Per row, the length of its kept sequence."""
-    return [kept_run(cells, base) for base in ROW_STARTS]
+    """Per row, the length (0..12) of its kept sequence: a 2 in column 1 and the cards of
+    its suit upward with no break."""
+    out = []
+    for base in ROW_STARTS:
+        first = cells[base]
+        n = 0
+        if first % 13 == 1:  # a 2 (as ``is_two``, inlined: EMPTY % 13 is 0)
+            n = 1
+            while n < COLS - 1 and cells[base + n] == first + n:
+                n += 1
+        out.append(n)
+    return out
 
 
 def score(cells: Sequence[Card]) -> int:
     """Cards in kept sequences (0..48)."""
-    return sum(kept_run(cells, base) for base in ROW_STARTS)
+    return sum(kept_lengths(cells))
+
+
+WON_LENGTHS = [COLS - 1] * ROWS
 
 
 def is_won(cells: Sequence[Card]) -> bool:
     """Won: every row reads 2..K of one suit from column 1."""
-    return all(kept_run(cells, base) == COLS - 1 for base in ROW_STARTS)
+    return kept_lengths(cells) == WON_LENGTHS
 
 
 def can_redeal(cells: Sequence[Card], redeals_left: int) -> bool:
