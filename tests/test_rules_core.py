@@ -158,3 +158,14 @@ def test_no_rule_arithmetic_outside_the_core() -> None:
                 if pattern.search(code):
                     found.append(f"{rel}:{n}: {rule}: {code}")
     assert not found, "rules written outside dailydeal/games/rules:\n" + "\n".join(found)
+
+
+def test_move_reprs_show_cards() -> None:
+    from dailydeal.games.accordion import DEAL
+    from dailydeal.games.gaps import REDEAL, Place
+    from dailydeal.games.pyramid import DRAW, RECYCLE, King
+
+    assert repr(Place(card=1, row=1)) == "Place(2S@1)" and repr(Place(22)) == "Place(TH)"
+    assert repr(PileMove(3, 0)) == "PileMove(4S>AS)" and repr(DEAL) == "Deal(d)"
+    assert repr(Pair(11, 0)) == "Pair(AS+QS)" and repr(King(25)) == "King(KH)"
+    assert (repr(DRAW), repr(RECYCLE), repr(REDEAL)) == ("Draw(d)", "Recycle(r)", "Redeal(R)")

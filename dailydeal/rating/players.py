@@ -82,7 +82,7 @@ def _acc_best(tops: list[Card], depth: int, jumps: Sequence[int]) -> float:
 
 
 def accordion_careful_choice(
-    tops: list[int], moves: list[tuple[int, int]], rng: random.Random,
+    tops: list[Card], moves: list[tuple[int, int]], rng: random.Random,
     jumps: Sequence[int] = (1, 3), depth: int = 2, temperature: float = 0.35,
 ) -> tuple[int, int]:
     """Model A's pick among visible pile moves: look-ahead value plus Gumbel noise."""
@@ -95,7 +95,7 @@ def accordion_careful_choice(
 
 
 def accordion_casual_choice(
-    tops: list[int], moves: list[tuple[int, int]], rng: random.Random,
+    tops: list[Card], moves: list[tuple[int, int]], rng: random.Random,
     jumps: Sequence[int] = (1, 3),
 ) -> tuple[int, int]:
     """Model B's pick: the rightmost move, a three-place jump first; sometimes any move."""
@@ -105,7 +105,7 @@ def accordion_casual_choice(
 
 
 def play_accordion(
-    cards: Sequence[int], rng: random.Random, model: str = "careful", *,
+    cards: Sequence[Card], rng: random.Random, model: str = "careful", *,
     jumps: Sequence[int] = (1, 3), open_deal: bool = False, record: bool = False,
 ) -> Playout:
     """Play one Accordion game: move while a visible move exists, deal when none does.
@@ -113,7 +113,7 @@ def play_accordion(
     Moving whenever possible is legal in every variant (and is what ``forced`` demands).
     The policy sees the row of top cards only; the stock is read here, at deal time.
     """
-    tops: list[int] = []
+    tops: list[Card] = []
     dealt = 0
     moves_out: list[str] = []
     if open_deal:
@@ -335,7 +335,7 @@ def _gaps_useless(cells: list[Card], pos: list[int], card: Card, dst: int) -> bo
 
 
 def gaps_careful_choice(
-    cells: list[int], pos: list[int], moves: list[tuple[int, int]], rng: random.Random,
+    cells: list[Card], pos: list[int], moves: list[tuple[Card, int]], rng: random.Random,
     temperature: float = 0.8,
 ) -> tuple[int, int]:
     """Model A's pick: value after the move and the best visible reply, plus Gumbel noise."""
@@ -360,7 +360,7 @@ def gaps_careful_choice(
 
 
 def gaps_casual_choice(
-    cells: list[int], pos: list[int], moves: list[tuple[int, int]], rng: random.Random,
+    cells: list[Card], pos: list[int], moves: list[tuple[Card, int]], rng: random.Random,
 ) -> tuple[int, int]:
     """Model B's pick: extend a kept sequence if it can, else any move that keeps them."""
     kept = _kept(cells)
@@ -381,7 +381,7 @@ def gaps_casual_choice(
 
 
 def play_gaps(
-    cards: Sequence[int], seed: int | None, rng: random.Random, model: str = "careful", *,
+    cards: Sequence[Card], seed: int | None, rng: random.Random, model: str = "careful", *,
     redeals: int = 2, record: bool = False, max_moves: int = 600,
 ) -> Playout:
     """Play one Gaps game: fill gaps until blocked, then redeal while redeals are left.
