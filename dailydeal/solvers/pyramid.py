@@ -55,7 +55,6 @@ from dailydeal.solvers.pyramid_plan import (
     TAL_SHIFT,
     Edge,
     PoolStep,
-    after_reach,
     notation,
     pack,
     path_to,
@@ -208,12 +207,15 @@ class _Search:
                         lowbit = t & -t
                         t ^= lowbit
                         j = lowbit.bit_length() - 1
-                        draws, recycles, more = reach(tal, p, top, j)
+                        draws, recycles, more, after = reach(tal, p, top, j)
                         if recycles and not recycle_left:
                             continue
                         cost = 1 + draws + recycles + more
-                        ntal, np_ = after_reach(tal, j)
-                        nhigh = pack(0, ntal, np_, nrec_after if recycles else rec)
+                        nhigh = (
+                            (tal ^ lowbit) << TAL_SHIFT
+                            | after << P_SHIFT
+                            | (nrec_after if recycles else rec) << REC_SHIFT
+                        )
                         for i in places:
                             edges.append(
                                 (nhigh | (mask if i < 0 else mask & ~(1 << i)), cost, E_TALON, j, i)

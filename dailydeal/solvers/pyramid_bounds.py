@@ -10,6 +10,7 @@ breadth-first search. Results are cached per pyramid mask and pool.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from dailydeal.cards import Card
@@ -59,6 +60,30 @@ class _MaskInfo:
     talon_moves: list[tuple[int, list[int]]]
     caps: list[int]  # caps[w]: cards of the mask a talon card of value w can pair with
     dead: int  # talon positions of cards no card of the mask pairs with (kings excepted)
+
+
+def _best_step(
+    info: _MaskInfo, mask: int, pool: int, best: int, floor: int, rest: Callable[[int], int]
+) -> int:
+    """min(best, 1 + rest(child)) over the children of ``mask``: its pairs of pyramid cards,
+    then each card pairing with a talon value of ``pool``. ``floor`` is a lower bound:
+    once ``best`` reaches it, no child can do better and the rest are skipped."""
+    for a, b in info.pairs:
+        if best <= floor:
+            return best
+        s = 1 + rest(mask & ~(1 << a) & ~(1 << b))
+        if s < best:
+            best = s
+    partners = info.partners
+    v = pool & info.wanted
+    while v and best > floor:
+        bit = v & -v
+        v ^= bit
+        for i in partners[bit.bit_length() - 1]:
+            s = 1 + rest(mask & ~(1 << i))
+            if s < best:
+                best = s
+    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,24 +252,9 @@ class Bounds:
         elif any(not vset >> w & 1 for w, _ in info.need):
             best = BIG  # a surplus of some value needs talon partners the pool lacks
         else:
-            best = BIG
-            floor = info.h
-            for a, b in info.pairs:
-                s = 1 + self.pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
-                if s < best:
-                    best = s
-                    if best <= floor:
-                        break
-            if best > floor:
-                partners = info.partners
-                v = vset & info.wanted
-                while v and best > floor:
-                    bit = v & -v
-                    v ^= bit
-                    for i in partners[bit.bit_length() - 1]:
-                        s = 1 + self.pool_steps(mask & ~(1 << i), vset)
-                        if s < best:
-                            best = s
+            best = _best_step(
+                info, mask, vset, BIG, info.h, lambda child: self.pool_steps(child, vset)
+            )
         self.pool_cache[key] = best
         return best
 
@@ -270,26 +280,12 @@ class Bounds:
         if info.king >= 0:
             best = 1 + self.two_phase(mask & ~(1 << info.king), va, vb)
         else:
-            best = self.pool_steps(mask, vb)
             # Both pools at once is a relaxation of the two phases: a tighter floor.
             floor = max(info.h, self.pool_steps(mask, va | vb))
-            if best > floor:
-                for a, b in info.pairs:
-                    s = 1 + self.two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
-                    if s < best:
-                        best = s
-                        if best <= floor:
-                            break
-            if best > floor:
-                partners = info.partners
-                v = va & info.wanted
-                while v and best > floor:
-                    bit = v & -v
-                    v ^= bit
-                    for i in partners[bit.bit_length() - 1]:
-                        s = 1 + self.two_phase(mask & ~(1 << i), va, vb)
-                        if s < best:
-                            best = s
+            best = _best_step(
+                info, mask, va, self.pool_steps(mask, vb), floor,
+                lambda child: self.two_phase(child, va, vb),
+            )
         self.phase_cache[key] = best
         return best
 

@@ -46,23 +46,18 @@ def waste_top(tal: int, p: int) -> int:
     return (tal & ((1 << p) - 1)).bit_length() - 1
 
 
-def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int]:
-    """What brings talon card ``j`` to the waste top: (draws, recycles, draws after the
-    recycle). The top itself needs nothing; a stock card needs the draws up to it; a waste
-    card under the top needs the rest of the stock drawn, a recycle and the draws up to it
-    (``top`` is ``waste_top(tal, p)``). Removing it is one more step."""
+def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
+    """What brings talon card ``j`` to the waste top and removes it: (draws, recycles, draws
+    after the recycle, the waste pointer once it is gone). The top itself needs nothing; a
+    stock card needs the draws up to it; a waste card under the top needs the rest of the
+    stock drawn, a recycle and the draws up to it (``top`` is ``waste_top(tal, p)``).
+    Removing it is one more step, and leaves the talon ``tal & ~(1 << j)``."""
+    below = tal & ((1 << j) - 1)
     if j == top:
-        return 0, 0, 0
-    below = tal & ((1 << j) - 1)
+        return 0, 0, 0, below.bit_length()
     if j > top:
-        return (below >> p).bit_count() + 1, 0, 0
-    return (tal >> p).bit_count(), 1, below.bit_count() + 1
-
-
-def after_reach(tal: int, j: int) -> tuple[int, int]:
-    """(talon mask, waste pointer) once talon card ``j`` has been drawn and removed."""
-    below = tal & ((1 << j) - 1)
-    return tal & ~(1 << j), below.bit_length()
+        return (below >> p).bit_count() + 1, 0, 0, below.bit_length()
+    return (tal >> p).bit_count(), 1, below.bit_count() + 1, below.bit_length()
 
 
 def path_to(state: int, parent: dict[int, Edge]) -> list[Edge]:
@@ -102,13 +97,14 @@ def pool_plan_path(
                 j = (ahead & -ahead).bit_length() - 1
             else:
                 j = (cards & -cards).bit_length() - 1
-            if reach(tal, p, top, j)[1]:
+            _, recycles, _, after = reach(tal, p, top, j)
+            if recycles:
                 if not may_recycle(passes, rec):
                     return None
                 if passes is not None:
                     rec += 1
             mask &= ~(1 << b)
-            tal, p = after_reach(tal, j)
+            tal, p = tal & ~(1 << j), after
             path.append((state, E_TALON, j, b))
     return path
 
@@ -123,7 +119,7 @@ def notation(path: Sequence[Edge], cards: Sequence[Card], talon: Sequence[Card])
             out.append(str(Pair(cards[a], cards[b])))
         else:
             _, tal, p, _ = unpack(state)
-            draws, recycles, more = reach(tal, p, waste_top(tal, p), a)
+            draws, recycles, more, _ = reach(tal, p, waste_top(tal, p), a)
             out.extend("d" * draws + "r" * recycles + "d" * more)
             card = talon[a]
             out.append(str(King(card)) if b < 0 else str(Pair(cards[b], card)))
