@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
@@ -86,8 +87,7 @@ def _best_step(
     return best
 
 
-@dataclass(frozen=True, slots=True)
-class _Walk:
+class _Walk(NamedTuple):
     """One pass through the talon as ``pass_bound`` hands it to ``blocked_pass``."""
 
     mask: int  # the pyramid
@@ -374,9 +374,7 @@ class Bounds:
         a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
         the pass before the recycle) form a first phase, the cards after it a second one:
         R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
-        mask, order, counted, ready, floor, first, two = (
-            walk.mask, walk.order, walk.counted, walk.ready, walk.floor, walk.first, walk.two
-        )
+        mask, order, counted, ready, floor, first, two = walk
         info = self.info(mask)
         wanted = info.wanted
         tvalues = self.tvalues
