@@ -163,6 +163,7 @@ class _Search:
         pop = heapq.heappop
         best_get = best.get
         value_bits = self.bounds.value_bits
+        reach_of = reach  # a local name: looked up for every talon card of every node
         while heap:
             prio, state, g, full = pop(heap)
             if g > best[state] or closed_get(state, BIG) <= g:
@@ -207,7 +208,7 @@ class _Search:
                         lowbit = t & -t
                         t ^= lowbit
                         j = lowbit.bit_length() - 1
-                        draws, recycles, more, after = reach(tal, p, top, j)
+                        draws, recycles, more, after = reach_of(tal, p, top, j)
                         if recycles and not recycle_left:
                             continue
                         cost = 1 + draws + recycles + more

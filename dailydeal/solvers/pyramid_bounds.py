@@ -264,7 +264,8 @@ class Bounds:
         relaxation of "use cards of this pass, recycle, use cards of the next pass"."""
         if mask == 0:
             return 0
-        wanted = self.info(mask).wanted
+        info = self.info(mask)
+        wanted = info.wanted
         va &= wanted
         vb &= wanted
         # When one pool holds the other, every move of the smaller phase fits in the larger.
@@ -276,7 +277,6 @@ class Bounds:
         got = self.phase_cache.get(key)
         if got is not None:
             return got
-        info = self.info(mask)
         if info.king >= 0:
             best = 1 + self.two_phase(mask & ~(1 << info.king), va, vb)
         else:
