@@ -134,7 +134,7 @@ def observed(db: Any, min_results: int) -> dict[str, Any]:
             "deals": len(deals),
             "plays": sum(d["plays"] for d in deals),
             "spearman": _rho(ratings, rates),
-            # the score too (RULES.md: piles left, pyramid cards left, cards built), for a
+            # the score too (docs/rules.md: piles left, pyramid cards left, cards built), for a
             # game whose players seldom win (Accordion): it still orders the deals
             "spearman_score": _rho(ratings, [d["score"] for d in deals]),
             "tiers": tiers,

@@ -1,7 +1,7 @@
-"""Cards as ints 0..51 with a name table (RULES.md, "Cards").
+"""Cards as ints 0..51 with a name table (docs/rules.md, "Cards").
 
 A card is ``suit * 13 + (value - 1)`` with suits in the canonical order S H D C and
-values A=1 .. K=13, so sorting ints is the canonical order of RULES.md.
+values A=1 .. K=13, so sorting ints is the canonical order of docs/rules.md.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def pretty(card: Card) -> str:
 
 
 def parse(text: str) -> Card:
-    """Read one card in any spelling RULES.md accepts: ``TD``, ``10D``, ``td``, ``10♦``."""
+    """Read one card in any spelling docs/rules.md accepts: ``TD``, ``10D``, ``td``, ``10♦``."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"a card must be text, not {type(text).__name__}")
     t = text.strip()

@@ -8,7 +8,7 @@ answers:
 - ``verdict``: ``winnable`` (the solver found a winning line from here), ``lost`` (proved:
   the rules say the game is over, or the solver's search was exhaustive) or ``unknown``
   (the node budget ran out first);
-- ``move``: the first move of that line in RULES.md notation, playable as it is by the
+- ``move``: the first move of that line in docs/rules.md notation, playable as it is by the
   verifier; ``moves_left``: the length of the line; ``shortest``: whether no line is
   shorter (proved).
 

@@ -1,4 +1,4 @@
-"""Replay a submitted move list from the deal and give the verdict of RULES.md."""
+"""Replay a submitted move list from the deal and give the verdict of docs/rules.md."""
 
 from __future__ import annotations
 

@@ -112,7 +112,7 @@ class Player:
             if self.game == "accordion" and ">" in move:
                 self.deal_until(move.split(">")[0])
             self.play(move)
-        if finish and self.game == "accordion":  # deals left out at the end (RULES.md)
+        if finish and self.game == "accordion":  # deals left out at the end (docs/rules.md)
             while self.state() == "in progress" and self.host.locator(".slot.back").count():
                 self.play("d")
 

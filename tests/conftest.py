@@ -1,4 +1,4 @@
-"""Shared fixtures: flaskr-style ``app``, ``client`` and ``runner`` on a temporary database
+"""Shared fixtures: flaskr-style ``app`` and ``client`` on a temporary database
 filled with real deals (real seeds, real solver solutions) on dates around "now".
 
 The app's clock is frozen at the session's start (config ``NOW``), so the rows' dates keep
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient, FlaskCliRunner
+from flask.testing import FlaskClient
 
 from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.games import GAMES, default_variant
@@ -136,11 +136,6 @@ def app(db_path: Path, now: dt.datetime) -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
-
-
-@pytest.fixture
-def runner(app: Flask) -> FlaskCliRunner:
-    return app.test_cli_runner()
 
 
 def check_problem(resp: Any, status: int) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Accordion rules (RULES.md), with the source's worked example played move by move."""
+"""Accordion rules (docs/rules.md), with the source's worked example played move by move."""
 
 from __future__ import annotations
 

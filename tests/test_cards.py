@@ -1,4 +1,4 @@
-"""Card codes and spellings (RULES.md, "Cards") and the explicit-deal check."""
+"""Card codes and spellings (docs/rules.md, "Cards") and the explicit-deal check."""
 
 from __future__ import annotations
 

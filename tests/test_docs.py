@@ -65,3 +65,43 @@ def test_quick_start_is_two_make_commands() -> None:
     assert "make run" in README and "make test" in README
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "make test" in ci
+
+
+# A file named in the docs or the code: a path with a slash (``docs/rules.md``,
+# ``dailydeal/rating/tiers.json``) or a bare Markdown file name (``README.md``).
+FILE_REFERENCE = re.compile(
+    r"(?<![\w./<{:-])((?:[\w.-]+/)+[\w.-]+\.(?:md|py|json|toml|txt|conf|service|timer)"
+    r"|[\w.-]+\.md)\b"
+)
+TEXT_FILES = ["README.md", "docs/*.md", "deploy/README.md", "dailydeal/**/*.py",
+              "tests/*.py", "benchmarks/*.py"]
+
+
+def referenced_files() -> list[tuple[str, str]]:
+    """(file, reference) for every file name mentioned in the docs, docstrings and code."""
+    out = []
+    for pattern in TEXT_FILES:
+        for path in sorted(ROOT.glob(pattern)):
+            text = path.read_text(encoding="utf-8")
+            for ref in sorted(set(FILE_REFERENCE.findall(text))):
+                out.append((str(path.relative_to(ROOT)), ref))
+    return out
+
+
+def exists(source: str, ref: str) -> bool:
+    """A reference resolves from the repository root, from its own directory, or (a bare
+    file name) names a file somewhere in the repository."""
+    if (ROOT / ref).exists() or (ROOT / source).parent.joinpath(ref).exists():
+        return True
+    if "/" not in ref:
+        return any(p for p in ROOT.rglob(ref) if ".venv" not in p.parts)
+    return False
+
+
+def test_no_reference_to_a_missing_file() -> None:
+    """The repository carries its own contract: no doc or docstring cites a file that is
+    not in it (as the brief the rule book started from once was)."""
+    refs = referenced_files()
+    assert any(ref == "docs/rules.md" for _, ref in refs)
+    missing = sorted({f"{source}: {ref}" for source, ref in refs if not exists(source, ref)})
+    assert not missing, "references to files that do not exist:\n" + "\n".join(missing)

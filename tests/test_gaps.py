@@ -1,4 +1,4 @@
-"""Gaps rules (RULES.md): moves into gaps, 2s to column 1, dead gaps, redeals, score."""
+"""Gaps rules (docs/rules.md): moves into gaps, 2s to column 1, dead gaps, redeals, score."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from dailydeal import cards as C
 from dailydeal.errors import IllegalMoveError, InvalidMoveError
 from dailydeal.games import new_game
-from dailydeal.games.gaps import REDEAL, Gaps, Place, Redeal
+from dailydeal.games.gaps import EMPTY, REDEAL, Gaps, Place, Redeal
 from dailydeal.shuffle import redeal_shuffle, shuffled_deck
 from dailydeal.verify import verify
 
@@ -43,7 +43,7 @@ def test_deal_takes_the_aces_out() -> None:
     seeded = new_game("gaps", 7)
     assert isinstance(seeded, Gaps)
     deck = shuffled_deck(7)
-    assert [c for c in seeded.cells] == [None if C.value(c) == 1 else c for c in deck]
+    assert [c for c in seeded.cells] == [EMPTY if C.value(c) == 1 else c for c in deck]
 
 
 def test_a_card_moves_right_of_its_predecessor_and_leaves_a_gap() -> None:
@@ -122,13 +122,14 @@ def blocked_cards() -> str:
     )
 
 
-def expected_after_redeal(before: list[int | None], seed: int, k: int) -> list[int | None]:
-    """The redeal of RULES.md written out: keep, collect, sort, shuffle, deal back."""
+def expected_after_redeal(before: list[int], seed: int, k: int) -> list[int]:
+    """The redeal of docs/rules.md written out (independently of the rules core): keep,
+    collect, sort, shuffle, deal back."""
     kept_lengths = []
     for r in range(4):
         row = before[13 * r : 13 * r + 13]
         n = 0
-        if row[0] is not None and C.value(row[0]) == 2:
+        if row[0] != EMPTY and C.value(row[0]) == 2:
             while n < 12 and row[n] == row[0] + n:
                 n += 1
         kept_lengths.append(n)
@@ -136,13 +137,13 @@ def expected_after_redeal(before: list[int | None], seed: int, k: int) -> list[i
         c
         for r in range(4)
         for col, c in enumerate(before[13 * r : 13 * r + 13])
-        if c is not None and col >= kept_lengths[r]
+        if c != EMPTY and col >= kept_lengths[r]
     )
     stream = iter(redeal_shuffle(collected, seed, k))
-    after: list[int | None] = []
+    after: list[int] = []
     for r in range(4):
         n = kept_lengths[r]
-        after += before[13 * r : 13 * r + n] + [None] + [next(stream) for _ in range(12 - n)]
+        after += before[13 * r : 13 * r + n] + [EMPTY] + [next(stream) for _ in range(12 - n)]
     assert next(stream, None) is None
     return after
 
@@ -158,9 +159,9 @@ def test_redeal_keeps_sequences_and_leaves_one_gap_right_of_each() -> None:
     rows = grid(game)
     assert rows[0].startswith("2H 3H 4H .. ") and rows[1].startswith("2C 3C .. ")
     assert rows[2].startswith(".. ") and rows[3].startswith(".. ")
-    assert sum(c is None for c in game.cells) == 4
-    assert sorted(c for c in game.cells if c is not None) == sorted(
-        c for c in before if c is not None
+    assert sum(c == EMPTY for c in game.cells) == 4
+    assert sorted(c for c in game.cells if c != EMPTY) == sorted(
+        c for c in before if c != EMPTY
     )
     game.pop()
     assert game.cells == before and game.redeals_used == 0

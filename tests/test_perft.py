@@ -1,6 +1,6 @@
 """Perft: move-sequence counts from fixed positions, engine against a naive second opinion.
 
-Each game gets a deliberately plain second implementation here, written from RULES.md
+Each game gets a deliberately plain second implementation here, written from docs/rules.md
 alone: its own state (card names in tuples), its own move generator and its own
 apply, and even its own SplitMix64/Fisher-Yates for the Gaps redeal. It never calls
 legal_moves(), push() or the shuffle module. At every node of the tree the two must list

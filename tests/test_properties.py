@@ -171,7 +171,7 @@ def test_every_deal_json_holds_the_52_cards_once(gv: tuple[str, str], seed: int)
 @SETTINGS
 @given(seeds, choices)
 def test_accordion_deals_may_be_left_out(seed: int, picks: list[int]) -> None:
-    # RULES.md: dealing never removes an option, so the verifier may deal lazily. A legal
+    # docs/rules.md: dealing never removes an option, so the verifier may deal lazily. A legal
     # list with its deals removed must verify to the very same final position.
     game = playout("accordion", "standard", seed, picks)
     texts = [str(m) for m in game.move_stack]

@@ -1,4 +1,4 @@
-"""Pyramid rules (RULES.md): accessibility, pairs, kings, draw, recycle, won/lost, variants."""
+"""Pyramid rules (docs/rules.md): accessibility, pairs, kings, draw, recycle, won/lost, variants."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_a_card_becomes_accessible_when_both_covering_cards_are_gone() -> None:
     game.push(game.parse_move("KS"))
     assert game.illegal_reason(game.parse_move("5S+8H")) == "5S is covered by 8H"
     assert C.parse("5S") not in game.accessible()
-    # 8H covers 5S: a card cannot pair with a card that covers it (RULES.md decision).
+    # 8H covers 5S: a card cannot pair with a card that covers it (docs/rules.md decision).
     assert Pair(C.parse("5S"), C.parse("8H")) not in game.legal_moves()
     game.push(game.parse_move("KH"))
     assert C.parse("5S") not in game.accessible()

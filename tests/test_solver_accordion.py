@@ -1,7 +1,7 @@
 """The Accordion solver against a deliberately naive exhaustive search, and the verifier.
 
 The naive search below knows nothing of the solver's tricks (open-row reduction, restarts,
-dead set): it replays RULES.md literally, pile by pile, trying every deal and every move.
+dead set): it replays docs/rules.md literally, pile by pile, trying every deal and every move.
 Small instances are the first 8..16 cards of seeded decks (dailydeal.shuffle).
 """
 

@@ -20,6 +20,8 @@ from dailydeal.games.pyramid import Draw, Pyramid, Recycle
 from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
+from dailydeal.solvers.pyramid_bounds import Bounds
+from dailydeal.solvers.pyramid_plan import unpack
 from dailydeal.verify import verify
 
 VARIANTS: list[str | None] = [None, "passes=1", "passes=2", "passes=3"]
@@ -224,10 +226,10 @@ def test_already_won_position() -> None:
 def solver_bounds(game: Pyramid) -> tuple[int, int]:
     """The A* bounds of the solver at the game's current position: (push-time heuristic,
     pop-time threshold bound); -1 / >= BIG mean "proved lost"."""
-    solver = pyramid_solver._Solver(game, Budget())
-    rec = solver.rec0
-    cheap = solver.heuristic(solver.mask0, solver.tal0, solver.p0)
-    full = solver.threshold_bound(solver.mask0, solver.tal0, solver.p0, rec)
+    solver = pyramid_solver._Search(game, Budget())
+    mask, tal, p, rec = unpack(solver.start)
+    cheap = solver.bounds.heuristic(mask, tal, p)
+    full = solver.bounds.threshold_bound(mask, tal, p, rec)
     return cheap, full
 
 
@@ -269,13 +271,14 @@ def test_two_phase_bound_between_pool_and_truth() -> None:
     """two_phase (pool of this pass, then of the next) is never below the one-pool bound
     with both value sets, and never above it with the first set only."""
     for seed, game in positions(None, 10, 12):
-        solver = pyramid_solver._Solver(game, Budget())
-        values = solver.values_of(solver.tal0)
-        half = solver.values_of(solver.tal0 & ((1 << (solver.n // 2)) - 1))
-        rest = solver.values_of(solver.tal0 >> (solver.n // 2) << (solver.n // 2))
-        two = solver.two_phase(solver.mask0, half, rest)
-        assert solver.pool_steps(solver.mask0, values) <= two, seed
-        assert two <= solver.pool_steps(solver.mask0, half), seed
+        bounds = pyramid_solver._Search(game, Budget()).bounds
+        mask, tal, _, _ = unpack(pyramid_solver._Search(game, Budget()).start)
+        values = bounds.values_of(tal)
+        half = bounds.values_of(tal & ((1 << (bounds.n // 2)) - 1))
+        rest = bounds.values_of(tal >> (bounds.n // 2) << (bounds.n // 2))
+        two = bounds.two_phase(mask, half, rest)
+        assert bounds.pool_steps(mask, values) <= two, seed
+        assert two <= bounds.pool_steps(mask, half), seed
 
 
 def test_shortest_on_deeper_positions() -> None:
@@ -303,7 +306,7 @@ def test_strong_bound_keeps_the_shortest_length(variant: str | None, monkeypatch
     for seed, game in positions(variant, 6, 16):
         strong = solve_position(game, max_nodes=300_000)
         with monkeypatch.context() as m:
-            m.setattr(pyramid_solver._Solver, "threshold_bound", lambda *args: 0)
+            m.setattr(Bounds, "threshold_bound", lambda *args: 0)
             weak = solve_position(game, max_nodes=300_000)
         if "unknown" in (strong.status, weak.status) or not weak.stats.get("optimal", True):
             continue

@@ -233,7 +233,7 @@ def test_giving_up_counts_a_play_not_won_and_numbered_deals_post_nothing(
     player = open_player(page, f"{site}/play/accordion/{seeds['accordion']}", "accordion")
     expect(player.host.locator('[data-action="give-up"]')).to_be_hidden()
     type_moves(player, solutions["accordion"])
-    player.play_all([])  # deals the solution leaves out at the end (RULES.md)
+    player.play_all([])  # deals the solution leaves out at the end (docs/rules.md)
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
     assert len(posts) == 1
     expect(player.host.locator("[data-stats]")).to_be_hidden()

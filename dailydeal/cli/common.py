@@ -32,7 +32,7 @@ def deal_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "Gaps redeals of an explicit deal use the stream of seed 0."
         ),
     )
-    @click.option("--variant", help="Variant of the game (default: RULES.md's default).")
+    @click.option("--variant", help="Variant of the game (default: the default of docs/rules.md).")
     @functools.wraps(func)
     def wrapper(
         game: str, seed: int | None, cards: str | None, variant: str | None, **kw: Any

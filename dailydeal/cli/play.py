@@ -45,7 +45,7 @@ def deal(game: Game[Any], as_json: bool) -> None:
 def verify(game: Game[Any], as_json: bool, moves: tuple[str, ...]) -> None:
     """Replay MOVES on the deal and print the verdict.
 
-    MOVES are in the notation of RULES.md, as separate arguments or one string separated by
+    MOVES are in the notation of docs/rules.md, as separate arguments or one string separated by
     spaces or commas; `-` reads them from standard input (text or a JSON list).
     With --json: {"game","variant","seed","valid","won","state","score","moves","error"},
     the seed a decimal string (as in the API).

@@ -36,7 +36,7 @@ def m001_deals(db: sqlite_utils.Database) -> None:
             seed TEXT NOT NULL,          -- decimal text: seeds are unsigned 64-bit
             rating REAL NOT NULL,
             deal TEXT NOT NULL,          -- JSON, the shapes of docs/api.md
-            solution TEXT NOT NULL,      -- JSON list of moves in RULES.md notation
+            solution TEXT NOT NULL,      -- JSON list of moves in docs/rules.md notation
             solution_length INTEGER NOT NULL,
             solver TEXT NOT NULL,        -- JSON solver statistics
             features TEXT NOT NULL DEFAULT '{}',  -- JSON rating features

@@ -21,7 +21,7 @@ GAMES: dict[str, dict[str, GameClass]] = {
     game: {g.variant: g for g in classes} for game, classes in _VARIANTS.items()
 }
 ALIASES = {("gaps", "redeals=2"): "standard", ("gaps", "addiction"): "redeals=3"}
-# RULES.md's parametrised variants: any N in range, not only the ones listed in GAMES.
+# The parametrised variants of docs/rules.md: any N in range, not only the ones listed in GAMES.
 _PARAMETRISED: dict[tuple[str, str], Any] = {
     ("pyramid", "passes"): passes_variant,
     ("gaps", "redeals"): redeals_variant,
@@ -39,7 +39,7 @@ def check_game(name: str) -> str:
 
 
 def get_game(name: str, variant: str | None = None) -> GameClass:
-    """The class of a game variant; ``variant=None`` is the default of RULES.md."""
+    """The class of a game variant; ``variant=None`` is the default of docs/rules.md."""
     game = check_game(name)
     if variant is None or variant == "":
         return next(iter(GAMES[game].values()))

@@ -1,4 +1,8 @@
-"""Accordion (RULES.md): deal one by one; a pile moves 1 or 3 places left on suit or rank."""
+"""Accordion (docs/rules.md): deal one by one; a pile moves 1 or 3 places left on suit or rank.
+
+The engine: piles, notation, push/pop and JSON. The rules themselves are
+``dailydeal.games.rules.accordion``.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from dailydeal import cards as C
+from dailydeal.cards import Card
 from dailydeal.errors import InvalidMoveError
 from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game
+from dailydeal.games.rules import accordion as rules
+from dailydeal.games.rules.accordion import matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,25 +25,26 @@ class Deal:
     def __str__(self) -> str:
         return "d"
 
+    def __repr__(self) -> str:
+        return "Deal(d)"
+
 
 @dataclass(frozen=True, slots=True)
 class PileMove:
     """``X>Y``: the pile topped by ``src`` goes onto the pile topped by ``dst``."""
 
-    src: int
-    dst: int
+    src: Card
+    dst: Card
 
     def __str__(self) -> str:
         return f"{C.name(self.src)}>{C.name(self.dst)}"
 
+    def __repr__(self) -> str:
+        return f"PileMove({self})"
+
 
 AccordionMove = Deal | PileMove
 DEAL = Deal()
-
-
-def matches(a: int, b: int) -> bool:
-    """Two top cards match when they share a suit or a rank (colour never counts)."""
-    return a // 13 == b // 13 or a % 13 == b % 13
 
 
 class Accordion(Game[AccordionMove]):
@@ -44,11 +52,11 @@ class Accordion(Game[AccordionMove]):
     variant = "standard"
     description = "moves optional, cards dealt one by one"
 
-    ALLOWED_JUMPS: ClassVar[tuple[int, ...]] = (1, 3)
+    ALLOWED_JUMPS: ClassVar[tuple[int, ...]] = rules.JUMPS
     FORCED: ClassVar[bool] = False  # a move, when one exists, must be made before dealing
     OPEN: ClassVar[bool] = False  # all 52 cards are dealt before the first move
 
-    def __init__(self, cards: Sequence[int], seed: int | None = None) -> None:
+    def __init__(self, cards: Sequence[Card], seed: int | None = None) -> None:
         super().__init__(cards, seed)
         self.dealt = 0
         self.order: list[int] = [0] * 52  # card -> its place in the stock (dealing order)
@@ -76,16 +84,14 @@ class Accordion(Game[AccordionMove]):
 
     def pile_moves(self) -> list[PileMove]:
         tops = self.tops()
-        out = []
-        for i, top in enumerate(tops):
-            for jump in self.ALLOWED_JUMPS:
-                j = i - jump
-                if j >= 0 and matches(top, tops[j]):
-                    out.append(PileMove(top, tops[j]))
-        return out
+        moves = rules.by_source(rules.pile_moves(tops, self.ALLOWED_JUMPS))
+        return [PileMove(tops[i], tops[j]) for i, j in moves]
 
     def can_deal(self) -> bool:
-        return self.dealt < 52 and not (self.FORCED and self.pile_moves())
+        return rules.can_deal(
+            self.dealt, self.FORCED and bool(rules.pile_moves(self.tops(), self.ALLOWED_JUMPS)),
+            self.FORCED,
+        )
 
     def legal_moves(self) -> list[AccordionMove]:
         moves: list[AccordionMove] = list(self.pile_moves())
@@ -93,16 +99,16 @@ class Accordion(Game[AccordionMove]):
             moves.append(DEAL)
         return moves
 
-    def _pile_of(self, card: int) -> int | None:
+    def _pile_of(self, card: Card) -> int | None:
         for i, pile in enumerate(self.piles):
             if pile[-1] == card:
                 return i
         return None
 
-    def is_dealt(self, card: int) -> bool:
+    def is_dealt(self, card: Card) -> bool:
         return self.order[card] < self.dealt
 
-    def _where(self, card: int) -> str:
+    def _where(self, card: Card) -> str:
         if not self.is_dealt(card):
             if self.FORCED and self.pile_moves():
                 return (
@@ -114,11 +120,11 @@ class Accordion(Game[AccordionMove]):
 
     def illegal_reason(self, move: AccordionMove) -> str | None:
         if isinstance(move, Deal):
+            if self.can_deal():
+                return None
             if self.dealt >= 52:
                 return "the stock is empty"
-            if self.FORCED and self.pile_moves():
-                return "a move must be made before dealing again (forced variant)"
-            return None
+            return "a move must be made before dealing again (forced variant)"
         i = self._pile_of(move.src)
         if i is None:
             return self._where(move.src)
@@ -158,7 +164,7 @@ class Accordion(Game[AccordionMove]):
         self.piles.insert(i, moved)
 
     def play(self, move: AccordionMove) -> list[AccordionMove]:
-        """Deal lazily, just enough to bring the moving card into the row (RULES.md)."""
+        """Deal lazily, just enough to bring the moving card into the row (docs/rules.md)."""
         pushed: list[AccordionMove] = []
         if isinstance(move, PileMove) and not self.is_dealt(move.src):
             while self.can_deal():
@@ -182,15 +188,15 @@ class Accordion(Game[AccordionMove]):
         return pushed
 
     def status(self) -> str:
-        if self.dealt < 52:
-            return IN_PROGRESS
-        if len(self.piles) == 1:
+        if rules.is_won(self.dealt, len(self.piles)):
             return WON
-        return IN_PROGRESS if self.pile_moves() else LOST
+        if self.dealt < 52 or rules.pile_moves(self.tops(), self.ALLOWED_JUMPS):
+            return IN_PROGRESS
+        return LOST
 
     def score(self) -> int:
         """Piles left, counting each undealt card as the pile it will become."""
-        return len(self.piles) + 52 - self.dealt
+        return rules.score(self.dealt, len(self.piles))
 
     def key(self) -> Hashable:
         return (self.dealt, tuple(p[-1] for p in self.piles))

@@ -1,7 +1,9 @@
 """What every game offers: a position with push()/pop(), legal moves, status, score.
 
-The same engine serves the verifier, the solvers, the player models and the tests, so a
-rule lives in exactly one place. Variants are subclasses that override class settings.
+The engines serve the verifier, the generic solver and the tests; they, the per-game
+solvers and the player models all take the rules from the rules core
+(``dailydeal.games.rules``), so a rule lives in exactly one place. Variants are subclasses
+that override class settings.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from dailydeal import cards as C
+from dailydeal.cards import Card
 from dailydeal.errors import IllegalMoveError, InvalidMoveError
 from dailydeal.shuffle import check_seed, shuffled_deck
 
@@ -30,9 +33,9 @@ class Game(ABC, Generic[M]):
     variant: ClassVar[str]
     description: ClassVar[str] = ""
 
-    def __init__(self, cards: Sequence[int], seed: int | None = None) -> None:
+    def __init__(self, cards: Sequence[Card], seed: int | None = None) -> None:
         C.check_deck(cards)
-        self.cards: tuple[int, ...] = tuple(cards)
+        self.cards: tuple[Card, ...] = tuple(cards)
         self.seed = None if seed is None else check_seed(seed)
         self.move_stack: list[M] = []
 
@@ -41,16 +44,16 @@ class Game(ABC, Generic[M]):
         return cls(shuffled_deck(seed), seed)
 
     @classmethod
-    def from_cards(cls: type[G], cards: str | Sequence[str] | Sequence[int]) -> G:
+    def from_cards(cls: type[G], cards: str | Sequence[str] | Sequence[Card]) -> G:
         """A game from an explicit deal: text, a list of card names, or card numbers."""
         if not isinstance(cards, (str, list, tuple)):
             raise InvalidMoveError(
                 f"a deal is text or a list of 52 cards, not {type(cards).__name__}"
             )
         if isinstance(cards, str) or (cards and isinstance(cards[0], str)):
-            deck = C.parse_deck(cards)  # type: ignore[arg-type]
+            deck = C.parse_deck(cards)
         else:
-            deck = list(cards)  # type: ignore[arg-type]
+            deck = list(cards)
         return cls(deck, None)
 
     def copy(self: G) -> G:
@@ -62,7 +65,7 @@ class Game(ABC, Generic[M]):
 
     # --- notation -------------------------------------------------------------------
     def parse_move(self, text: str) -> M:
-        """Read one move in this game's notation (RULES.md). Raises InvalidMoveError."""
+        """Read one move in this game's notation (docs/rules.md). Raises InvalidMoveError."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         t = text.strip()
@@ -136,7 +139,7 @@ class Game(ABC, Generic[M]):
     # --- views ----------------------------------------------------------------------
     @abstractmethod
     def deal_json(self) -> dict[str, Any]:
-        """The deal as dealt (RULES.md shapes), independent of the moves pushed."""
+        """The deal as dealt (docs/rules.md shapes), independent of the moves pushed."""
 
     @abstractmethod
     def position_json(self) -> dict[str, Any]:
@@ -162,7 +165,7 @@ class Game(ABC, Generic[M]):
         return f"<{type(self).__name__} seed={self.seed} moves={len(self.move_stack)}>"
 
 
-def card_or_none(card: int | None) -> str | None:
+def card_or_none(card: Card | None) -> str | None:
     return None if card is None else C.name(card)
 
 

@@ -1,4 +1,8 @@
-"""Gaps / Montana (RULES.md): build 2..K rows by suit into gaps; redeals only when blocked."""
+"""Gaps / Montana (docs/rules.md): build 2..K rows by suit into gaps; redeals only when blocked.
+
+The engine: notation, push/pop and JSON over the 52 cells of the rules core
+(``dailydeal.games.rules.gaps``), ``EMPTY`` for a gap.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +11,28 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from dailydeal import cards as C
+from dailydeal.cards import Card
 from dailydeal.errors import IllegalMoveError, InvalidMoveError
 from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game, NumberedVariants
-from dailydeal.shuffle import redeal_shuffle
+from dailydeal.games.rules import EMPTY
+from dailydeal.games.rules import gaps as rules
+from dailydeal.games.rules.gaps import COLS, ROWS
 
-ROWS, COLS = 4, 13
+__all__ = ["COLS", "EMPTY", "REDEAL", "ROWS", "Gaps", "Place", "Redeal"]
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
     """``X``: a card moves right of its predecessor; ``2S@R``: a 2 moves to column 1 of row R."""
 
-    card: int
+    card: Card
     row: int | None = None  # 1..4, only for a 2
 
     def __str__(self) -> str:
         return C.name(self.card) + ("" if self.row is None else f"@{self.row}")
+
+    def __repr__(self) -> str:
+        return f"Place({self})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +41,9 @@ class Redeal:
 
     def __str__(self) -> str:
         return "R"
+
+    def __repr__(self) -> str:
+        return "Redeal(R)"
 
 
 GapsMove = Place | Redeal
@@ -44,15 +57,12 @@ class Gaps(Game[GapsMove]):
 
     REDEALS: ClassVar[int] = 2
 
-    def __init__(self, cards: Sequence[int], seed: int | None = None) -> None:
+    def __init__(self, cards: Sequence[Card], seed: int | None = None) -> None:
         super().__init__(cards, seed)
-        self.cells: list[int | None] = [None if C.value(c) == C.ACE else c for c in self.cards]
-        self.pos: list[int] = [-1] * 52  # cell of each card on the board, -1 for aces
-        for i, c in enumerate(self.cells):
-            if c is not None:
-                self.pos[c] = i
+        self.cells: list[Card] = rules.start_cells(self.cards)  # EMPTY for a gap
+        self.pos: list[int] = rules.positions(self.cells)  # cell of each card, -1 for aces
         self.redeals_used = 0
-        self._undo_info: list[list[int | None]] = []
+        self._undo_info: list[list[Card]] = []
 
     # --- notation -------------------------------------------------------------------
     def _parse_move(self, text: str) -> GapsMove:
@@ -82,28 +92,20 @@ class Gaps(Game[GapsMove]):
     # --- rules ----------------------------------------------------------------------
     def column_one_gaps(self) -> list[int]:
         """Rows (1..4) whose column 1 is a gap."""
-        return [r + 1 for r in range(ROWS) if self.cells[r * COLS] is None]
+        return [r + 1 for r in range(ROWS) if self.cells[r * COLS] == EMPTY]
 
     def place_moves(self) -> list[Place]:
-        moves: list[Place] = []
-        cells = self.cells
-        for g, c in enumerate(cells):
-            if c is not None:
-                continue
-            if g % COLS == 0:
-                moves.extend(Place(C.make(2, s), g // COLS + 1) for s in range(4))
-                continue
-            left = cells[g - 1]
-            if left is not None and C.value(left) != C.KING:
-                moves.append(Place(left + 1))
-        return moves
+        return [
+            Place(card, dst // COLS + 1) if rules.is_two(card) else Place(card)
+            for card, dst in rules.place_moves(self.cells)
+        ]
 
     def redeals_left(self) -> int:
         return self.REDEALS - self.redeals_used
 
     def legal_moves(self) -> list[GapsMove]:
         moves: list[GapsMove] = list(self.place_moves())
-        if not moves and self.redeals_left() > 0 and not self.is_complete():
+        if not moves and rules.can_redeal(self.cells, self.redeals_left()):
             moves.append(REDEAL)
         return moves
 
@@ -122,8 +124,8 @@ class Gaps(Game[GapsMove]):
         if C.value(card) == 2:
             if move.row is None or not 1 <= move.row <= ROWS:
                 return f"{C.name(card)} needs a row 1..4 ({C.name(card)}@R)"
-            target = self.cells[(move.row - 1) * COLS]
-            if target is not None:
+            target = self.cells[rules.target(self.pos, card, move.row)]
+            if target != EMPTY:
                 return f"row {move.row} has no gap in column 1 ({C.name(target)} is there)"
             return None
         if move.row is not None:
@@ -131,78 +133,36 @@ class Gaps(Game[GapsMove]):
         p = self.pos[card - 1]
         if p % COLS == COLS - 1:
             return f"{C.name(card - 1)} ends its row: there is no place right of it"
-        right = self.cells[p + 1]
-        if right is not None:
+        right = self.cells[rules.target(self.pos, card, None)]
+        if right != EMPTY:
             return f"the place right of {C.name(card - 1)} holds {C.name(right)}, not a gap"
         return None
 
-    def _target(self, move: Place) -> int:
-        if move.row is not None:
-            return (move.row - 1) * COLS
-        return self.pos[move.card - 1] + 1
-
     def _apply(self, move: GapsMove) -> None:
         if isinstance(move, Redeal):
-            self._undo_info.append(list(self.cells))
-            self._redeal()
+            self._undo_info.append(self.cells)
+            self.redeals_used += 1
+            self.cells = rules.redeal(self.cells, self.seed, self.redeals_used)
+            self.pos = rules.positions(self.cells)
             return
-        src, dst = self.pos[move.card], self._target(move)
-        self.cells[src], self.cells[dst] = None, move.card
-        self.pos[move.card] = dst
-        self._undo_info.append([src])
+        dst = rules.target(self.pos, move.card, move.row)
+        self._undo_info.append([rules.move(self.cells, self.pos, move.card, dst)])
 
     def _undo(self, move: GapsMove) -> None:
         info = self._undo_info.pop()
         if isinstance(move, Redeal):
             self.cells = info
             self.redeals_used -= 1
-            self._reindex()
+            self.pos = rules.positions(self.cells)
             return
-        src = info[0]
-        assert src is not None
-        dst = self.pos[move.card]
-        self.cells[dst], self.cells[src] = None, move.card
-        self.pos[move.card] = src
-
-    def _reindex(self) -> None:
-        for i, c in enumerate(self.cells):
-            if c is not None:
-                self.pos[c] = i
+        rules.unmove(self.cells, self.pos, move.card, info[0])
 
     def kept_lengths(self) -> list[int]:
         """Per row, the length of the suit sequence from a 2 in column 1 (0..12)."""
-        out = []
-        for r in range(ROWS):
-            base = r * COLS
-            first = self.cells[base]
-            n = 0
-            if first is not None and C.value(first) == 2:
-                n = 1
-                while n < COLS - 1 and self.cells[base + n] == first + n:
-                    n += 1
-            out.append(n)
-        return out
-
-    def _redeal(self) -> None:
-        kept = self.kept_lengths()
-        collected = [
-            c
-            for r in range(ROWS)
-            for c in self.cells[r * COLS + kept[r] : (r + 1) * COLS]
-            if c is not None
-        ]
-        self.redeals_used += 1
-        stream = redeal_shuffle(collected, 0 if self.seed is None else self.seed, self.redeals_used)
-        it = iter(stream)
-        for r in range(ROWS):
-            base = r * COLS
-            self.cells[base + kept[r]] = None
-            for col in range(kept[r] + 1, COLS):
-                self.cells[base + col] = next(it)
-        self._reindex()
+        return rules.kept_lengths(self.cells)
 
     def is_complete(self) -> bool:
-        return self.kept_lengths() == [COLS - 1] * ROWS
+        return rules.is_won(self.cells)
 
     def status(self) -> str:
         if self.is_complete():
@@ -213,33 +173,28 @@ class Gaps(Game[GapsMove]):
 
     def score(self) -> int:
         """Cards in kept sequences (0..48)."""
-        return sum(self.kept_lengths())
+        return rules.score(self.cells)
 
     def key(self) -> Hashable:
         return (tuple(self.cells), self.redeals_used)
 
     # --- views ----------------------------------------------------------------------
-    def _rows(self, cells: Sequence[int | None]) -> list[list[str | None]]:
+    def _rows(self, cells: Sequence[Card]) -> list[list[str | None]]:
         return [
-            [None if (c := cells[r * COLS + k]) is None else C.name(c) for k in range(COLS)]
+            [None if (c := cells[r * COLS + k]) == EMPTY else C.name(c) for k in range(COLS)]
             for r in range(ROWS)
         ]
 
     def deal_json(self) -> dict[str, Any]:
-        return {"rows": self._rows([None if C.value(c) == C.ACE else c for c in self.cards])}
+        return {"rows": self._rows(rules.start_cells(self.cards))}
 
     def position_json(self) -> dict[str, Any]:
         gaps = []
         for g, c in enumerate(self.cells):
-            if c is not None:
+            if c != EMPTY:
                 continue
-            left = self.cells[g - 1] if g % COLS else None
-            if g % COLS == 0:
-                accepts: str | None = "any 2"
-            elif left is None or C.value(left) == C.KING:
-                accepts = None
-            else:
-                accepts = C.name(left + 1)
+            fits = rules.fits(self.cells, g)
+            accepts = "any 2" if g % COLS == 0 else C.name(fits[0]) if fits else None
             gaps.append({"row": g // COLS + 1, "column": g % COLS + 1, "accepts": accepts})
         return {
             "rows": self._rows(self.cells),
@@ -252,7 +207,7 @@ class Gaps(Game[GapsMove]):
     def render(self) -> str:
         lines = [
             " ".join(
-                " .." if c is None else f"{C.pretty(c):>3}"
+                " .." if c == EMPTY else f"{C.pretty(c):>3}"
                 for c in self.cells[r * COLS : (r + 1) * COLS]
             )
             for r in range(ROWS)

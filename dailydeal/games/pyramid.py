@@ -1,4 +1,8 @@
-"""Pyramid, relaxed (RULES.md): clear the 28 pyramid cards by pairs summing to 13 and kings."""
+"""Pyramid, relaxed (docs/rules.md): clear the 28 pyramid cards by pairs summing to 13 and kings.
+
+The engine: notation, push/pop and JSON over the position of the rules core
+(``dailydeal.games.rules.pyramid``): the mask of filled places, the stock and the waste.
+"""
 
 from __future__ import annotations
 
@@ -7,30 +11,22 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from dailydeal import cards as C
+from dailydeal.cards import Card
 from dailydeal.errors import InvalidMoveError
 from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game, NumberedVariants
+from dailydeal.games.rules import EMPTY
+from dailydeal.games.rules import pyramid as rules
+from dailydeal.games.rules.pyramid import COVERS, PLACE_OF, ROW_OF, ROWS, SIZE
 
-ROWS = 7
-SIZE = 28  # pyramid places; index of row r (0-based), place p: r * (r + 1) // 2 + p
-ROW_OF = tuple(r for r in range(ROWS) for _ in range(r + 1))
-PLACE_OF = tuple(p for r in range(ROWS) for p in range(r + 1))
-# The two places that cover each place (none for the bottom row).
-COVERS: tuple[tuple[int, ...], ...] = tuple(
-    () if r == ROWS - 1 else ((r + 1) * (r + 2) // 2 + p, (r + 1) * (r + 2) // 2 + p + 1)
-    for r in range(ROWS)
-    for p in range(r + 1)
-)
-
-_FIRST_BOTTOM = SIZE - ROWS  # index of the first place of row 7
-_LEFT_COVER = tuple(c[0] for c in COVERS[:_FIRST_BOTTOM])
+__all__ = ["COVERS", "PLACE_OF", "ROW_OF", "ROWS", "SIZE", "Pyramid"]
 
 
 @dataclass(frozen=True, slots=True)
 class Pair:
     """``X+Y``: two accessible cards summing to 13 go to the foundation."""
 
-    a: int
-    b: int
+    a: Card
+    b: Card
 
     def __post_init__(self) -> None:
         if self.a > self.b:  # one pair, one value: store in canonical order
@@ -41,15 +37,21 @@ class Pair:
     def __str__(self) -> str:
         return f"{C.name(self.a)}+{C.name(self.b)}"
 
+    def __repr__(self) -> str:
+        return f"Pair({self})"
+
 
 @dataclass(frozen=True, slots=True)
 class King:
     """``KS``: an accessible king goes to the foundation alone."""
 
-    card: int
+    card: Card
 
     def __str__(self) -> str:
         return C.name(self.card)
+
+    def __repr__(self) -> str:
+        return f"King({self})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +59,17 @@ class Draw:
     def __str__(self) -> str:
         return "d"
 
+    def __repr__(self) -> str:
+        return "Draw(d)"
+
 
 @dataclass(frozen=True, slots=True)
 class Recycle:
     def __str__(self) -> str:
         return "r"
+
+    def __repr__(self) -> str:
+        return "Recycle(r)"
 
 
 PyramidMove = Pair | King | Draw | Recycle
@@ -79,12 +87,12 @@ class Pyramid(Game[PyramidMove]):
 
     PASSES: ClassVar[int | None] = None  # passes through the stock; None is unlimited
 
-    def __init__(self, cards: Sequence[int], seed: int | None = None) -> None:
+    def __init__(self, cards: Sequence[Card], seed: int | None = None) -> None:
         super().__init__(cards, seed)
-        self.pyramid: list[int | None] = list(self.cards[:SIZE])
-        self.place: dict[int, int] = {c: i for i, c in enumerate(self.cards[:SIZE])}
-        self.stock: list[int] = list(reversed(self.cards[SIZE:]))  # top (next drawn) last
-        self.waste: list[int] = []  # top last
+        self.mask = rules.FULL  # the places still holding their card (the rules core's view)
+        self.place: dict[Card, int] = {c: i for i, c in enumerate(self.cards[:SIZE])}
+        self.stock: list[Card] = list(reversed(self.cards[SIZE:]))  # top (next drawn) last
+        self.waste: list[Card] = []  # top last
         self.recycles = 0
         self._undo_info: list[list[tuple[str, int]]] = []
 
@@ -113,49 +121,49 @@ class Pyramid(Game[PyramidMove]):
         return King(card)
 
     # --- rules ----------------------------------------------------------------------
-    def is_accessible_place(self, i: int) -> bool:
-        return self.pyramid[i] is not None and all(self.pyramid[c] is None for c in COVERS[i])
+    @property
+    def pyramid(self) -> list[Card | None]:
+        """The 28 places, None where the card has left."""
+        return [c if self.mask >> i & 1 else None for i, c in enumerate(self.cards[:SIZE])]
 
-    def accessible(self) -> list[int]:
-        """Accessible pyramid cards, in place order (a hot path for solvers and players)."""
-        pyr = self.pyramid
-        out = []
-        for i in range(_FIRST_BOTTOM):  # rows 1..6: covered by places a and a + 1
-            c = pyr[i]
-            if c is not None:
-                a = _LEFT_COVER[i]
-                if pyr[a] is None and pyr[a + 1] is None:
-                    out.append(c)
-        out.extend(c for c in pyr[_FIRST_BOTTOM:] if c is not None)
-        return out
+    def is_accessible_place(self, i: int) -> bool:
+        return rules.is_free(self.mask, i)
+
+    def accessible(self) -> list[Card]:
+        """Accessible pyramid cards, in place order."""
+        cards = self.cards
+        return [cards[i] for i in rules.free_places(self.mask)]
+
+    def waste_top(self) -> Card:
+        return self.waste[-1] if self.waste else EMPTY
+
+    def may_recycle(self) -> bool:
+        return rules.may_recycle(self.PASSES, self.recycles)
 
     def recycles_left(self) -> float:
         return float("inf") if self.PASSES is None else self.PASSES - 1 - self.recycles
 
     def legal_moves(self) -> list[PyramidMove]:
-        acc = self.accessible()
-        top = self.waste[-1] if self.waste else None
-        moves: list[PyramidMove] = []
-        for n, a in enumerate(acc):
-            for b in acc[n + 1 :]:
-                if C.value(a) + C.value(b) == 13:
-                    moves.append(Pair(a, b))
-            if top is not None and C.value(a) + C.value(top) == 13:
-                moves.append(Pair(a, top))
-        moves.extend(King(c) for c in acc if C.value(c) == C.KING)
-        if top is not None and C.value(top) == C.KING:
+        cards = self.cards
+        places = rules.free_places(self.mask)
+        top = self.waste_top()
+        moves: list[PyramidMove] = [
+            Pair(cards[a], top if b < 0 else cards[b]) for a, b in rules.pairs(cards, places, top)
+        ]
+        moves.extend(King(cards[i]) for i in places if rules.is_king(cards[i]))
+        if top != EMPTY and rules.is_king(top):
             moves.append(King(top))
         if self.stock:
             moves.append(DRAW)
-        elif self.waste and self.recycles_left() > 0:
+        elif self.waste and self.may_recycle():
             moves.append(RECYCLE)
         return moves
 
-    def _locate(self, card: int) -> str | None:
+    def _locate(self, card: Card) -> str | None:
         """None when the card is accessible, else why it is not."""
         i = self.place.get(card)
-        if i is not None and self.pyramid[i] is not None:
-            covering = [C.name(c) for k in COVERS[i] if (c := self.pyramid[k]) is not None]
+        if i is not None and self.mask >> i & 1:
+            covering = [C.name(self.cards[k]) for k in COVERS[i] if self.mask >> k & 1]
             if covering:
                 return f"{C.name(card)} is covered by {' and '.join(covering)}"
             return None
@@ -175,21 +183,21 @@ class Pyramid(Game[PyramidMove]):
                 return "the stock is not empty yet"
             if not self.waste:
                 return "the waste is empty"
-            if self.recycles_left() <= 0:
+            if not self.may_recycle():
                 return f"no pass through the stock is left (at most {self.PASSES})"
             return None
         if isinstance(move, King):
-            if C.value(move.card) != C.KING:
+            if not rules.is_king(move.card):
                 return f"{C.name(move.card)} is not a king"
             return self._locate(move.card)
-        if C.value(move.a) + C.value(move.b) != 13:
+        if not rules.is_pair(move.a, move.b):
             return f"{C.name(move.a)} and {C.name(move.b)} do not sum to 13"
         return self._locate(move.a) or self._locate(move.b)
 
-    def _remove(self, card: int, undo: list[tuple[str, int]]) -> None:
+    def _remove(self, card: Card, undo: list[tuple[str, int]]) -> None:
         i = self.place.get(card)
-        if i is not None and self.pyramid[i] == card:
-            self.pyramid[i] = None
+        if i is not None and self.mask >> i & 1:
+            self.mask &= ~(1 << i)
             undo.append(("p", i))
         else:
             self.waste.pop()
@@ -218,40 +226,25 @@ class Pyramid(Game[PyramidMove]):
         else:
             for kind, x in reversed(self._undo_info.pop()):
                 if kind == "p":
-                    self.pyramid[x] = self.cards[x]
+                    self.mask |= 1 << x
                 else:
                     self.waste.append(x)
 
     def pyramid_left(self) -> int:
-        return SIZE - self.pyramid.count(None)
+        return self.mask.bit_count()
 
     def can_progress(self) -> bool:
         """Can some sequence of draws and recycles lead to removing a pyramid card?"""
-        acc = self.accessible()
-        values = {C.value(c) for c in acc}
-        if C.KING in values or any(13 - v in values for v in values):
-            return True
-        return any(13 - C.value(c) in values for c in self.reachable())
+        return rules.can_progress(
+            self.cards, self.mask, self.stock, self.waste, self.may_recycle()
+        )
 
-    def reachable(self) -> list[int]:
-        """Stock and waste cards that draws and recycles can bring to the waste top.
-
-        Every stock card can be drawn. With a recycle left, every waste card comes round
-        again. Without one, only the waste top is reachable, and the cards under it as long
-        as everything above them is a king (a waste king leaves alone, uncovering the next).
-        """
-        out = list(self.stock)
-        if self.recycles_left() > 0:
-            out.extend(self.waste)
-            return out
-        for card in reversed(self.waste):
-            out.append(card)
-            if C.value(card) != C.KING:
-                break
-        return out
+    def reachable(self) -> list[Card]:
+        """Stock and waste cards that draws and recycles can bring to the waste top."""
+        return rules.reachable(self.stock, self.waste, self.may_recycle())
 
     def status(self) -> str:
-        if self.pyramid_left() == 0:
+        if rules.is_won(self.mask):
             return WON
         return IN_PROGRESS if self.can_progress() else LOST
 
@@ -260,12 +253,11 @@ class Pyramid(Game[PyramidMove]):
         return self.pyramid_left()
 
     def key(self) -> Hashable:
-        mask = sum(1 << i for i, c in enumerate(self.pyramid) if c is not None)
         recycles = self.recycles if self.PASSES is not None else 0
-        return (mask, tuple(self.stock), tuple(self.waste), recycles)
+        return (self.mask, tuple(self.stock), tuple(self.waste), recycles)
 
     # --- views ----------------------------------------------------------------------
-    def _rows(self, cells: Sequence[int | None]) -> list[list[str | None]]:
+    def _rows(self, cells: Sequence[Card | None]) -> list[list[str | None]]:
         return [
             [
                 None if (c := cells[r * (r + 1) // 2 + p]) is None else C.name(c)
@@ -288,8 +280,9 @@ class Pyramid(Game[PyramidMove]):
 
     def render(self) -> str:
         lines = []
+        pyramid = self.pyramid
         for r in range(ROWS):
-            cells = [self.pyramid[r * (r + 1) // 2 + p] for p in range(r + 1)]
+            cells = [pyramid[r * (r + 1) // 2 + p] for p in range(r + 1)]
             text = " ".join(" .." if c is None else f"{C.pretty(c):>3}" for c in cells)
             lines.append(" " * (2 * (ROWS - 1 - r)) + text)
         top = C.pretty(self.waste[-1]) if self.waste else "--"

@@ -11,6 +11,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
+from dailydeal.cards import Card
 from dailydeal.games import Game
 from dailydeal.rating.players import Playout, play_accordion, play_gaps, play_pyramid
 from dailydeal.solvers import SolveResult
@@ -27,7 +28,7 @@ def playout_rng(game: Game[Any], model: str, k: int) -> random.Random:
 
 def play(game: Game[Any], model: str, rng: random.Random, *, record: bool = False) -> Playout:
     """One playout of ``model`` on the deal of ``game`` (its variant's settings honoured)."""
-    cards: Sequence[int] = game.cards
+    cards: Sequence[Card] = game.cards
     if game.name == "accordion":
         return play_accordion(
             cards, rng, model,

@@ -1,6 +1,6 @@
 """Accordion solver: depth-first search over compact rows of top cards, pruned, restarted.
 
-Representation. Only the top card of each pile matters (RULES.md: buried cards play no
+Representation. Only the top card of each pile matters (docs/rules.md: buried cards play no
 part), so a position is ``(row, dealt)``: the tops as ``bytes`` (one byte per card 0..51)
 and how many stock cards are out. The generic engine is never pushed during the search.
 
@@ -43,20 +43,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dailydeal import cards as C
+from dailydeal.cards import Card
 from dailydeal.games import Game
 from dailydeal.games.accordion import Accordion
+from dailydeal.games.rules.accordion import MATCHES, pile_moves
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
 
 DEAL_TEXT = "d"
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
 FIRST_LIMIT = 200  # nodes of the first DFS run
 GROWTH = 1.25  # each restart may search this many times more nodes than the last
-
-# MATCHES[a][b] is 1 when cards a and b share a suit or a rank (RULES.md).
-MATCHES: tuple[bytes, ...] = tuple(
-    bytes(1 if (a // 13 == b // 13 or a % 13 == b % 13) else 0 for b in range(52))
-    for a in range(52)
-)
 
 Move = tuple[int, int]  # (source card, destination card); (-1, -1) is a deal
 DEAL: Move = (-1, -1)
@@ -77,10 +73,10 @@ class Outcome:
 
 
 def search(
-    cards: Sequence[int],
+    cards: Sequence[Card],
     budget: Budget,
     *,
-    row: Sequence[int] | None = None,
+    row: Sequence[Card] | None = None,
     dealt: int = 0,
     jumps: Sequence[int] = (1, 3),
     forced: bool = False,
@@ -154,17 +150,7 @@ class _Runner:
             raise _OutOfBudget
 
 
-def _moves(row: bytes, jumps: tuple[int, ...]) -> list[tuple[int, int]]:
-    """Legal moves of a row as (source index, destination index)."""
-    m = MATCHES
-    out = []
-    for k in jumps:
-        left = row[: max(0, len(row) - k)]
-        out += [(i + k, i) for i, (a, b) in enumerate(zip(left, row[k:], strict=True)) if m[b][a]]
-    return out
-
-
-def card_mask(cards: Sequence[int]) -> int:
+def card_mask(cards: Sequence[Card]) -> int:
     mask = 0
     for c in cards:
         mask |= 1 << c
@@ -257,7 +243,7 @@ class _Open(_Runner):
         if pushed:
             dead.add(row)
             self.stack.append(row)
-        for i, j in _order(row, mask, _moves(row, self.jumps), self.rng, self.jitter):
+        for i, j in _order(row, mask, pile_moves(row, self.jumps), self.rng, self.jitter):
             covered = row[j]
             child_mask = mask ^ (1 << covered)
             if not viable(child_mask, row[0] if j else row[i]):
@@ -315,7 +301,7 @@ class _Forced(_Runner):
         if pushed:
             dead.add(key)
             self.stack.append(key)
-        moves = _moves(row, self.jumps)
+        moves = pile_moves(row, self.jumps)
         if moves:
             for i, j in _order(row, mask, moves, self.rng, self.jitter):
                 covered = row[j]
@@ -366,7 +352,7 @@ def _order(
     )
 
 
-def with_deals(moves: Sequence[Move], cards: Sequence[int], dealt: int) -> list[Move]:
+def with_deals(moves: Sequence[Move], cards: Sequence[Card], dealt: int) -> list[Move]:
     """Put explicit deals into a move list of the optional-moves search.
 
     Each deal comes just before the first move whose source is still in the stock; the
@@ -386,7 +372,7 @@ def with_deals(moves: Sequence[Move], cards: Sequence[int], dealt: int) -> list[
 
 
 def notation(moves: Sequence[Move]) -> list[str]:
-    """Moves in the RULES.md notation: ``X>Y`` and ``d``."""
+    """Moves in the docs/rules.md notation: ``X>Y`` and ``d``."""
     return [DEAL_TEXT if m == DEAL else f"{C.name(m[0])}>{C.name(m[1])}" for m in moves]
 
 

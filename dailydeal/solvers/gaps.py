@@ -24,10 +24,20 @@ from typing import Any
 from dailydeal import cards as C
 from dailydeal.games import Game
 from dailydeal.games.gaps import Gaps
-from dailydeal.shuffle import SplitMix64, fisher_yates, redeal_shuffle
+from dailydeal.games.rules import EMPTY as GAP
+from dailydeal.games.rules.gaps import (
+    COLS,
+    ROW_STARTS,
+    SUCCESSOR,
+    TWOS,
+    is_two,
+    is_won,
+    kept_lengths,
+    redeal,
+)
+from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
 
-GAP = 52  # cell value of a gap (cards are 0..51)
 CAPPED = "capped"
 
 # Move = (card, destination cell); None is a redeal.
@@ -39,44 +49,11 @@ class _OutOfBudget(Exception):
 
 
 def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
-    """Per row, (the 2 in column 1 or GAP, length of its suit run); the redeal signature."""
-    out = []
-    for base in (0, 13, 26, 39):
-        first = cells[base]
-        n = 0
-        if first != GAP and first % 13 == 1:
-            n = 1
-            while n < 12 and cells[base + n] == first + n:
-                n += 1
-        out.append((first if n else GAP, n))
-    return tuple(out)
-
-
-def _is_won(cells: bytearray) -> bool:
-    for base in (0, 13, 26, 39):
-        first = cells[base]
-        if first == GAP or first % 13 != 1:
-            return False
-        for j in range(1, 12):
-            if cells[base + j] != first + j:
-                return False
-    return True
-
-
-def _redealt(cells: bytearray, kept: tuple[tuple[int, int], ...], seed: int, k: int) -> bytearray:
-    """The cells after redeal number ``k`` (1-based), exactly as the rule engine deals."""
-    collected: list[int] = []
-    for r, (_, n) in enumerate(kept):
-        base = r * 13
-        collected.extend(c for c in cells[base + n : base + 13] if c != GAP)
-    stream = iter(redeal_shuffle(collected, seed, k))
-    out = bytearray(cells)
-    for r, (_, n) in enumerate(kept):
-        base = r * 13
-        out[base + n] = GAP
-        for col in range(n + 1, 13):
-            out[base + col] = next(stream)
-    return out
+    """Per row, (the 2 in column 1 or GAP, length of its kept run); the redeal signature."""
+    return tuple(
+        (cells[base] if n else GAP, n)
+        for base, n in zip(ROW_STARTS, kept_lengths(cells), strict=True)
+    )
 
 
 def _moves(
@@ -93,20 +70,19 @@ def _moves(
     mid: list[tuple[int, int, int]] = []
     out: list[tuple[int, int]] = []  # the worst moves, then mid, then best
     for g in gaps:
-        col = g % 13
+        col = g % COLS
         if col == 0:
-            for two in (1, 14, 27, 40):
-                if pos[two] % 13 == 0:
+            for two in TWOS:
+                if pos[two] % COLS == 0:
                     out.append((two, g))
                 elif cells[g + 1] == two + 1:
                     best.append((two, g))
                 else:
                     mid.append((tb[two], two, g))
             continue
-        left = cells[g - 1]
-        if left == GAP or left % 13 == 12:
+        card = SUCCESSOR[cells[g - 1]]
+        if card == GAP:
             continue
-        card = left + 1
         base = g - col
         first = cells[base]
         if card % 13 == col + 1 and first == card - col:
@@ -158,7 +134,7 @@ class _Search:
         capped = False
         stack = [_moves(cells, pos, gaps, self.tb)]
         if not stack[0]:
-            if _is_won(cells):
+            if is_won(cells):
                 return WON, []
             if not last:
                 leaves[_kept(cells)] = []
@@ -176,6 +152,8 @@ class _Search:
                 continue
             card, dst = ms.pop()
             src = pos[card]
+            # The effect of rules.gaps.move, inlined in the hot loop (pos and gaps are only
+            # updated once the position is known to be new).
             cells[src] = GAP
             cells[dst] = card
             key = bytes(cells)
@@ -199,7 +177,7 @@ class _Search:
                 stack.append(nxt)
                 continue
             # blocked
-            if _is_won(cells):
+            if is_won(cells):
                 return WON, [(c, d) for c, _, d in path]
             if not last:
                 sig = _kept(cells)
@@ -242,7 +220,7 @@ class _Search:
             cells[src] = GAP
             cells[dst] = card
         self.redeals_tried += 1
-        status, steps = self.round(_redealt(cells, sig, self.seed, k + self.offset), k, caps)
+        status, steps = self.round(bytearray(redeal(cells, self.seed, k + self.offset)), k, caps)
         if status == WON:
             self.redeal_results[(k, sig)] = steps
         elif status == LOST:
@@ -254,8 +232,8 @@ def _notation(step: Step) -> str:
     if step is None:
         return "R"
     card, dst = step
-    if card % 13 == 1:
-        return f"{C.name(card)}@{dst // 13 + 1}"
+    if is_two(card):
+        return f"{C.name(card)}@{dst // COLS + 1}"
     return C.name(card)
 
 
@@ -280,7 +258,7 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     used = game.redeals_used
     left = game.REDEALS - used
     seed = 0 if game.seed is None else game.seed  # an explicit deal redeals with seed 0
-    cells = bytearray(GAP if c is None else c for c in game.cells)
+    cells = bytearray(game.cells)
     search = _Search(seed, left, used, budget)
     stats: dict[str, Any] = {"passes": 0}
     scale: float = 1

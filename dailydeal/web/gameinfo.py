@@ -1,6 +1,6 @@
-"""What ``GET /games/{game}`` says about each game: a short summary of RULES.md.
+"""What ``GET /games/{game}`` says about each game: a short summary of docs/rules.md.
 
-RULES.md is the contract; this text only helps a client developer find their way.
+docs/rules.md is the contract; this text only helps a client developer find their way.
 """
 
 from __future__ import annotations

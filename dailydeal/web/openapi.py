@@ -348,7 +348,7 @@ SCHEMAS: dict[str, Any] = {
             "tier": {"type": "string", "enum": list(TIERS)},
             "rating": {"type": "number"},
             "seed": SEED_TEXT,
-            "deal": {"type": "object", "description": "The cards as dealt (RULES.md shapes)"},
+            "deal": {"type": "object", "description": "The cards as dealt (docs/rules.md shapes)"},
             "solution_length": {"type": "integer"},
             "solution_opens_at": {"type": "string", "format": "date-time"},
             "commitment": _ref("DealCommitment"),

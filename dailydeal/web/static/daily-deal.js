@@ -1,6 +1,6 @@
 // <daily-deal>: a solitaire board for the dailydeal API, in a shadow root.
 //
-// A thin client: every click becomes a move in the RULES.md notation, the whole move list
+// A thin client: every click becomes a move in the docs/rules.md notation, the whole move list
 // goes to the API's state endpoint, and the board is drawn from the answer (`position`,
 // `legal_moves`, `state`). No rule of any game lives here; `legal_moves` only lights up
 // the places a selected card may go, and an illegal attempt shows the server's reason.
@@ -20,7 +20,7 @@ const RANK_NAMES = {
 };
 const SUITS = { S: ["spades", "♠"], H: ["hearts", "♥"], D: ["diamonds", "♦"], C: ["clubs", "♣"] };
 const TIER_MARK = { easy: "🟢", medium: "🟡", hard: "🟠", expert: "🔴" };
-// the notation box's placeholder: a few moves of each game (RULES.md)
+// the notation box's placeholder: a few moves of each game (docs/rules.md)
 const EXAMPLE = { accordion: "4D>4S", pyramid: "d 7S+6H KC r", gaps: "8C 2S@3 R" };
 const LIGHT_TEXT = { off: "off", checking: "…", winnable: "yes", lost: "lost", unknown: "?" };
 const WEEK = 7 * 24 * 3600; // the longest time the results endpoint takes

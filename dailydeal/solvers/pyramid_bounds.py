@@ -1,0 +1,529 @@
+"""Pyramid solver, part 1: lower bounds on the steps left (see ``dailydeal.solvers.pyramid``).
+
+Every bound here is a relaxation of the game: the pyramid is exact (its accessibility and
+pairs come from the rules core) while the talon is loosened (``pool_steps``: the talon
+values as an unlimited pool; ``two_phase``: two pools, before and after a recycle;
+``threshold_bound``: the talon order up to some draw). They prove positions lost (no pool
+clears the pyramid) and steer A*; all are admissible, which the tests check against a naive
+breadth-first search. Results are cached per pyramid mask and pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from dailydeal.cards import Card
+from dailydeal.games.rules.pyramid import (
+    COVERS,
+    KING,
+    PAIR_SUM,
+    SIZE,
+    free_places,
+    is_king,
+    may_recycle,
+    value,
+)
+from dailydeal.games.rules.pyramid import pairs as place_pairs
+
+KING_VALUE = KING
+KEY_SHIFT = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
+BIG = 1 << 20  # "impossible" for step counts
+KING_BIT = 1 << KING_VALUE
+
+
+def _blockers() -> tuple[int, ...]:
+    """Bits of every place that must leave before each place is accessible (the covering
+    cards, theirs, and so on)."""
+    below = [0] * SIZE
+    for i in reversed(range(SIZE)):
+        for c in COVERS[i]:
+            below[i] |= 1 << c | below[c]
+    return tuple(below)
+
+
+BLOCKERS = _blockers()
+
+
+@dataclass(slots=True)
+class _MaskInfo:
+    """What a pyramid mask allows, cached per mask (pyramid moves never look at the talon)."""
+
+    king: int  # an accessible pyramid king's place, or -1
+    pairs: list[tuple[int, int]]  # accessible place pairs summing to 13
+    partners: list[list[int]]  # partners[w]: accessible places a talon card of value w pairs
+    h: int  # steps needed by the pyramid alone (kings + per-class max)
+    need: list[tuple[int, int]]  # (talon value w, at least this many talon cards of value w)
+    wanted: int  # bit w set when a talon card of value w could pair with a card of the mask
+    # (talon value, accessible places it pairs with; [-1] for a talon king alone), for the
+    # values that have a partner now
+    talon_moves: list[tuple[int, list[int]]]
+    caps: list[int]  # caps[w]: cards of the mask a talon card of value w can pair with
+    dead: int  # talon positions of cards no card of the mask pairs with (kings excepted)
+
+
+def _best_step(
+    info: _MaskInfo, mask: int, pool: int, best: int, floor: int, rest: Callable[[int], int]
+) -> int:
+    """min(best, 1 + rest(child)) over the children of ``mask``: its pairs of pyramid cards,
+    then each card pairing with a talon value of ``pool``. ``floor`` is a lower bound:
+    once ``best`` reaches it, no child can do better and the rest are skipped."""
+    for a, b in info.pairs:
+        if best <= floor:
+            return best
+        s = 1 + rest(mask & ~(1 << a) & ~(1 << b))
+        if s < best:
+            best = s
+    partners = info.partners
+    v = pool & info.wanted
+    while v and best > floor:
+        bit = v & -v
+        v ^= bit
+        for i in partners[bit.bit_length() - 1]:
+            s = 1 + rest(mask & ~(1 << i))
+            if s < best:
+                best = s
+    return best
+
+
+class _Walk(NamedTuple):
+    """One pass through the talon as ``pass_bound`` hands it to ``blocked_pass``."""
+
+    mask: int  # the pyramid
+    order: int  # talon positions of the pass, drawn by increasing index
+    counted: int  # the cards of ``order`` whose draw is charged
+    ready: int  # talon position from which every deficit is met (-1: none)
+    floor: int  # a bound no term can beat
+    first: int  # values of the first phase (the usable waste, or the pass before a recycle)
+    two: bool  # the pass after a recycle
+
+
+class Bounds:
+    """The bounds of one solve: the pyramid cards, the talon order and their caches."""
+
+    def __init__(self, cards: list[Card], talon: list[Card], passes: int | None) -> None:
+        self.cards = cards  # the card dealt to each pyramid place
+        self.values = [value(c) for c in cards]
+        self.talon = talon  # waste bottom..top, then the stock in drawing order
+        self.tvalues = [value(c) for c in talon]
+        self.n = len(talon)
+        self.passes = passes
+        # value_bits[w]: talon positions holding a card of value w.
+        self.value_bits = [0] * 14
+        self.vbit = [1 << v for v in self.tvalues]
+        for j, v in enumerate(self.tvalues):
+            self.value_bits[v] |= 1 << j
+        # vtab[k][x]: the values (as bits) of the talon cards at positions 8k..8k+7 in x.
+        self.vtab = [[0] * 256 for _ in range(3)]
+        for k in range(3):
+            for x in range(256):
+                for i in range(8):
+                    if x >> i & 1 and 8 * k + i < self.n:
+                        self.vtab[k][x] |= self.vbit[8 * k + i]
+        self.info_cache: dict[int, _MaskInfo] = {}
+        self.pool_cache: dict[int, int] = {}
+        self.phase_cache: dict[int, int] = {}
+        self.usable_cache: dict[int, int] = {}
+        self.usable_pos_cache: dict[int, int] = {}
+
+    def values_of(self, talon_set: int) -> int:
+        """The values (as bits) of the talon cards in a set of positions."""
+        t0, t1, t2 = self.vtab
+        return t0[talon_set & 255] | t1[talon_set >> 8 & 255] | t2[talon_set >> 16]
+
+    def info(self, mask: int) -> _MaskInfo:
+        """Moves and bounds of a pyramid mask.
+
+        Lower bound: a step removes at most one pyramid card of any one value and touches only
+        one value class {v, 13-v}, so the pyramid needs at least (kings) + sum over the six
+        classes of max(#v, #(13-v)) steps. If #v > #(13-v), at least the excess of v-cards
+        must pair with talon cards of value 13-v (``need``).
+        """
+        got = self.info_cache.get(mask)
+        if got is not None:
+            return got
+        values = self.values
+        acc = free_places(mask)
+        king = next((i for i in acc if is_king(self.cards[i])), -1)
+        pairs = place_pairs(self.cards, acc)
+        partners: list[list[int]] = [[] for _ in range(14)]
+        for i in acc:
+            if values[i] != KING_VALUE:
+                partners[PAIR_SUM - values[i]].append(i)
+        count = [0] * 14
+        for i in range(SIZE):
+            if mask >> i & 1:
+                count[values[i]] += 1
+        h = count[KING_VALUE]
+        need: list[tuple[int, int]] = []
+        for v in range(1, 7):
+            a, b = count[v], count[PAIR_SUM - v]
+            h += max(a, b)
+            if a > b:
+                need.append((PAIR_SUM - v, a - b))
+            elif b > a:
+                need.append((v, b - a))
+        wanted = sum(1 << (PAIR_SUM - v) for v in range(1, 13) if count[v])
+        talon_moves = [(w, partners[w]) for w in range(1, 13) if partners[w]]
+        talon_moves.append((KING_VALUE, [-1]))
+        dead = 0
+        for w in range(1, 13):
+            if not wanted >> w & 1:
+                dead |= self.value_bits[w]
+        caps = [0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE]
+        got = _MaskInfo(king, pairs, partners, h, need, wanted, talon_moves, caps, dead)
+        self.info_cache[mask] = got
+        return got
+
+    def heuristic(self, mask: int, tal: int, p: int) -> int:
+        """Admissible bound on the steps left (never more than them); -1 when provably lost.
+
+        Not necessarily consistent (``pool_steps`` may drop by more than one step along an
+        edge): the search re-expands a state reached again by a shorter path, so its answer
+        stays shortest anyway.
+
+        Pyramid steps (``info.h``) plus a bound on the draws. A stock card can only be
+        removed after it is drawn, and every stock card before it in this pass is drawn too.
+        For each value w that ``need`` asks for, the talon cards of value w still missing from
+        the waste must be drawn: at least one draw each (summed over values), and reaching
+        the m-th of them in the stock takes as many draws as its rank there (max over
+        values). A draw lowers either draw term by at most one; removals leave them
+        unchanged or raise them.
+
+        The pyramid steps are taken as ``pool_steps`` with the values left in the talon
+        (at least ``info.h``; usually cached, as the pop-time bound asks for the same): every
+        solution's removals are a pool solution, and draws come on top of them. This
+        tighter push-time bound spares many costly pop-time evaluations.
+        """
+        info = self.info_cache.get(mask) or self.info(mask)
+        steps = self.pool_steps(mask, self.values_of(tal) & info.wanted)
+        if steps >= BIG:
+            return -1
+        if not info.need:
+            return steps
+        low = tal & ((1 << p) - 1)
+        stock = tal ^ low
+        top_dead = (low & info.dead).bit_length()
+        buried = low & ((1 << top_dead) - 1)  # under a dead card: only after a recycle
+        vb = self.value_bits
+        total = 0
+        far = 0
+        for w, e in info.need:
+            bits = tal & vb[w]
+            if bits.bit_count() < e:
+                return -1
+            missing = e - (bits & ~buried & ~stock).bit_count()
+            if missing > 0:
+                total += missing
+                sb = stock & bits
+                n_stock = sb.bit_count()
+                if n_stock >= missing:
+                    for _ in range(missing - 1):
+                        sb &= sb - 1
+                    rank = (stock & (((sb & -sb) << 1) - 1)).bit_count()
+                else:
+                    # Draw the whole stock, recycle, then reach the buried cards.
+                    bb = buried & bits
+                    for _ in range(missing - n_stock - 1):
+                        bb &= bb - 1
+                    rank = (
+                        stock.bit_count() + 1 + (buried & (((bb & -bb) << 1) - 1)).bit_count()
+                    )
+                if rank > far:
+                    far = rank
+        return steps + (far if far > total else total)
+
+    def pool_steps(self, mask: int, vset: int) -> int:
+        """Fewest steps to clear ``mask`` when talon cards of the values in ``vset`` are an
+        unlimited pool (BIG when impossible). A relaxation: exact pyramid, free talon."""
+        if mask == 0:
+            return 0
+        info = self.info_cache.get(mask) or self.info(mask)
+        # Only values some card of the mask pairs with matter (for it and its submasks), so
+        # the key keeps just those: more cache hits.
+        vset &= info.wanted
+        key = mask | vset << KEY_SHIFT
+        got = self.pool_cache.get(key)
+        if got is not None:
+            return got
+        if info.king >= 0:
+            best = 1 + self.pool_steps(mask & ~(1 << info.king), vset)
+        elif any(not vset >> w & 1 for w, _ in info.need):
+            best = BIG  # a surplus of some value needs talon partners the pool lacks
+        else:
+            best = _best_step(
+                info, mask, vset, BIG, info.h, lambda child: self.pool_steps(child, vset)
+            )
+        self.pool_cache[key] = best
+        return best
+
+    def two_phase(self, mask: int, va: int, vb: int) -> int:
+        """Fewest steps to clear ``mask`` in two phases: first with an unlimited pool of the
+        talon values ``va``, then with one of the values ``vb`` (BIG when impossible). A
+        relaxation of "use cards of this pass, recycle, use cards of the next pass"."""
+        if mask == 0:
+            return 0
+        info = self.info(mask)
+        wanted = info.wanted
+        va &= wanted
+        vb &= wanted
+        # When one pool holds the other, every move of the smaller phase fits in the larger.
+        if not va & ~vb:
+            return self.pool_steps(mask, vb)
+        if not vb & ~va:
+            return self.pool_steps(mask, va)
+        key = mask | va << KEY_SHIFT | vb << (KEY_SHIFT + 14)
+        got = self.phase_cache.get(key)
+        if got is not None:
+            return got
+        if info.king >= 0:
+            best = 1 + self.two_phase(mask & ~(1 << info.king), va, vb)
+        else:
+            # Both pools at once is a relaxation of the two phases: a tighter floor.
+            floor = max(info.h, self.pool_steps(mask, va | vb))
+            best = _best_step(
+                info, mask, va, self.pool_steps(mask, vb), floor,
+                lambda child: self.two_phase(child, va, vb),
+            )
+        self.phase_cache[key] = best
+        return best
+
+    def pass_bound(
+        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1
+    ) -> int:
+        """min(best, min over R of R + pool_steps(mask, values of ``base`` and of the first R
+        cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
+        once those cards hold enough of each value ``need`` asks for.
+
+        With ``va`` >= 0 (the pass after a recycle, ``base`` = the cards the pass before it
+        could use, whose values are ``va``): min over R of R' + two_phase(mask, va, values of
+        the first R cards of ``order``), where R' counts only cards outside ``base`` (those
+        may have been removed before the recycle, so drawing them again is not charged).
+
+        Only the positions where the pool gains a value or the last deficit is met can
+        lower the minimum, so those are the only ones evaluated.
+        """
+        info = self.info(mask)
+        wanted = info.wanted
+        tvalues = self.tvalues
+        vb = self.value_bits
+        two = va >= 0
+        fresh = order & ~base
+        counted = fresh if two else order
+        ready = -1  # talon position from which every deficit is met
+        for w, e in info.need:
+            d = e - (base & vb[w]).bit_count()
+            if d > 0:
+                bits = fresh & vb[w]
+                if bits.bit_count() < d:
+                    return best
+                for _ in range(d - 1):
+                    bits &= bits - 1
+                j = (bits & -bits).bit_length() - 1
+                if j > ready:
+                    ready = j
+        # Every term is at least the pool bound with all the values at once, plus the draws
+        # needed to meet the deficits: when that cannot beat ``best``, nothing can.
+        allv = self.values_of(base | order) & wanted
+        floor = max(floor, self.pool_steps(mask, allv))
+        if floor + (ready >= 0 and (counted & ((2 << ready) - 1)).bit_count()) >= best:
+            return best
+        vset = 0 if two else self.values_of(base) & wanted
+        events = []
+        v = wanted & ~vset
+        while v:
+            bit = v & -v
+            v ^= bit
+            bits = order & vb[bit.bit_length() - 1]
+            if bits:
+                events.append((bits & -bits).bit_length() - 1)
+        if ready >= 0:
+            events.append(ready)
+        else:
+            s = self.pool_steps(mask, va if two else vset)
+            if s < best:
+                best = s
+        # Cards that no pyramid card can take bury everything drawn before them (only cards
+        # surely still in the talon count).
+        ok = self.usable_positions(mask, allv)
+        if counted & ~ok:
+            walk = _Walk(mask, order, counted, ready, floor, va if two else vset, two)
+            return self.blocked_pass(walk, counted & ~ok, best)
+        events.sort()
+        for j in events:
+            vset |= (1 << tvalues[j]) & wanted
+            if j < ready:
+                continue
+            rank = (counted & ((2 << j) - 1)).bit_count()
+            if rank + floor >= best:
+                break
+            if two:
+                s = rank + (
+                    self.two_phase(mask, va, vset) if vset & ~va else self.pool_steps(mask, va)
+                )
+            else:
+                s = rank + self.pool_steps(mask, vset)
+            if s < best:
+                best = s
+        return best
+
+    def blocked_pass(self, walk: _Walk, blockers: int, best: int) -> int:
+        """``pass_bound`` when some cards of ``walk.order`` (``blockers``) can never leave
+        the waste in this pass: once one is drawn, the cards under it are out of reach until
+        a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
+        the pass before the recycle) form a first phase, the cards after it a second one:
+        R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
+        mask, order, counted, ready, floor, first, two = walk
+        info = self.info(mask)
+        wanted = info.wanted
+        tvalues = self.tvalues
+        if two:
+            # A solution that recycles again is not bound by the blockers of this pass: it
+            # draws every card of it, recycles, and may then use any value.
+            total = counted.bit_count() + 1
+            if total + floor < best:
+                s = total + self.pool_steps(mask, self.values_of(order) & wanted)
+                if s < best:
+                    best = s
+        before = first
+        seg = 0
+        split = two
+        rank = 0
+        t = order
+        while t:
+            b = t & -t
+            t ^= b
+            j = b.bit_length() - 1
+            if b & counted:
+                rank += 1
+                if rank + floor >= best:
+                    break
+            if b & blockers:
+                before |= seg
+                seg = 0
+                split = True
+                changed = j == ready
+            else:
+                bit = (1 << tvalues[j]) & wanted
+                changed = bool(bit & ~seg) or j == ready
+                seg |= bit
+            if changed and j >= ready:
+                if split:
+                    s = rank + self.two_phase(mask, before, seg)
+                else:
+                    s = rank + self.pool_steps(mask, before | seg)
+                if s < best:
+                    best = s
+        return best
+
+    def usable_positions(self, mask: int, pool: int) -> int:
+        """The talon positions holding a card of a value ``usable_values`` allows."""
+        key = mask | pool << KEY_SHIFT
+        got = self.usable_pos_cache.get(key)
+        if got is None:
+            usable = self.usable_values(mask, pool)
+            got = 0
+            for w in range(1, 14):
+                if usable >> w & 1:
+                    got |= self.value_bits[w]
+            self.usable_pos_cache[key] = got
+        return got
+
+    def usable_values(self, mask: int, pool: int) -> int:
+        """Talon values (bits; kings always) that can pair with a card of ``mask`` once it is
+        accessible, in the relaxation where ``pool`` values are unlimited and a pyramid card
+        may pair with any other that can become accessible with it: a card can leave when
+        its blockers can, and it is a king, its partner value is in ``pool``, or a partner
+        card in the pyramid can be accessible with it. Over-approximates what a real play
+        can reach, so every talon value it leaves out really has no usable partner."""
+        key = mask | pool << KEY_SHIFT
+        got = self.usable_cache.get(key)
+        if got is not None:
+            return got
+        values = self.values
+        places = [i for i in range(SIZE) if mask >> i & 1]
+        places.reverse()
+        gone = ~mask  # places that can leave (or are gone)
+        changed = True
+        while changed:
+            changed = False
+            for i in places:
+                if gone >> i & 1 or BLOCKERS[i] & ~gone:
+                    continue
+                v = values[i]
+                ok = v == KING_VALUE or pool >> (PAIR_SUM - v) & 1
+                if not ok:
+                    for j in places:
+                        if (
+                            values[j] + v == PAIR_SUM
+                            and not BLOCKERS[j] & ~gone
+                            and not BLOCKERS[i] >> j & 1
+                            and not BLOCKERS[j] >> i & 1
+                        ):
+                            ok = True
+                            break
+                if ok:
+                    gone |= 1 << i
+                    changed = True
+        got = KING_BIT
+        for i in places:
+            if not BLOCKERS[i] & ~gone and values[i] != KING_VALUE:
+                got |= 1 << (PAIR_SUM - values[i])
+        self.usable_cache[key] = got
+        return got
+
+    def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
+        """The waste cards (positions in ``low``) that can still be used before the next
+        recycle, with the values ``pool`` from the stock: the top ones, down to the first
+        that can never leave the waste this pass. Cards are used top first, each (kings
+        aside) with its own pyramid partner, so the run stops at a card that needs more
+        partners of its value than the pyramid holds, or whose partners cannot become
+        accessible even with the cards above it in the pool (``usable_values``)."""
+        caps = info.caps
+        tvalues = self.tvalues
+        wanted = info.wanted
+        pool &= wanted
+        usable = self.usable_values(mask, pool)
+        used = [0] * 14
+        t = low
+        while t:
+            j = t.bit_length() - 1
+            w = tvalues[j]
+            if used[w] == caps[w] or not usable >> w & 1:
+                return low >> (j + 1) << (j + 1)
+            used[w] += 1
+            t ^= 1 << j
+            bit = 1 << w & wanted
+            if bit & ~pool:
+                pool |= bit
+                usable = self.usable_values(mask, pool)
+        return low
+
+    def threshold_bound(self, mask: int, tal: int, p: int, rec: int) -> int:
+        """A bound on the steps left from the pyramid and the talon order (BIG: lost).
+
+        Without a recycle, a solution can use the top waste cards that can still leave the
+        waste this pass (``reachable_waste``) and the stock cards up to some rank R, at the
+        cost of R draws: min over R of R + pool_steps. With a recycle it first draws the
+        whole stock and recycles (a first phase that may use those waste and stock cards),
+        then draws again up to some talon position: the second phase only has the values
+        found there, and only the cards the first phase could not have removed are charged
+        (``pass_bound`` with ``two_phase``). In either pass, a drawn card that no pyramid
+        card can ever take (``usable_values``) buries the cards before it, which splits the
+        pass into phases too (``blocked_pass``).
+        """
+        info = self.info(mask)
+        wanted = info.wanted
+        floor = info.h
+        low = tal & ((1 << p) - 1)
+        stock = tal ^ low
+        free = self.reachable_waste(info, mask, low, self.values_of(stock))
+        best = self.pass_bound(mask, free, stock, floor, BIG)
+        if may_recycle(self.passes, rec):
+            draws = stock.bit_count() + 1
+            if draws + floor < best:
+                base = free | stock
+                va = self.values_of(base) & wanted
+                best = draws + self.pass_bound(mask, base, tal, floor, best - draws, va)
+        return best

@@ -1,0 +1,126 @@
+"""Pyramid solver, part 3: macro moves and plans (see ``dailydeal.solvers.pyramid``).
+
+A search state packs the position into one int; an edge of the search is a macro move: a
+pair or king of pyramid cards, or "draw (and recycle) until talon card ``j`` is the waste
+top, then remove it". ``reach`` is the one statement of what bringing a talon card to the
+waste top costs; the A* edges, the pool-plan fallback and the move notation all use it.
+This module turns the found paths back into moves of docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dailydeal.cards import Card
+from dailydeal.games.pyramid import King, Pair
+from dailydeal.games.rules.pyramid import SIZE, may_recycle
+
+# State packing: pyramid mask (28 bits) | talon mask << 28 | waste pointer << 52 |
+# recycles used << 58. The talon is one cyclic sequence: waste bottom..top, then the stock
+# in drawing order; the waste pointer is (index of the waste top) + 1, 0 for an empty
+# waste, so the talon positions below it are the waste and the others the stock.
+TAL_SHIFT, P_SHIFT, REC_SHIFT = SIZE, 52, 58
+PYR_BITS = (1 << TAL_SHIFT) - 1
+TAL_BITS = (1 << 24) - 1
+P_BITS = 63
+
+# Edge kinds, for rebuilding the move list.
+E_PAIR, E_KING, E_TALON = 0, 1, 2
+
+Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
+PoolStep = tuple[int, int, int]  # (kind, a, b) of the pool search's plan
+
+
+def pack(mask: int, tal: int, p: int, rec: int) -> int:
+    return mask | tal << TAL_SHIFT | p << P_SHIFT | rec << REC_SHIFT
+
+
+def unpack(state: int) -> tuple[int, int, int, int]:
+    """(pyramid mask, talon mask, waste pointer, recycles used) of a state."""
+    return (state & PYR_BITS, state >> TAL_SHIFT & TAL_BITS, state >> P_SHIFT & P_BITS,
+            state >> REC_SHIFT)
+
+
+def waste_top(tal: int, p: int) -> int:
+    """The talon position of the waste top (-1 for an empty waste)."""
+    return (tal & ((1 << p) - 1)).bit_length() - 1
+
+
+def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
+    """What brings talon card ``j`` to the waste top and removes it: (draws, recycles, draws
+    after the recycle, the waste pointer once it is gone). The top itself needs nothing; a
+    stock card needs the draws up to it; a waste card under the top needs the rest of the
+    stock drawn, a recycle and the draws up to it (``top`` is ``waste_top(tal, p)``).
+    Removing it is one more step, and leaves the talon ``tal & ~(1 << j)``."""
+    below = tal & ((1 << j) - 1)
+    if j == top:
+        return 0, 0, 0, below.bit_length()
+    if j > top:
+        return (below >> p).bit_count() + 1, 0, 0, below.bit_length()
+    return (tal >> p).bit_count(), 1, below.bit_count() + 1, below.bit_length()
+
+
+def path_to(state: int, parent: dict[int, Edge]) -> list[Edge]:
+    """The edges from the start to ``state``, following the parent links."""
+    path = []
+    while state in parent:
+        edge = parent[state]
+        path.append(edge)
+        state = edge[0]
+    path.reverse()
+    return path
+
+
+def pool_plan_path(
+    plan: Sequence[PoolStep], start: int, value_bits: Sequence[int], passes: int | None
+) -> list[Edge] | None:
+    """The pool search's plan played on the real talon: for each talon value, the nearest
+    card of that value in drawing order. A valid, usually not shortest, solution; None when
+    the pass limit does not allow it."""
+    mask, tal, p, rec = unpack(start)
+    path: list[Edge] = []
+    for kind, a, b in plan:
+        state = pack(mask, tal, p, rec)
+        if kind == E_KING:
+            mask &= ~(1 << a)
+            path.append((state, E_KING, a, -1))
+        elif kind == E_PAIR:
+            mask &= ~(1 << a) & ~(1 << b)
+            path.append((state, E_PAIR, a, b))
+        else:
+            cards = tal & value_bits[a]
+            top = waste_top(tal, p)
+            if top >= 0 and cards >> top & 1:
+                j = top
+            elif cards >> p:
+                ahead = cards >> p << p
+                j = (ahead & -ahead).bit_length() - 1
+            else:
+                j = (cards & -cards).bit_length() - 1
+            _, recycles, _, after = reach(tal, p, top, j)
+            if recycles:
+                if not may_recycle(passes, rec):
+                    return None
+                if passes is not None:
+                    rec += 1
+            mask &= ~(1 << b)
+            tal, p = tal & ~(1 << j), after
+            path.append((state, E_TALON, j, b))
+    return path
+
+
+def notation(path: Sequence[Edge], cards: Sequence[Card], talon: Sequence[Card]) -> list[str]:
+    """The docs/rules.md notation of a macro path, draws and recycles spelled out."""
+    out: list[str] = []
+    for state, kind, a, b in path:
+        if kind == E_KING:
+            out.append(str(King(cards[a])))
+        elif kind == E_PAIR:
+            out.append(str(Pair(cards[a], cards[b])))
+        else:
+            _, tal, p, _ = unpack(state)
+            draws, recycles, more, _ = reach(tal, p, waste_top(tal, p), a)
+            out.extend("d" * draws + "r" * recycles + "d" * more)
+            card = talon[a]
+            out.append(str(King(card)) if b < 0 else str(Pair(cards[b], card)))
+    return out
