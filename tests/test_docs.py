@@ -71,7 +71,7 @@ def test_quick_start_is_two_make_commands() -> None:
 # ``dailydeal/rating/tiers.json``) or a bare Markdown file name (``README.md``).
 FILE_REFERENCE = re.compile(
     r"(?<![\w./<{:-])((?:[\w.-]+/)+[\w.-]+\.(?:md|py|json|toml|txt|conf|service|timer)"
-    r"|[\w.-]+\.md)\b"
+    r"|[\w.-]+\.md)(?![\w.-]*[\w-])"
 )
 TEXT_FILES = ["README.md", "docs/*.md", "deploy/README.md", "dailydeal/**/*.py",
               "tests/*.py", "benchmarks/*.py"]
@@ -89,9 +89,11 @@ def referenced_files() -> list[tuple[str, str]]:
 
 
 def exists(source: str, ref: str) -> bool:
-    """A reference resolves from the repository root, from its own directory, or (a bare
-    file name) names a file somewhere in the repository."""
-    if (ROOT / ref).exists() or (ROOT / source).parent.joinpath(ref).exists():
+    """A reference resolves from the repository root, from its own directory, from the
+    package (``web/worker.py`` in a docstring of ``dailydeal``), or (a bare file name)
+    names a file somewhere in the repository."""
+    bases = (ROOT, (ROOT / source).parent, ROOT / "dailydeal")
+    if any((base / ref).exists() for base in bases):
         return True
     if "/" not in ref:
         return any(p for p in ROOT.rglob(ref) if ".venv" not in p.parts)
