@@ -36,6 +36,22 @@ def test_daily_page_lists_today_and_the_archive(
     assert "Solutions open when this date is over everywhere" in html
 
 
+def test_an_empty_archive_says_so(tmp_path: Path, now: dt.datetime) -> None:
+    from dailydeal.daily import store
+    from dailydeal.web import create_app
+
+    db = store.open_db(tmp_path / "one-day.db")
+    assert list(store.deals_on(db, now.date())) == []  # a new service's first day
+    app = create_app({"DATABASE": tmp_path / "one-day.db", "NOW": lambda: now})
+    html = app.test_client().get("/").get_data(as_text=True)
+    assert re.search(r'<p class="archive-empty" data-archive-empty>No earlier dates', html)
+
+
+def test_a_full_archive_hides_the_empty_note(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert re.search(r'<p class="archive-empty" data-archive-empty hidden>', html)
+
+
 def test_play_pages(client: FlaskClient, days: dict[str, dt.date]) -> None:
     id_ = deal_id(days["today"], "pyramid", "hard")
     html = client.get(f"/play/{id_}").get_data(as_text=True)

@@ -42,6 +42,7 @@ function arrange(today) {
     document.querySelector("[data-today-label]").textContent = label ? label.textContent : today;
   }
   for (const d of days) d.hidden = d.dataset.date > today;
+  document.querySelector("[data-archive-empty]").hidden = [...archive.children].some((d) => !d.hidden);
 }
 
 function showResults(today) {
