@@ -336,3 +336,62 @@ def test_a_node_killed_in_the_middle_costs_no_request(cluster: Cluster) -> None:
     assert cluster.nodes[1].proc.poll() is not None
     status, _, body = cluster.request("GET", "/api/v1/healthz")
     assert status == 200, body
+
+
+def test_independent_generation_differs_only_in_when(tmp_path: Path) -> None:
+    """Why node B gets a copy of one generator's file rather than generating its own: with
+    the same secret every deal, seed, solution, nonce and commitment is the same, but the
+    commitment's ``committed_at`` (served in every deal's JSON) and ``created_at`` are the
+    times of each generation, and the solver's statistics carry its time: two generators a
+    second apart serve different bodies and ETags for the same deal."""
+    secret = secrets.token_hex(32)
+    a = generate(tmp_path / "a" / "d.db", secret)
+    time.sleep(1.1)  # a second apart, as two machines would be (at best)
+    b = generate(tmp_path / "b" / "d.db", secret)
+    when = ("created_at", "committed_at", "solver")
+
+    def rows(db: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        with sqlite3.connect(db) as conn:
+            conn.row_factory = sqlite3.Row
+            all_ = [dict(r) for r in conn.execute("SELECT * FROM deals ORDER BY id")]
+        return ([{k: v for k, v in r.items() if k not in when} for r in all_],
+                [{k: r[k] for k in when} for r in all_])
+
+    (what_a, when_a), (what_b, when_b) = rows(a), rows(b)
+    assert len(what_a) == 12 and what_a == what_b
+    assert all(x["committed_at"] != y["committed_at"] for x, y in zip(when_a, when_b,
+                                                                      strict=True))
+
+
+def test_a_redis_that_does_not_answer_is_a_503_not_a_lost_result(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any, days: dict[str, dt.date]
+) -> None:
+    from dailydeal.web import create_app
+
+    app = create_app({"DATABASE": fill_db(tmp_path / "r.db"), "NOW": lambda: now,
+                      "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})
+    client = app.test_client()
+    with sqlite3.connect(tmp_path / "r.db") as conn:
+        (id_,) = conn.execute("SELECT id FROM deals WHERE date = ? LIMIT 1",
+                              [days["today"].isoformat()]).fetchone()
+    body = {"client": secrets.token_urlsafe(16), "moves": []}
+    answer = problem(client.post(f"/api/v1/deals/{id_}/results", json=body), 503)
+    assert "results store" in answer["detail"]
+    problem(client.get(f"/api/v1/deals/{id_}/stats"), 503)
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:6379", "127.0.0.1:6379", "redis:/x"])
+def test_a_bad_redis_url_is_refused_before_serving(
+    url: str, tmp_path: Path, fill_db: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dailydeal.config import SettingsError
+    from dailydeal.web import config_from_env, create_app
+
+    with pytest.raises(SettingsError, match="REDIS_URL must be a redis://"):
+        create_app({"DATABASE": fill_db(tmp_path / "u.db"), "REDIS_URL": url})
+    # from the environment, the one setting is also the rate-limit storage
+    monkeypatch.setenv("DAILYDEAL_REDIS_URL", "redis://10.0.0.5:6379/0")
+    monkeypatch.delenv("DAILYDEAL_RATELIMIT_STORAGE", raising=False)
+    assert config_from_env()["RATELIMIT_STORAGE_URI"] == "redis://10.0.0.5:6379/0"
+    monkeypatch.setenv("DAILYDEAL_RATELIMIT_STORAGE", "memory://")
+    assert config_from_env()["RATELIMIT_STORAGE_URI"] == "memory://"

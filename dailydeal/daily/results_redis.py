@@ -72,7 +72,7 @@ def record(
     }
     try:
         inserted = bool(r.hsetnx(_key(deal_id), key, json.dumps(row)))
-        stored = row if inserted else r.hget(_key(deal_id), key)
+        stored: Any = None if inserted else r.hget(_key(deal_id), key)
     except redis.RedisError as exc:
         raise Unavailable(type(exc).__name__) from None
     if not inserted:
@@ -84,7 +84,7 @@ def record(
 def deal_stats(r: redis.Redis, deal_id: str) -> dict[str, Any]:
     """Plays, wins, win rate and the winning move counts of a deal, from its results."""
     try:
-        values = r.hvals(_key(deal_id))
+        values: Any = r.hvals(_key(deal_id))  # a list (the client is synchronous)
     except redis.RedisError as exc:
         raise Unavailable(type(exc).__name__) from None
     rows = [json.loads(v) for v in values]
