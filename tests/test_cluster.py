@@ -134,7 +134,9 @@ def start_redis(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     return proc, f"redis://127.0.0.1:{port}"
 
 
-def start_node(db: Path, tmp: Path, secret: str, redis_url: str) -> Node:
+def start_node(db: Path, tmp: Path, secret: str, redis_url: str,
+               access_log: bool = True) -> Node:
+    """A gunicorn node from deploy/ (one worker); ``access_log=False`` for benchmarks."""
     port = free_port()
     tmp.mkdir(parents=True, exist_ok=True)
     env = {
@@ -154,19 +156,20 @@ def start_node(db: Path, tmp: Path, secret: str, redis_url: str) -> Node:
     log = tmp / "gunicorn.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(GUNICORN), "-c", str(Path(EXAMPLE).parent / "gunicorn.conf.py")],
+            [str(GUNICORN), "-c", str(Path(EXAMPLE).parent / "gunicorn.conf.py"),
+             *([] if access_log else ["--access-logfile", "/dev/null"])],
             cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: kill() takes the workers too
         )
     return Node(port, proc, log)
 
 
-def cluster_conf(tmp: Path, port: int, nodes: list[Node]) -> str:
+def cluster_conf(tmp: Path, port: int, upstreams: list[int]) -> str:
     """The example with an upstream of every node (the example's one line, repeated)."""
     example = EXAMPLE.read_text()
     one = "server 127.0.0.1:8000;"
-    more = "\n    ".join([one] + [f"server 127.0.0.1:{n.port};" for n in nodes[1:]])
-    conf = adapted(example.replace(one, more), tmp, port, nodes[0].port)
+    more = "\n    ".join([one] + [f"server 127.0.0.1:{p};" for p in upstreams[1:]])
+    conf = adapted(example.replace(one, more), tmp, port, upstreams[0])
     # adapted() sets an nginx verify limit of 1 per minute for test_nginx's 429; the
     # traffic here must not meet nginx's limit (the nodes' shared limit is what is tested)
     return conf.replace("rate=1r/m", "rate=10000r/s").replace("burst=1 ", "burst=1000 ")
@@ -206,7 +209,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
                      f"gunicorn on {n.port}", n.log)
         port = free_port()
         conf = tmp / "nginx.conf"
-        conf.write_text(cluster_conf(tmp, port, nodes))
+        conf.write_text(cluster_conf(tmp, port, [n.port for n in nodes]))
         checked = subprocess.run([NGINX, "-t", "-p", str(tmp), "-c", str(conf)],
                                  capture_output=True, text=True, timeout=30)
         assert checked.returncode == 0, checked.stderr
