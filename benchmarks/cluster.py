@@ -13,6 +13,9 @@ adapted by tests/test_nginx.py (TLS, cache, proxy_next_upstream). Runs, 10 s eac
 - one node behind nginx;
 - two nodes behind nginx.
 
+and, on the direct node only, GET /api/v1/deals/{id}/state?moves= with half the solution
+(what the browser player asks after each move; behind nginx, a repeated one is a cache hit).
+
 GET is /api/v1/deals/{id} (behind nginx: answered from nginx's cache after the first
 request, as in production: an immutable dated deal); POST is /api/v1/deals/{id}/verify with
 the full winning solution (never cached: every one reaches a node). Every answer must be a
@@ -34,6 +37,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -73,9 +77,13 @@ def start_nginx(tmp: Path, upstreams: list[int]) -> tuple[subprocess.Popen[bytes
     return proc, port
 
 
-def measure(base: str, id_: str, script: Path, args: argparse.Namespace) -> dict[str, Any]:
-    return {"get_deal": run_wrk(f"{base}/deals/{id_}", args),
-            "post_verify": run_wrk(f"{base}/deals/{id_}/verify", args, script)}
+def measure(base: str, id_: str, script: Path, args: argparse.Namespace,
+            state: str | None = None) -> dict[str, Any]:
+    out = {"get_deal": run_wrk(f"{base}/deals/{id_}", args),
+           "post_verify": run_wrk(f"{base}/deals/{id_}/verify", args, script)}
+    if state is not None:  # a node's own cost: behind nginx it would come from the cache
+        out["get_state"] = run_wrk(f"{base}/deals/{id_}/state?moves={state}", args)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,8 +128,10 @@ def main(argv: list[str] | None = None) -> int:
             f"http://127.0.0.1:{nodes[0].port}/api/v1/deals/{id_}/verify", data=body.encode(),
             headers={"Content-Type": "application/json"})).read())
         assert verdict["won"], verdict
+        # the browser player asks the state after every move: on average, half a game
+        half = urllib.parse.quote(" ".join(moves[: len(moves) // 2]))
         results["one node, direct"] = measure(
-            f"http://127.0.0.1:{nodes[0].port}/api/v1", id_, script, args)
+            f"http://127.0.0.1:{nodes[0].port}/api/v1", id_, script, args, half)
         for count in (1, 2):
             nginx, port = start_nginx(tmp, [n.port for n in nodes[:count]])
             try:

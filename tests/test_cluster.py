@@ -151,6 +151,7 @@ def start_node(db: Path, tmp: Path, secret: str, redis_url: str,
         "DAILYDEAL_PROXIES": "1",
         "DAILYDEAL_REDIS_URL": redis_url,  # results and every rate limit, shared
         "DAILYDEAL_VERIFY_LIMIT": "100000 per minute",  # the traffic below stays under it
+        "DAILYDEAL_STATE_LIMIT": "100000 per minute",  # (and benchmarks/cluster.py's)
         "DAILYDEAL_RESULTS_LIMIT": f"{RESULTS_BUDGET} per hour",
     }
     log = tmp / "gunicorn.log"
@@ -266,9 +267,8 @@ def published_today(cluster: Cluster) -> str:
     for id_ in today_ids(cluster):
         status, _, body = cluster.nodes[0].request("GET", f"/api/v1/deals/{id_}")
         if status == 200:
-            day = dt.date.fromisoformat(json.loads(body)["date"])
             opens = dt.datetime.fromisoformat(json.loads(body)["solution_opens_at"])
-            if opens > dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5) and day:
+            if opens > dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5):
                 return id_
     raise AssertionError("no published deal still takes results")
 
@@ -296,6 +296,31 @@ def test_one_rate_limit_budget_and_one_count_across_the_nodes(cluster: Cluster) 
     assert status in (409, 422), answer  # never a second count
     stats_after = json.loads(b.request("GET", f"/api/v1/deals/{id_}/stats")[2])
     assert stats_after["plays"] == RESULTS_BUDGET
+
+
+def test_a_new_copy_goes_into_a_serving_node_s_file(cluster: Cluster) -> None:
+    """The generator's next days reach node B as deploy/README.md says: its file is
+    overwritten in place by SQLite's backup API while B serves (no restart, no stale WAL)."""
+    a, b = cluster.dbs
+    ids = [i for i in today_ids(cluster)
+           if cluster.nodes[1].request("GET", f"/api/v1/deals/{i}")[0] == 200]
+    before = {i: cluster.nodes[1].request("GET", f"/api/v1/deals/{i}") for i in ids}
+    later = (dt.datetime.now(dt.UTC) + dt.timedelta(days=2)).date().isoformat()
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
+           "DAILYDEAL_SECRET": "unused-" + secrets.token_hex(32),
+           "DAILYDEAL_GAMES": "accordion"}
+    # the generator's next day (any secret: only the copy is under test here)
+    subprocess.run([str(DAILYDEAL), "generate", "--db", str(a), "--from", later, "--days",
+                    "1"], env=env, check=True, capture_output=True, timeout=120)
+    assert len(deal_rows(a)) == 16 and len(deal_rows(b)) == 12
+    copy_db(a, b)
+    assert deal_rows(b) == deal_rows(a)
+    for i in ids:  # served as before, from the new file
+        status, headers, body = cluster.nodes[1].request("GET", f"/api/v1/deals/{i}")
+        assert status == 200 and body == before[i][2]
+        assert headers["etag"] == before[i][1]["etag"]
+    status, _, body = cluster.nodes[1].request("GET", "/api/v1/healthz")
+    assert status == 200 and json.loads(body)["status"] == "ok", body
 
 
 def test_a_node_killed_in_the_middle_costs_no_request(cluster: Cluster) -> None:
