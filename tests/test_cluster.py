@@ -396,8 +396,9 @@ def test_a_redis_that_does_not_answer_is_a_503_not_a_lost_result(
 ) -> None:
     from dailydeal.web import create_app
 
+    down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     app = create_app({"DATABASE": fill_db(tmp_path / "r.db"), "NOW": lambda: now,
-                      "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})
+                      "REDIS_URL": down, "RATELIMIT_STORAGE_URI": down})
     client = app.test_client()
     with sqlite3.connect(tmp_path / "r.db") as conn:
         (id_,) = conn.execute("SELECT id FROM deals WHERE date = ? LIMIT 1",
@@ -406,6 +407,10 @@ def test_a_redis_that_does_not_answer_is_a_503_not_a_lost_result(
     answer = problem(client.post(f"/api/v1/deals/{id_}/results", json=body), 503)
     assert "results store" in answer["detail"]
     problem(client.get(f"/api/v1/deals/{id_}/stats"), 503)
+    # deals and verification do not need Redis (the rate limit then counts in memory)
+    assert client.get(f"/api/v1/deals/{id_}").status_code == 200
+    verdict = client.post(f"/api/v1/deals/{id_}/verify", json={"moves": []})
+    assert verdict.status_code == 200 and verdict.get_json()["valid"] is True
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:6379", "127.0.0.1:6379", "redis:/x"])
