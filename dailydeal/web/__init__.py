@@ -6,6 +6,10 @@ Configuration (``test_config`` replaces the environment entirely):
 - ``VERIFY_RATE_LIMIT``: per-client limit of verify requests (env
   ``DAILYDEAL_VERIFY_LIMIT``, default ``60 per minute``), counted in ``RATELIMIT_STORAGE_URI``
   (env ``DAILYDEAL_RATELIMIT_STORAGE``, default ``memory://``: per worker process).
+- ``REDIS_URL``: the Redis shared by several API nodes (env ``DAILYDEAL_REDIS_URL``, default
+  none): results and statistics of verified plays are stored there instead of the SQLite
+  file, and from the environment it is also the rate-limit storage unless
+  ``DAILYDEAL_RATELIMIT_STORAGE`` is set. One setting makes a node a cluster member.
 - ``STATE_RATE_LIMIT``: per-client limit of state requests, a budget of its own because a
   player's page asks for the state after every click (env ``DAILYDEAL_STATE_LIMIT``,
   default ``600 per minute``).
@@ -41,6 +45,7 @@ DEFAULTS: dict[str, Any] = {
     "VERIFY_RATE_LIMIT": "60 per minute",
     "STATE_RATE_LIMIT": "600 per minute",
     "RATELIMIT_STORAGE_URI": "memory://",
+    "REDIS_URL": None,
     "RATELIMIT_ENABLED": True,
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "PROXY_COUNT": 0,
@@ -76,6 +81,7 @@ _ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
     "DAILYDEAL_VERIFY_LIMIT": ("VERIFY_RATE_LIMIT", str),
     "DAILYDEAL_STATE_LIMIT": ("STATE_RATE_LIMIT", str),
     "DAILYDEAL_RATELIMIT_STORAGE": ("RATELIMIT_STORAGE_URI", str),
+    "DAILYDEAL_REDIS_URL": ("REDIS_URL", str),
     "DAILYDEAL_PROXIES": ("PROXY_COUNT", int),
     "DAILYDEAL_PUBLIC_URL": ("PUBLIC_URL", str),
     "DAILYDEAL_HINT_LIMIT": ("HINT_RATE_LIMIT", str),
@@ -101,6 +107,8 @@ def config_from_env() -> dict[str, Any]:
                 out[key] = parse(text)
             except ValueError:
                 raise SettingsError(f"bad {var}={text[:80]!r}: not a {parse.__name__}") from None
+    if out.get("REDIS_URL") and "DAILYDEAL_RATELIMIT_STORAGE" not in os.environ:
+        out["RATELIMIT_STORAGE_URI"] = out["REDIS_URL"]  # one setting for a cluster
     return out
 
 
@@ -115,6 +123,18 @@ def check_config(config: Mapping[str, Any]) -> None:
         value = config.get(key)
         if value is not None and (not isinstance(value, (int, float)) or value < 0):
             raise SettingsError(f"{key} must be a number >= 0, not {value!r}")
+    url = config.get("REDIS_URL")
+    if url is not None:
+        if not str(url).startswith(("redis://", "rediss://", "unix://")):
+            raise SettingsError(
+                f"REDIS_URL must be a redis://, rediss:// or unix:// URL, not {str(url)[:80]!r}"
+            )
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            raise SettingsError(
+                "REDIS_URL needs the redis client: pip install 'dailydeal[redis]'"
+            ) from None
     for key in _LIMITS:
         text = str(config.get(key))
         try:

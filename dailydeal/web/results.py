@@ -6,6 +6,10 @@ a different one is 409 with the result that counts. Results are taken while the 
 date lasts somewhere on Earth; once its solution opens they are closed (403), so nobody
 counts a copied solution and the statistics become final. Posts are rate limited per
 client address (``RESULTS_RATE_LIMIT``); the address is never stored.
+
+Where: the SQLite file by default (one machine); with ``REDIS_URL`` (env
+``DAILYDEAL_REDIS_URL``) in Redis (dailydeal.daily.results_redis), so that every API node
+counts the same results. A Redis that does not answer is a 503, never a half-stored result.
 """
 
 from __future__ import annotations
@@ -34,6 +38,49 @@ bp = Blueprint("results", __name__)
 
 OPEN_STATS = "public, max-age=30"  # results still come in
 FINAL_STATS = "public, max-age=86400"  # results are closed: the numbers are final
+
+
+def _redis() -> Any | None:
+    """The app's Redis client when results live in Redis (``REDIS_URL``), else None."""
+    url = current_app.config.get("REDIS_URL")
+    if not url:
+        return None
+    client = current_app.extensions.get("dailydeal_results_redis")
+    if client is None:
+        from dailydeal.daily import results_redis  # the optional `redis` client
+
+        client = current_app.extensions["dailydeal_results_redis"] = results_redis.connect(url)
+    return client
+
+
+def _unavailable() -> Problem:
+    return Problem(503, "the results store does not answer; retry in a few seconds")
+
+
+def _record(
+    id_: str, client: str, result: results.Result, moves: list[str]
+) -> tuple[bool, dict[str, Any]]:
+    shared = _redis()
+    if shared is None:
+        return results.record(get_db(), id_, client, result, moves, now())
+    from dailydeal.daily import results_redis
+
+    try:
+        return results_redis.record(shared, id_, client, result, moves, now())
+    except results_redis.Unavailable:
+        raise _unavailable() from None
+
+
+def _stats(id_: str) -> dict[str, Any]:
+    shared = _redis()
+    if shared is None:
+        return results.deal_stats(get_db(), id_)
+    from dailydeal.daily import results_redis
+
+    try:
+        return results_redis.deal_stats(shared, id_)
+    except results_redis.Unavailable:
+        raise _unavailable() from None
 
 
 def _count(payload: dict[str, Any], name: str, upper: int, default: int | None) -> int | None:
@@ -82,8 +129,7 @@ def post_result(id_: str) -> Response:
             "only a legal move list counts",
             error={"index": error.index, "move": error.move, "reason": error.reason},
         )
-    db = get_db()
-    inserted, stored = results.record(db, id_, client, result, moves, now())
+    inserted, stored = _record(id_, client, result, moves)
     body = {
         "deal": id_,
         "counted": inserted,
@@ -108,7 +154,7 @@ def stats(id_: str) -> Response:
     final = clock.solution_open(dt.date.fromisoformat(row["date"]), now())
     out = {
         "deal": id_,
-        **results.deal_stats(get_db(), id_),
+        **_stats(id_),
         "solution_length": row["solution_length"],
         "final": final,
     }

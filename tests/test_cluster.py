@@ -1,0 +1,430 @@
+"""Two API nodes behind nginx, sharing one redis-server, for real; one of them is lost.
+
+A real redis-server, two real gunicorn nodes (deploy/gunicorn.conf.py, one worker each, each
+on its own SQLite file) and Debian's nginx with deploy/nginx.conf.example adapted by
+tests/test_nginx.py's ``adapted`` (the only change: an upstream of both nodes, and an nginx
+verify limit the traffic cannot reach). The deals come from a real ``dailydeal generate``
+(one cheap game: DAILYDEAL_GAMES=accordion); node B's file is a copy of node A's, as
+deploy/README.md "More than one machine" prescribes (and the last test shows why).
+
+Skipped where nginx, openssl or redis-server is absent (.ci/run installs them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import http.client
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import sqlite3
+import ssl
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_nginx import EXAMPLE, GUNICORN, NGINX, OPENSSL, SERVER_NAME, adapted, free_port, wait_for
+
+REDIS = shutil.which("redis-server")
+DAILYDEAL = Path(sys.executable).parent / "dailydeal"
+RESULTS_BUDGET = 4  # results posted per client address per hour, shared by both nodes
+
+pytestmark = pytest.mark.skipif(
+    NGINX is None or OPENSSL is None or REDIS is None,
+    reason="nginx, openssl or redis-server is not installed "
+    "(Debian packages nginx, openssl, redis-server)",
+)
+
+
+def generate(db: Path, secret: str) -> Path:
+    """A real `dailydeal generate` of yesterday..tomorrow (UTC): every date some time zone
+    may call today, so /healthz is "ok"."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    first = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
+           "DAILYDEAL_SECRET": secret, "DAILYDEAL_GAMES": "accordion"}
+    subprocess.run([str(DAILYDEAL), "generate", "--db", str(db), "--from", first,
+                    "--days", "3", "--strict"], env=env, check=True, capture_output=True,
+                   timeout=120)
+    return db
+
+
+def copy_db(src: Path, dst: Path) -> Path:
+    """A consistent copy of a live SQLite file (what `sqlite3 src ".backup dst"` does)."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
+        a.backup(b)
+    return dst
+
+
+def deal_rows(db: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db) as conn:
+        return list(conn.execute("SELECT * FROM deals ORDER BY id"))
+
+
+@dataclass
+class Node:
+    port: int
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            resp = conn.getresponse()
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+        finally:
+            conn.close()
+
+    def kill(self) -> None:
+        """kill -9 of the master and its workers at once: a machine lost, not a shutdown."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def served(self) -> int:
+        return sum(1 for line in self.log.read_text().splitlines() if '"GET /api' in line
+                   or '"POST /api' in line)
+
+
+@dataclass
+class Cluster:
+    port: int
+    nodes: list[Node]
+    dbs: list[Path]
+    redis_url: str
+    tmp: Path
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        context = ssl._create_unverified_context()  # the test's self-signed certificate
+        conn = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=30,
+                                           context=context)
+        try:
+            conn.request(method, path, body=body,
+                         headers={"Host": SERVER_NAME, **(headers or {})})
+            resp = conn.getresponse()
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+        finally:
+            conn.close()
+
+
+def start_redis(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    assert REDIS is not None
+    port = free_port()
+    proc = subprocess.Popen(
+        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+         "no", "--dir", str(tmp)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    wait_for(lambda: socket.create_connection(("127.0.0.1", port), 1).close() or True,
+             "redis-server", tmp / "none.log")
+    return proc, f"redis://127.0.0.1:{port}"
+
+
+def start_node(db: Path, tmp: Path, secret: str, redis_url: str,
+               access_log: bool = True) -> Node:
+    """A gunicorn node from deploy/ (one worker); ``access_log=False`` for benchmarks."""
+    port = free_port()
+    tmp.mkdir(parents=True, exist_ok=True)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
+        "DAILYDEAL_DB": str(db),
+        "DAILYDEAL_SECRET": secret,
+        "DAILYDEAL_GAMES": "accordion",
+        "DAILYDEAL_BIND": f"127.0.0.1:{port}",
+        "DAILYDEAL_WORKERS": "1",
+        "DAILYDEAL_CONNECTIONS": "100",
+        "DAILYDEAL_PUBLIC_URL": f"https://{SERVER_NAME}",
+        "DAILYDEAL_PROXIES": "1",
+        "DAILYDEAL_REDIS_URL": redis_url,  # results and every rate limit, shared
+        "DAILYDEAL_VERIFY_LIMIT": "100000 per minute",  # the traffic below stays under it
+        "DAILYDEAL_STATE_LIMIT": "100000 per minute",  # (and benchmarks/cluster.py's)
+        "DAILYDEAL_RESULTS_LIMIT": f"{RESULTS_BUDGET} per hour",
+    }
+    log = tmp / "gunicorn.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(GUNICORN), "-c", str(Path(EXAMPLE).parent / "gunicorn.conf.py"),
+             *([] if access_log else ["--access-logfile", "/dev/null"])],
+            cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: kill() takes the workers too
+        )
+    return Node(port, proc, log)
+
+
+def cluster_conf(tmp: Path, port: int, upstreams: list[int]) -> str:
+    """The example with an upstream of every node (the example's one line, repeated)."""
+    example = EXAMPLE.read_text()
+    one = "server 127.0.0.1:8000;"
+    more = "\n    ".join([one] + [f"server 127.0.0.1:{p};" for p in upstreams[1:]])
+    conf = adapted(example.replace(one, more), tmp, port, upstreams[0])
+    # adapted() sets an nginx verify limit of 1 per minute for test_nginx's 429; the
+    # traffic here must not meet nginx's limit (the nodes' shared limit is what is tested)
+    return conf.replace("rate=1r/m", "rate=10000r/s").replace("burst=1 ", "burst=1000 ")
+
+
+def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    assert NGINX is not None and OPENSSL is not None
+    tmp = tmp_path_factory.mktemp("cluster")
+    secret = secrets.token_hex(32)
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-subj", f"/CN={SERVER_NAME}", "-keyout", str(tmp / "key.pem"),
+         "-out", str(tmp / "cert.pem")],
+        check=True, capture_output=True, timeout=60,
+    )
+    redis, redis_url = start_redis(tmp)
+    procs: list[subprocess.Popen[bytes]] = [redis]
+    nginx: subprocess.Popen[bytes] | None = None
+    try:
+        a = generate(tmp / "a" / "dailydeal.db", secret)  # the one generator
+        b = copy_db(a, tmp / "b" / "dailydeal.db")  # node B's own copy of its file
+        nodes = [start_node(db, tmp / db.parent.name, secret, redis_url) for db in (a, b)]
+        procs += [n.proc for n in nodes]
+        for n in nodes:
+            wait_for(lambda n=n: n.request("GET", "/api/v1/healthz")[0] == 200,
+                     f"gunicorn on {n.port}", n.log)
+        port = free_port()
+        conf = tmp / "nginx.conf"
+        conf.write_text(cluster_conf(tmp, port, [n.port for n in nodes]))
+        checked = subprocess.run([NGINX, "-t", "-p", str(tmp), "-c", str(conf)],
+                                 capture_output=True, text=True, timeout=30)
+        assert checked.returncode == 0, checked.stderr
+        nginx = subprocess.Popen(
+            [NGINX, "-p", str(tmp), "-c", str(conf), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_for(lambda: socket.create_connection(("127.0.0.1", port), 1).close() or True,
+                 "nginx", tmp / "error.log")
+        yield Cluster(port, nodes, [a, b], redis_url, tmp)
+    finally:
+        if nginx is not None:
+            stop(nginx, signal.SIGQUIT)
+        for proc in reversed(procs):
+            stop(proc)
+
+
+def today_ids(cluster: Cluster) -> list[str]:
+    status, _, body = cluster.request("GET", "/api/v1/healthz")
+    assert status == 200 and json.loads(body)["status"] == "ok", body
+    with sqlite3.connect(cluster.dbs[0]) as conn:
+        return [r[0] for r in conn.execute("SELECT id FROM deals ORDER BY id")]
+
+
+def test_both_nodes_serve_identical_deals(cluster: Cluster) -> None:
+    assert deal_rows(cluster.dbs[0]) == deal_rows(cluster.dbs[1])
+    ids = today_ids(cluster)
+    assert len(ids) == 12  # 3 dates x 1 game x 4 tiers
+    for id_ in ids:
+        answers = [n.request("GET", f"/api/v1/deals/{id_}") for n in cluster.nodes]
+        (s1, h1, b1), (s2, h2, b2) = answers
+        if s1 == 404:  # tomorrow's deals are not published yet: not served by either
+            assert s2 == 404
+            continue
+        assert s1 == s2 == 200, (b1[:200], b2[:200])
+        assert b1 == b2 and h1["etag"] == h2["etag"]
+        assert h1["cache-control"] == h2["cache-control"]
+        # a conditional request that node A answered is answered the same by node B
+        status, _, _ = cluster.nodes[1].request("GET", f"/api/v1/deals/{id_}",
+                                                headers={"If-None-Match": h1["etag"]})
+        assert status == 304
+
+
+def post_result(target: Any, id_: str, client: str, address: str,
+                moves: list[str] | None = None) -> tuple[int, dict[str, Any]]:
+    body = json.dumps({"client": client, "moves": moves or [], "hints": 0}).encode()
+    status, _, answer = target.request(
+        "POST", f"/api/v1/deals/{id_}/results", body,
+        {"Content-Type": "application/json", "X-Forwarded-For": address})
+    return status, json.loads(answer)
+
+
+def published_today(cluster: Cluster) -> str:
+    for id_ in today_ids(cluster):
+        status, _, body = cluster.nodes[0].request("GET", f"/api/v1/deals/{id_}")
+        if status == 200:
+            opens = dt.datetime.fromisoformat(json.loads(body)["solution_opens_at"])
+            if opens > dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5):
+                return id_
+    raise AssertionError("no published deal still takes results")
+
+
+def test_one_rate_limit_budget_and_one_count_across_the_nodes(cluster: Cluster) -> None:
+    a, b = cluster.nodes
+    id_ = published_today(cluster)
+    address = "10.20.30.40"  # the client's address, as nginx would forward it
+    clients = [secrets.token_urlsafe(16) for _ in range(RESULTS_BUDGET)]
+    # one result per client, through alternate nodes: the budget is shared, not per node
+    for i, client in enumerate(clients):
+        status, answer = post_result(cluster.nodes[i % 2], id_, client, address)
+        assert status == 201 and answer["counted"] is True, answer
+    for node in (a, b):  # spent for both nodes, whichever counted the posts
+        status, answer = post_result(node, id_, secrets.token_urlsafe(16), address)
+        assert status == 429, answer
+    # a result posted through A counts on B's statistics, and on A's: one count
+    stats = [json.loads(n.request("GET", f"/api/v1/deals/{id_}/stats")[2]) for n in (a, b)]
+    assert stats[0] == stats[1] and stats[0]["plays"] == RESULTS_BUDGET, stats
+    # the same post again through the other node (another address: a fresh budget) is the
+    # retry it is, not a second play
+    status, answer = post_result(b, id_, clients[0], "10.20.30.41")
+    assert status == 200 and answer["counted"] is False, answer
+    status, answer = post_result(a, id_, clients[1], "10.20.30.41", ["x"])
+    assert status in (409, 422), answer  # never a second count
+    stats_after = json.loads(b.request("GET", f"/api/v1/deals/{id_}/stats")[2])
+    assert stats_after["plays"] == RESULTS_BUDGET
+
+
+def test_a_new_copy_goes_into_a_serving_node_s_file(cluster: Cluster) -> None:
+    """The generator's next days reach node B as deploy/README.md says: its file is
+    overwritten in place by SQLite's backup API while B serves (no restart, no stale WAL)."""
+    a, b = cluster.dbs
+    ids = [i for i in today_ids(cluster)
+           if cluster.nodes[1].request("GET", f"/api/v1/deals/{i}")[0] == 200]
+    before = {i: cluster.nodes[1].request("GET", f"/api/v1/deals/{i}") for i in ids}
+    later = (dt.datetime.now(dt.UTC) + dt.timedelta(days=2)).date().isoformat()
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
+           "DAILYDEAL_SECRET": "unused-" + secrets.token_hex(32),
+           "DAILYDEAL_GAMES": "accordion"}
+    # the generator's next day (any secret: only the copy is under test here)
+    subprocess.run([str(DAILYDEAL), "generate", "--db", str(a), "--from", later, "--days",
+                    "1"], env=env, check=True, capture_output=True, timeout=120)
+    assert len(deal_rows(a)) == 16 and len(deal_rows(b)) == 12
+    copy_db(a, b)
+    assert deal_rows(b) == deal_rows(a)
+    for i in ids:  # served as before, from the new file
+        status, headers, body = cluster.nodes[1].request("GET", f"/api/v1/deals/{i}")
+        assert status == 200 and body == before[i][2]
+        assert headers["etag"] == before[i][1]["etag"]
+    status, _, body = cluster.nodes[1].request("GET", "/api/v1/healthz")
+    assert status == 200 and json.loads(body)["status"] == "ok", body
+
+
+def test_a_node_killed_in_the_middle_costs_no_request(cluster: Cluster) -> None:
+    """Runs last (it kills node B): 8 client threads, 400 requests through nginx, half GET
+    of a deal (a query string per request, so nginx's cache does not answer them all),
+    half POST verify; node B gets kill -9 after a third of them."""
+    ids = [i for i in today_ids(cluster)
+           if cluster.nodes[0].request("GET", f"/api/v1/deals/{i}")[0] == 200]
+    total, kill_after = 400, 130
+    done = 0
+    lock = threading.Lock()
+    killed = threading.Event()
+    served_before: list[int] = []
+
+    def one(i: int) -> tuple[int, int, bytes]:
+        nonlocal done
+        id_ = ids[i % len(ids)]
+        if i % 2:
+            status, _, body = cluster.request(
+                "POST", f"/api/v1/deals/{id_}/verify", json.dumps({"moves": []}).encode(),
+                {"Content-Type": "application/json"})
+        else:
+            status, _, body = cluster.request("GET", f"/api/v1/deals/{id_}?n={i}")
+        with lock:
+            done += 1
+            if done == kill_after and not killed.is_set():
+                served_before.append(cluster.nodes[1].served())
+                cluster.nodes[1].kill()
+                killed.set()
+        return i, status, body
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(one, range(total)))
+    assert killed.is_set()
+    failed = [(i, s, b[:200]) for i, s, b in answers if s != 200]
+    assert failed == [], f"{len(failed)} failed requests, first: {failed[:3]}"
+    for i, _, body in answers:
+        assert json.loads(body)["id" if i % 2 == 0 else "deal"] == ids[i % len(ids)]
+    # both nodes took traffic: node B before it was lost, node A all along
+    assert served_before[0] > 0 and cluster.nodes[0].served() > 0
+    assert cluster.nodes[1].proc.poll() is not None
+    status, _, body = cluster.request("GET", "/api/v1/healthz")
+    assert status == 200, body
+
+
+def test_independent_generation_differs_only_in_when(tmp_path: Path) -> None:
+    """Why node B gets a copy of one generator's file rather than generating its own: with
+    the same secret every deal, seed, solution, nonce and commitment is the same, but the
+    commitment's ``committed_at`` (served in every deal's JSON) and ``created_at`` are the
+    times of each generation, and the solver's statistics carry its time: two generators a
+    second apart serve different bodies and ETags for the same deal."""
+    secret = secrets.token_hex(32)
+    a = generate(tmp_path / "a" / "d.db", secret)
+    time.sleep(1.1)  # a second apart, as two machines would be (at best)
+    b = generate(tmp_path / "b" / "d.db", secret)
+    when = ("created_at", "committed_at", "solver")
+
+    def rows(db: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        with sqlite3.connect(db) as conn:
+            conn.row_factory = sqlite3.Row
+            all_ = [dict(r) for r in conn.execute("SELECT * FROM deals ORDER BY id")]
+        return ([{k: v for k, v in r.items() if k not in when} for r in all_],
+                [{k: r[k] for k in when} for r in all_])
+
+    (what_a, when_a), (what_b, when_b) = rows(a), rows(b)
+    assert len(what_a) == 12 and what_a == what_b
+    assert all(x["committed_at"] != y["committed_at"] for x, y in zip(when_a, when_b,
+                                                                      strict=True))
+
+
+def test_a_redis_that_does_not_answer_is_a_503_not_a_lost_result(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any, days: dict[str, dt.date]
+) -> None:
+    from dailydeal.web import create_app
+
+    down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    app = create_app({"DATABASE": fill_db(tmp_path / "r.db"), "NOW": lambda: now,
+                      "REDIS_URL": down, "RATELIMIT_STORAGE_URI": down})
+    client = app.test_client()
+    with sqlite3.connect(tmp_path / "r.db") as conn:
+        (id_,) = conn.execute("SELECT id FROM deals WHERE date = ? LIMIT 1",
+                              [days["today"].isoformat()]).fetchone()
+    body = {"client": secrets.token_urlsafe(16), "moves": []}
+    answer = problem(client.post(f"/api/v1/deals/{id_}/results", json=body), 503)
+    assert "results store" in answer["detail"]
+    problem(client.get(f"/api/v1/deals/{id_}/stats"), 503)
+    # deals and verification do not need Redis (the rate limit then counts in memory)
+    assert client.get(f"/api/v1/deals/{id_}").status_code == 200
+    verdict = client.post(f"/api/v1/deals/{id_}/verify", json={"moves": []})
+    assert verdict.status_code == 200 and verdict.get_json()["valid"] is True
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:6379", "127.0.0.1:6379", "redis:/x"])
+def test_a_bad_redis_url_is_refused_before_serving(
+    url: str, tmp_path: Path, fill_db: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dailydeal.config import SettingsError
+    from dailydeal.web import config_from_env, create_app
+
+    with pytest.raises(SettingsError, match="REDIS_URL must be a redis://"):
+        create_app({"DATABASE": fill_db(tmp_path / "u.db"), "REDIS_URL": url})
+    # from the environment, the one setting is also the rate-limit storage
+    monkeypatch.setenv("DAILYDEAL_REDIS_URL", "redis://10.0.0.5:6379/0")
+    monkeypatch.delenv("DAILYDEAL_RATELIMIT_STORAGE", raising=False)
+    assert config_from_env()["RATELIMIT_STORAGE_URI"] == "redis://10.0.0.5:6379/0"
+    monkeypatch.setenv("DAILYDEAL_RATELIMIT_STORAGE", "memory://")
+    assert config_from_env()["RATELIMIT_STORAGE_URI"] == "memory://"
