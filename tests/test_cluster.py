@@ -366,15 +366,16 @@ def test_a_node_killed_in_the_middle_costs_no_request(cluster: Cluster) -> None:
     assert status == 200, body
 
 
-def test_independent_generation_differs_only_in_when(tmp_path: Path) -> None:
-    """Why node B gets a copy of one generator's file rather than generating its own: with
-    the same secret every deal, seed, solution, nonce and commitment is the same, but the
-    commitment's ``committed_at`` (served in every deal's JSON) and ``created_at`` are the
-    times of each generation, and the solver's statistics carry its time: two generators a
-    second apart serve different bodies and ETags for the same deal."""
+def test_independent_generators_serve_byte_identical_deals(tmp_path: Path, now: Any) -> None:
+    """Two nodes that generate their own files with the same secret, a second apart (as two
+    machines would at best): the rows differ only in when they were made (``created_at``,
+    ``committed_at``, the solver's timing), and every deal they serve is byte-identical,
+    ETag included. The deal's JSON is a function of the deal alone."""
+    from dailydeal.web import create_app
+
     secret = secrets.token_hex(32)
     a = generate(tmp_path / "a" / "d.db", secret)
-    time.sleep(1.1)  # a second apart, as two machines would be (at best)
+    time.sleep(1.1)
     b = generate(tmp_path / "b" / "d.db", secret)
     when = ("created_at", "committed_at", "solver")
 
@@ -389,6 +390,15 @@ def test_independent_generation_differs_only_in_when(tmp_path: Path) -> None:
     assert len(what_a) == 12 and what_a == what_b
     assert all(x["committed_at"] != y["committed_at"] for x, y in zip(when_a, when_b,
                                                                       strict=True))
+    clock = dt.datetime.now(dt.UTC) + dt.timedelta(days=3)  # every stored date published
+    node_a, node_b = (create_app({"DATABASE": db, "NOW": lambda: clock}).test_client()
+                      for db in (a, b))
+    for row in what_a:
+        url = f"/api/v1/deals/{row['id']}"
+        ra, rb = node_a.get(url), node_b.get(url)
+        assert ra.status_code == rb.status_code == 200, url
+        assert ra.get_data() == rb.get_data() and ra.headers["ETag"] == rb.headers["ETag"]
+        assert ra.get_json()["commitment"]["nonce"]  # the opening is there, its time is not
 
 
 def test_a_redis_that_does_not_answer_is_a_503_not_a_lost_result(

@@ -73,7 +73,10 @@ def stored_commitments(db: Any, start: dt.date, end: dt.date) -> list[dict[str, 
 
 def published(row: dict[str, Any]) -> dict[str, Any]:
     """What a deal's JSON carries from its date on: the commitment, the nonce and the
-    committed text itself, so that anyone can hash it and compare it with the deal."""
+    committed text itself, so that anyone can hash it and compare it with the deal. Not
+    when it was committed: that is a time of the generating machine, and the deal's JSON
+    (immutable, ETag'd, served alike by every node) is a function of the deal alone; the
+    time is in the commitments list, where it was published before the day."""
     nonce = row.get("nonce")
     text = None
     if nonce is not None:
@@ -81,7 +84,6 @@ def published(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "sha256": row.get("commitment"),
         "nonce": nonce,
-        "committed_at": row.get("committed_at"),
         "text": text,
     }
 

@@ -609,7 +609,6 @@ PLAY_SCHEMAS: dict[str, Any] = {
         "properties": {
             "sha256": {"type": ["string", "null"]},
             "nonce": {"type": ["string", "null"]},
-            "committed_at": {"type": ["string", "null"], "format": "date-time"},
             "text": {"type": ["string", "null"], "description": "The committed text"},
         },
     },

@@ -665,9 +665,8 @@ export class DailyDeal extends HTMLElement {
     const c = m && m.commitment;
     this.el.fair.hidden = !c;
     if (!c) return;
-    const day = String(c.committed_at || "").slice(0, 10);
     const check = `${this.api}/commitments?from=${encodeURIComponent(m.date)}&to=${encodeURIComponent(m.date)}`;
-    this.el.fair.innerHTML = `<span aria-hidden="true">🔒</span> Fair deal: committed ${esc(day)}, before its day began ·
+    this.el.fair.innerHTML = `<span aria-hidden="true">🔒</span> Fair deal: committed to before its day ·
       <a href="${esc(check)}" target="_blank" rel="noopener" title="sha256 ${esc(c.sha256 || "")}">check the commitment</a>`;
   }
 
