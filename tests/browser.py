@@ -65,6 +65,27 @@ def serve(app: Flask) -> Iterator[str]:
         thread.join(5)
 
 
+@contextmanager
+def serve_deals(
+    path: Path, rows: list[dict[str, Any]], now: Any, **config: Any
+) -> Iterator[str]:
+    """A real server on a fresh database at ``path`` holding ``rows``, the clock frozen at
+    ``now`` and ``config`` (rate limits) on top: its base URL."""
+    from dailydeal.daily.store import insert_deal, open_db
+    from dailydeal.web import create_app
+    from dailydeal.web.db import forget
+
+    db = open_db(path)
+    for row in rows:
+        insert_deal(db, row)
+    db.close()
+    try:
+        with serve(create_app({"DATABASE": path, "NOW": lambda: now, **config})) as url:
+            yield url
+    finally:
+        forget(path)
+
+
 class Player:
     """Plays moves on a ``<daily-deal>`` by clicking, waiting for each redraw."""
 

@@ -16,10 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import ARTIFACTS, CHROMIUM_ARGS, Player, chromium_path, serve, why_no_browser
+from browser import (
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    Player,
+    chromium_path,
+    serve,
+    serve_deals,
+    why_no_browser,
+)
 from flask import Flask, Response
 
-from dailydeal.daily.store import deal_id, insert_deal, open_db
+from dailydeal.daily.store import deal_id
 from dailydeal.games import GAMES, new_game
 
 SKIP = why_no_browser()
@@ -34,27 +42,16 @@ PHONE = {"width": 390, "height": 844}
 def site(
     tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
 ) -> Iterator[str]:
-    from dailydeal.web import create_app
-    from dailydeal.web.db import forget
-
-    path = tmp_path_factory.mktemp("web") / "dailydeal.db"
-    db = open_db(path)
-    for row in deal_rows:
-        insert_deal(db, row)
-    db.close()
-    app = create_app(
-        {
-            "DATABASE": path,
-            "NOW": lambda: now,
-            "STATE_RATE_LIMIT": "100000 per minute",
-            "VERIFY_RATE_LIMIT": "10000 per minute",
-            "HINT_RATE_LIMIT": "10000 per minute",
-            "RESULTS_RATE_LIMIT": "10000 per hour",
-        }
-    )
-    with serve(app) as url:
+    with serve_deals(
+        tmp_path_factory.mktemp("web") / "dailydeal.db",
+        deal_rows,
+        now,
+        STATE_RATE_LIMIT="100000 per minute",
+        VERIFY_RATE_LIMIT="10000 per minute",
+        HINT_RATE_LIMIT="10000 per minute",
+        RESULTS_RATE_LIMIT="10000 per hour",
+    ) as url:
         yield url
-    forget(path)
 
 
 HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Another site</title>

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import test_web_browser as web
-from browser import Player, serve
+from browser import Player
 from test_web_browser import PHONE, SKIP, api_state, open_player, shot, today_id
 
 from dailydeal.games import GAMES
@@ -244,26 +244,14 @@ def stingy_site(
     tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
 ) -> Iterator[str]:
     """A server whose hint budget is one a minute: the second hint meets a 429."""
-    from dailydeal.daily.store import insert_deal, open_db
-    from dailydeal.web import create_app
-    from dailydeal.web.db import forget
-
-    path = tmp_path_factory.mktemp("stingy") / "dailydeal.db"
-    db = open_db(path)
-    for row in deal_rows:
-        insert_deal(db, row)
-    db.close()
-    app = create_app(
-        {
-            "DATABASE": path,
-            "NOW": lambda: now,
-            "STATE_RATE_LIMIT": "100000 per minute",
-            "HINT_RATE_LIMIT": "1 per minute",
-        }
-    )
-    with serve(app) as url:
+    with web.serve_deals(
+        tmp_path_factory.mktemp("stingy") / "dailydeal.db",
+        deal_rows,
+        now,
+        STATE_RATE_LIMIT="100000 per minute",
+        HINT_RATE_LIMIT="1 per minute",
+    ) as url:
         yield url
-    forget(path)
 
 
 def test_a_rate_limited_hint_says_try_again_later(

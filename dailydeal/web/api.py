@@ -485,16 +485,22 @@ def solution(id_: str) -> Response:
     )
 
 
-@bp.route("/deals/<id_>/state", methods=["GET", "POST"])
-def state(id_: str) -> Response:
-    """The position after a move list (``?moves=`` or a body like verify's): for clients
-    that do not implement the rules. An illegal move stops the replay and is reported."""
+def deal_position(id_: str) -> tuple[Game[Any], list[str]]:
+    """The published deal ``id_`` dealt afresh, and the moves of the request: ``?moves=``
+    on a GET (a shareable, cacheable URL), a body like verify's on a POST."""
     row = published_row(id_)
     if request.method == "POST":
         moves = move_list(read_body(), required=False)
     else:
         moves = move_list({"moves": request.args.get("moves", "")})
-    position = new_game(row["game"], row["seed"], row["variant"])
+    return new_game(row["game"], row["seed"], row["variant"]), moves
+
+
+@bp.route("/deals/<id_>/state", methods=["GET", "POST"])
+def state(id_: str) -> Response:
+    """The position after a move list (``?moves=`` or a body like verify's): for clients
+    that do not implement the rules. An illegal move stops the replay and is reported."""
+    position, moves = deal_position(id_)
     out = {"deal": id_, **state_json(position, moves)}
     return json_response(out, "public, max-age=86400" if request.method == "GET" else NO_STORE)
 

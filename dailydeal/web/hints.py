@@ -14,16 +14,14 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from dailydeal.games import Game, new_game
+from dailydeal.games import Game
 from dailydeal.hints import HintTimeout, hint
 from dailydeal.verify import replay
 from dailydeal.web.api import (
     NO_STORE,
+    deal_position,
     json_response,
-    move_list,
     numbered_position,
-    published_row,
-    read_body,
 )
 from dailydeal.web.problems import Problem
 
@@ -62,12 +60,7 @@ def hint_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
 @bp.route("/deals/<id_>/hint", methods=["GET", "POST"])
 def deal_hint(id_: str) -> Response:
     """The hint after a move list of a daily deal (``?moves=`` or a body like state's)."""
-    row = published_row(id_)
-    if request.method == "POST":
-        moves = move_list(read_body(), required=False)
-    else:
-        moves = move_list({"moves": request.args.get("moves", "")})
-    position = new_game(row["game"], row["seed"], row["variant"])
+    position, moves = deal_position(id_)
     out = {"deal": id_, **hint_json(position, moves)}
     return json_response(out, GET_CACHE if request.method == "GET" else NO_STORE)
 
