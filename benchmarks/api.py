@@ -21,12 +21,9 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -36,13 +33,10 @@ from dailydeal.games import default_variant
 from dailydeal.rating import TIERS
 from dailydeal.solvers import solve
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from servers import running  # noqa: E402
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+QUIET = ("--access-logfile", "/dev/null")  # no access log: measure the API, not the disk
 
 
 def fill(db_path: Path, game: str, day: dt.date) -> tuple[int, list[str]]:
@@ -120,72 +114,44 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="dailydeal-bench-"))
     today = dt.datetime.now(dt.UTC).date()
-    seed, moves = fill(tmp / "bench.db", args.game, today)
-    port = free_port()
+    seed, moves = fill(tmp / "dailydeal.db", args.game, today)
     env = {
-        **os.environ,
-        "DAILYDEAL_DB": str(tmp / "bench.db"),
-        "DAILYDEAL_BIND": f"127.0.0.1:{port}",
         "DAILYDEAL_WORKERS": str(args.workers),
         "DAILYDEAL_VERIFY_LIMIT": "100000000 per minute",
         "DAILYDEAL_LOGLEVEL": "warning",
     }
-    log = open(tmp / "gunicorn.log", "wb")  # noqa: SIM115
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "-c",
-            str(ROOT / "deploy" / "gunicorn.conf.py"),
-            "--access-logfile",
-            "/dev/null",
-        ],
-        cwd=tmp,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}/api/v1"
     try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(f"{base}/healthz", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            raise SystemExit((tmp / "gunicorn.log").read_text()[-2000:])
-        id_ = deal_id(today, args.game, "hard")
-        body = json.dumps({"moves": moves})
-        script = tmp / "verify.lua"
-        script.write_text(
-            'wrk.method = "POST"\n'
-            'wrk.headers["Content-Type"] = "application/json"\n'
-            f"wrk.body = {json.dumps(body)}\n"
-        )
-        check = urllib.request.Request(
-            f"{base}/deals/{id_}/verify",
-            data=body.encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        verdict = json.loads(urllib.request.urlopen(check).read())
-        assert verdict["won"], verdict
-        results = {
-            "setup": {
-                "game": args.game,
-                "seed": seed,
-                "solution_moves": len(moves),
-                "body_bytes": len(body),
-                "workers": args.workers,
-                "worker_class": "gevent (dailydeal.web.worker)",
-                "cpus": os.cpu_count(),
-            },
-            "get_daily_deal": run_wrk(f"{base}/daily/{today}/{args.game}/hard", args),
-            "post_verify": run_wrk(f"{base}/deals/{id_}/verify", args, script),
-        }
+        with running("gunicorn", tmp, env=env, args=QUIET) as (root, _):
+            base = f"{root}/api/v1"
+            id_ = deal_id(today, args.game, "hard")
+            body = json.dumps({"moves": moves})
+            script = tmp / "verify.lua"
+            script.write_text(
+                'wrk.method = "POST"\n'
+                'wrk.headers["Content-Type"] = "application/json"\n'
+                f"wrk.body = {json.dumps(body)}\n"
+            )
+            check = urllib.request.Request(
+                f"{base}/deals/{id_}/verify",
+                data=body.encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            verdict = json.loads(urllib.request.urlopen(check).read())
+            assert verdict["won"], verdict
+            results = {
+                "setup": {
+                    "game": args.game,
+                    "seed": seed,
+                    "solution_moves": len(moves),
+                    "body_bytes": len(body),
+                    "workers": args.workers,
+                    "worker_class": "gevent (dailydeal.web.worker)",
+                    "cpus": os.cpu_count(),
+                },
+                "get_daily_deal": run_wrk(f"{base}/daily/{today}/{args.game}/hard", args),
+                "post_verify": run_wrk(f"{base}/deals/{id_}/verify", args, script),
+            }
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
-        log.close()
         shutil.rmtree(tmp, ignore_errors=True)
     if args.json:
         print(json.dumps(results, indent=2))

@@ -23,7 +23,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -63,8 +63,11 @@ def stock_db(path: Path, days_ahead: int = 7) -> Path:
     return path
 
 
-def command(kind: str, db: Path, port: int) -> tuple[list[str], dict[str, str]]:
-    """The command line and environment of one way to run the API."""
+def command(
+    kind: str, db: Path, port: int, args: Sequence[str] = ()
+) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment of one way to run the API (``args``: gunicorn's
+    own options, for the ``gunicorn`` kind)."""
     env = {
         **os.environ,
         "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -76,7 +79,7 @@ def command(kind: str, db: Path, port: int) -> tuple[list[str], dict[str, str]]:
         cmd = [str(BIN / "dailydeal"), "serve", "--db", str(db), "--port", str(port),
                "--fill", "no"]
     elif kind == "gunicorn":
-        cmd = [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py")]
+        cmd = [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), *args]
     elif kind == "entrypoint":
         # the image's ENV (deploy/Dockerfile), but for the paths
         env["DAILYDEAL_FORWARDED_ALLOW_IPS"] = "*"
@@ -103,16 +106,21 @@ def wait_until_up(base: str, proc: subprocess.Popen[bytes], log: Path, limit: fl
 
 @contextmanager
 def running(
-    kind: str, workdir: Path, *, env: dict[str, str] | None = None, startup: float = 60
+    kind: str,
+    workdir: Path,
+    *,
+    env: dict[str, str] | None = None,
+    args: Sequence[str] = (),
+    startup: float = 60,
 ) -> Iterator[tuple[str, int]]:
-    """Start ``kind`` on a stocked database in ``workdir`` (``env`` added to its
-    environment); yield (base URL, pid). On exit: SIGTERM (a normal stop); the exit status
-    is then in ``last_status[kind]``."""
+    """Start ``kind`` on ``workdir``/dailydeal.db (stocked here unless it exists; ``env``
+    added to its environment, ``args`` to gunicorn's command line); yield (base URL, pid).
+    On exit: SIGTERM (a normal stop); the exit status is then in ``last_status[kind]``."""
     db = workdir / "dailydeal.db"
     if not db.exists():
         stock_db(db)
     port = free_port()
-    cmd, base_env = command(kind, db, port)
+    cmd, base_env = command(kind, db, port, args)
     env = {**base_env, **(env or {})}
     log_path = workdir / f"{kind}.log"
     with open(log_path, "wb") as log:

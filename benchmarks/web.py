@@ -32,12 +32,9 @@ import datetime as dt
 import json
 import os
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -46,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
 
-from api import fill, free_port  # noqa: E402  (benchmarks/api.py)
+from api import QUIET, fill, running  # noqa: E402  (benchmarks/api.py, servers.py)
 from browser import CHROMIUM_ARGS, Player, chromium_path, why_no_browser  # noqa: E402
 
 from dailydeal.daily.store import deal_id  # noqa: E402
@@ -260,58 +257,26 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="dailydeal-web-bench-"))
     today = dt.datetime.now(dt.UTC).date()
-    solutions = {game: fill(tmp / "bench.db", game, today)[1] for game in GAMES}
-    port = free_port()
-    env = {
-        **os.environ,
-        "DAILYDEAL_DB": str(tmp / "bench.db"),
-        "DAILYDEAL_BIND": f"127.0.0.1:{port}",
-        "DAILYDEAL_WORKERS": str(args.workers),
-        "DAILYDEAL_LOGLEVEL": "warning",
-    }
-    log = open(tmp / "gunicorn.log", "wb")  # noqa: SIM115
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "-c",
-            str(ROOT / "deploy" / "gunicorn.conf.py"),
-            "--access-logfile",
-            "/dev/null",
-        ],
-        cwd=tmp,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
+    solutions = {game: fill(tmp / "dailydeal.db", game, today)[1] for game in GAMES}
+    env = {"DAILYDEAL_WORKERS": str(args.workers), "DAILYDEAL_LOGLEVEL": "warning"}
     try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(f"{base}/api/v1/healthz", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            raise SystemExit((tmp / "gunicorn.log").read_text()[-2000:])
-        play_url = f"{base}/play/{deal_id(today, 'pyramid', 'hard')}"
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-            results = {
-                "setup": {
-                    "workers": args.workers,
-                    "cpus": os.cpu_count(),
-                    "chromium": browser.version,
-                },
-                "weight": weight(browser, play_url),
-                "load": load_times(browser, play_url, args.loads),
-                "move": round_trips(browser, base, today, solutions),
-                "hint": hint_trips(browser, base, today, solutions),
-            }
-            browser.close()
+        with running("gunicorn", tmp, env=env, args=QUIET) as (base, _):
+            play_url = f"{base}/play/{deal_id(today, 'pyramid', 'hard')}"
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+                results = {
+                    "setup": {
+                        "workers": args.workers,
+                        "cpus": os.cpu_count(),
+                        "chromium": browser.version,
+                    },
+                    "weight": weight(browser, play_url),
+                    "load": load_times(browser, play_url, args.loads),
+                    "move": round_trips(browser, base, today, solutions),
+                    "hint": hint_trips(browser, base, today, solutions),
+                }
+                browser.close()
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
-        log.close()
         shutil.rmtree(tmp, ignore_errors=True)
     if args.json:
         print(json.dumps(results, indent=2))
