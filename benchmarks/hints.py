@@ -36,16 +36,10 @@ from dailydeal.games import Game, new_game
 from dailydeal.hints import HintCache, budget_for, hint
 from dailydeal.solvers import WON, solve
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from solvers import percentile  # noqa: E402  (benchmarks/solvers.py: one nearest-rank rule)
+
 SECRET = b"benchmark-hints-secret"
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, int(round(q / 100 * len(ordered) + 0.5)) - 1))
-    return ordered[k]
 
 
 def generated_deals(game: str, variant: str, n: int) -> list[tuple[int, list[str]]]:

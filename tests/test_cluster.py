@@ -21,7 +21,6 @@ import shutil
 import signal
 import socket
 import sqlite3
-import ssl
 import subprocess
 import sys
 import threading
@@ -33,7 +32,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_nginx import EXAMPLE, GUNICORN, NGINX, OPENSSL, SERVER_NAME, adapted, free_port, wait_for
+from test_nginx import (
+    EXAMPLE,
+    GUNICORN,
+    NGINX,
+    OPENSSL,
+    SERVER_NAME,
+    adapted,
+    free_port,
+    https_request,
+    wait_for,
+)
 
 REDIS = shutil.which("redis-server")
 DAILYDEAL = Path(sys.executable).parent / "dailydeal"
@@ -109,16 +118,7 @@ class Cluster:
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        context = ssl._create_unverified_context()  # the test's self-signed certificate
-        conn = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=30,
-                                           context=context)
-        try:
-            conn.request(method, path, body=body,
-                         headers={"Host": SERVER_NAME, **(headers or {})})
-            resp = conn.getresponse()
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-        finally:
-            conn.close()
+        return https_request(self.port, method, path, body, headers, timeout=30)
 
 
 def start_redis(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:

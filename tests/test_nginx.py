@@ -75,6 +75,21 @@ def adapted(example: str, tmp: Path, port: int, upstream: int) -> str:
     )
 
 
+def https_request(port: int, method: str, path: str, body: bytes | None = None,
+                  headers: dict[str, str] | None = None,
+                  timeout: float = 15) -> tuple[int, dict[str, str], bytes]:
+    """One request to the test's nginx on ``port`` as ``SERVER_NAME``: (status, headers with
+    lower-case names, body)."""
+    context = ssl._create_unverified_context()  # the test's self-signed certificate
+    conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=context)
+    try:
+        conn.request(method, path, body=body, headers={"Host": SERVER_NAME, **(headers or {})})
+        resp = conn.getresponse()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+    finally:
+        conn.close()
+
+
 @dataclass
 class Front:
     port: int
@@ -83,16 +98,7 @@ class Front:
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        context = ssl._create_unverified_context()  # the test's self-signed certificate
-        conn = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=15,
-                                           context=context)
-        try:
-            conn.request(method, path, body=body,
-                         headers={"Host": SERVER_NAME, **(headers or {})})
-            resp = conn.getresponse()
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-        finally:
-            conn.close()
+        return https_request(self.port, method, path, body, headers)
 
 
 def wait_for(check: Any, what: str, log: Path) -> None:
