@@ -1,22 +1,28 @@
 """Solver benchmark: won/lost/unknown counts, time percentiles, nodes/s, peak memory.
 
     .venv/bin/python benchmarks/solvers.py --game accordion --deals 1000 [--time-limit 10]
+        [--variant V] [--jobs 2] [--clock cpu|wall] [--seed S ...] [--verbose]
 
 Deals are seeds drawn from a SplitMix64 stream of their own (--stream), so they are
-random and not the small seeds the tests use. Every won solution is checked by the
-verifier. Peak memory is the process high-water mark (an upper bound per deal). Times are
-CPU seconds per deal, while --time-limit is wall-clock (what a service waits), so on a
-loaded machine more deals end 'unknown' than the CPU figures suggest.
+random and not the small seeds the tests use (--seed S, repeated, runs given seeds
+instead). Every won solution is checked by the verifier. Times are CPU seconds per deal.
+--time-limit is read on CPU time by default (--clock cpu), so that other processes on a
+shared machine do not turn decided deals into unknown ones; --clock wall is what a
+service waits. --jobs N solves in N processes (CPU times stay per deal). Peak memory is
+the high-water mark of the process (or of the largest worker): an upper bound per deal.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import multiprocessing
 import resource
 import statistics
 import sys
 import time
+from typing import Any
 
 from dailydeal.games import get_game
 from dailydeal.shuffle import SplitMix64
@@ -33,54 +39,86 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
+def _solve_one(task: tuple[str, str | None, int, float, int | None, str]) -> dict[str, Any]:
+    """Solve and verify one deal; a dict so that it crosses a process boundary."""
+    game, variant, seed, time_limit, max_nodes, clock = task
+    t0 = time.process_time()
+    result = solve(game, seed, variant, time_limit=time_limit, max_nodes=max_nodes,
+                   clock=CLOCKS[clock])
+    cpu = time.process_time() - t0
+    won = result.status == "won"
+    return {
+        "seed": seed,
+        "status": result.status,
+        "nodes": result.nodes,
+        "cpu": cpu,
+        "length": len(result.moves) if won else None,
+        "not_optimal": won and result.stats.get("optimal") is False,
+        "verified": (not won) or verify(game, seed, result.moves, variant).won,
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--variant")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="what --time-limit is read on (default: CPU time)")
     parser.add_argument("--max-nodes", type=int)
+    parser.add_argument("--jobs", type=int, default=1, help="solver processes")
     parser.add_argument("--stream", type=int, default=0xBE1C4, help="seed of the seed stream")
+    parser.add_argument("--seed", type=int, action="append", help="solve these seeds instead")
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
     parser.add_argument("--verbose", action="store_true", help="a line per deal")
     args = parser.parse_args(argv)
     get_game(args.game, args.variant)  # fail early on a bad name
 
-    rng = SplitMix64(args.stream)
-    seeds = [rng.next() for _ in range(args.deals)]
+    if args.seed:
+        seeds = list(args.seed)
+    else:
+        rng = SplitMix64(args.stream)
+        seeds = [rng.next() for _ in range(args.deals)]
+    tasks = [(args.game, args.variant, seed, args.time_limit, args.max_nodes, args.clock)
+             for seed in seeds]
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[float] = []
     nodes = 0
     lengths: list[int] = []
     bad = 0
     not_optimal = 0  # wins whose solver could not prove the solution shortest
+    peak_mb = 0.0
     started = time.perf_counter()
-    for seed in seeds:
-        t0 = time.process_time()
-        result = solve(args.game, seed, args.variant, time_limit=args.time_limit,
-                       max_nodes=args.max_nodes)
-        cpu = time.process_time() - t0
-        times.append(cpu)
-        nodes += result.nodes
-        counts[result.status] += 1
-        if result.status == "won":
-            lengths.append(len(result.moves))
-            if result.stats.get("optimal") is False:
-                not_optimal += 1
-            if not verify(args.game, seed, result.moves, args.variant).won:
+    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else contextlib.nullcontext() as pool:
+        outcomes = pool.imap(_solve_one, tasks) if pool else map(_solve_one, tasks)
+        for out in outcomes:
+            times.append(out["cpu"])
+            nodes += out["nodes"]
+            counts[out["status"]] += 1
+            peak_mb = max(peak_mb, out["rss_mb"])
+            if out["length"] is not None:
+                lengths.append(out["length"])
+            not_optimal += out["not_optimal"]
+            if not out["verified"]:
                 bad += 1
-                print(f"seed {seed}: solution does not verify", file=sys.stderr)
-        if args.verbose:
-            print(f"{seed} {result.status} {result.nodes} {cpu:.3f}s", flush=True)
+                print(f"seed {out['seed']}: solution does not verify", file=sys.stderr)
+            if args.verbose:
+                print(f"{out['seed']} {out['status']} {out['nodes']} {out['cpu']:.3f}s",
+                      flush=True)
     wall = time.perf_counter() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     summary = {
         "game": args.game,
         "variant": args.variant,
-        "deals": args.deals,
+        "deals": len(seeds),
         "time_limit": args.time_limit,
+        "clock": args.clock,
         **counts,
-        "won_pct": round(100 * counts["won"] / max(1, args.deals), 2),
+        "won_pct": round(100 * counts["won"] / max(1, len(seeds)), 2),
         "solutions_not_verified": bad,
         "won_not_optimal": not_optimal,
         "cpu_s_median": round(statistics.median(times), 4) if times else None,

@@ -8,6 +8,8 @@ on the generic exhaustive search of ``dailydeal.solvers.generic``.
 from __future__ import annotations
 
 import importlib
+import time
+from collections.abc import Callable
 from typing import Any
 
 from dailydeal.games import Game, new_game
@@ -29,10 +31,17 @@ def solver_for(game: Game[Any]) -> SolverFn:
 
 
 def solve_position(
-    game: Game[Any], *, max_nodes: int | None = None, time_limit: float | None = None
+    game: Game[Any],
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> SolveResult:
-    """Solve a game object from its current position (its move stack is left as it was)."""
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
+    """Solve a game object from its current position (its move stack is left as it was).
+
+    ``time_limit`` is read on ``clock`` (wall-clock unless given, see ``Budget``).
+    """
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit, clock=clock)
     result = solver_for(game)(game, budget)
     result.seconds = budget.elapsed()
     return result
@@ -46,10 +55,14 @@ def solve(
     cards: Any = None,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> SolveResult:
     """Solve the deal of ``seed`` (or explicit ``cards``) of a game variant from the start."""
     return solve_position(
-        new_game(game, seed, variant, cards), max_nodes=max_nodes, time_limit=time_limit
+        new_game(game, seed, variant, cards),
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        clock=clock,
     )
 
 
