@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -19,13 +15,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-GUNICORN = Path(sys.executable).parent / "gunicorn"
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+import servers  # noqa: E402  (benchmarks/servers.py: one way to start the shipped servers)
 
 
 def fetch(url: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
@@ -42,50 +34,17 @@ def fetch(url: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
 
 @pytest.fixture
 def server(tmp_path: Path, fill_db: Any) -> Any:
-    db = fill_db(tmp_path / "deploy.db")
-    port = free_port()
-    env = {
-        **os.environ,
-        "DAILYDEAL_DB": str(db),
-        "DAILYDEAL_BIND": f"127.0.0.1:{port}",
-        "DAILYDEAL_WORKERS": "2",
-        "DAILYDEAL_SECRET": "test-secret-not-used-by-the-api-5f1a9c3e7b2d",
-    }
-    log = open(tmp_path / "gunicorn.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [str(GUNICORN), "-c", str(ROOT / "deploy" / "gunicorn.conf.py")],
-        cwd=tmp_path,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}/api/v1"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if fetch(f"{base}/healthz")[0] == 200:
-                    break
-            except (OSError, ValueError):
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError((tmp_path / "gunicorn.log").read_text()[-3000:])
-            time.sleep(0.2)
-        yield base, proc
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    """gunicorn -c deploy/gunicorn.conf.py with two workers on a filled database."""
+    fill_db(tmp_path / "dailydeal.db")
+    with servers.running("gunicorn", tmp_path, env={"DAILYDEAL_WORKERS": "2"},
+                         startup=30) as (base, pid):
+        yield f"{base}/api/v1", pid
 
 
 def test_gunicorn_serves_a_deal_and_verifies_its_solution(
     server: Any, solutions: dict[str, list[str]]
 ) -> None:
-    base, proc = server
+    base, pid = server
     today = dt.datetime.now(dt.UTC).date()  # the real clock: the server's is not frozen
     status, headers, body = fetch(f"{base}/daily/{today}/gaps/medium")
     assert status == 200, body
@@ -100,7 +59,7 @@ def test_gunicorn_serves_a_deal_and_verifies_its_solution(
     assert status == 404 and headers["Content-Type"] == "application/problem+json"
     # the config starts several workers: the master has DAILYDEAL_WORKERS=2 children
     if shutil.which("pgrep"):
-        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
+        children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
         assert len(children.stdout.split()) == 2
 
 
