@@ -25,8 +25,8 @@ win is proved dead. Three things make it fast:
   test is a few bit operations on a 52-bit mask (suits are linked when they share a rank);
   the rarer slow case is remembered per search (``_Runner.fits``);
 * move ordering (``_order``): cover first the card with the fewest matching live cards
-  (the hardest to cover later, the least useful as a cover), a leap a little before a
-  slide, then the mover with the fewest matches, then random;
+  (the hardest to cover later, the least useful as a cover), ties to the mover with the
+  fewest matches, then random;
 * restarts: the DFS runs with a node limit and restarts with a new random tie-break, more
   random at each restart (search times are heavy-tailed: one bad early choice can trap a
   DFS in a huge dead subtree). Optional moves: the limits follow the Luby sequence times
@@ -383,7 +383,6 @@ NEIGHBOURS: tuple[int, ...] = tuple(
     sum(1 << b for b in range(52) if b != a and MATCHES[a][b]) for a in range(52)
 )
 MOVER_WEIGHT = 0.1  # how much a mover with few matches left is preferred (tie-breaking)
-LEAP_BONUS = -0.3  # how much a leap is preferred to a slide (measured: fewer nodes)
 JITTER = 0.05  # random part of the order at the first run: it only breaks ties
 JITTER_GROWTH = 0.3  # the random part grows by this much of JITTER at each restart
 
@@ -395,21 +394,18 @@ def _order(
 
     Cover first the card with the fewest matching cards still live (``mask``): such a card
     is the hardest to cover later and the least useful as a cover for others, while
-    covering a card with many matches throws away flexibility. A leap counts as
-    ``LEAP_BONUS`` matches fewer (measured: fewer nodes); ties go to the mover with fewer
-    matches, then to a random order that changes at each restart.
+    covering a card with many matches throws away flexibility. Ties go to the mover
+    with fewer matches, then to a random order that changes at each restart.
     """
     if len(moves) < 2:
         return [(0.0, i, j) for i, j in moves]
     rnd = rng.random
     nb = NEIGHBOURS
     w = MOVER_WEIGHT
-    leap = LEAP_BONUS
     keyed = [
         (
             (nb[row[j]] & mask).bit_count()
             + w * (nb[row[i]] & mask).bit_count()
-            + (0.0 if i == j + 1 else leap)
             + jitter * rnd(),
             i,
             j,
