@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from dailydeal import hints as H
 from dailydeal.daily.seeds import candidate_seed
 from dailydeal.games import Game, new_game
-from dailydeal.solvers import SolveResult, generic
+from dailydeal.solvers import SolveResult, generic, solve
 from dailydeal.solvers.base import Budget
 from dailydeal.verify import verify
 
@@ -31,6 +31,13 @@ GAMES = ("accordion", "pyramid", "gaps")
 def daily_style_seeds(game: str, n: int) -> list[int]:
     """Seeds as the generator draws them (HMAC of a secret and a date): random deals."""
     return [candidate_seed(SECRET, dt.date(2026, 12, 1 + i), game, None, 0) for i in range(n)]
+
+
+def slow_accordion_seed() -> int:
+    """A daily-style Accordion deal whose solve reads the clock: more than a few times
+    ``Budget.CHECK_EVERY`` nodes (an easy deal is won before the first reading)."""
+    return next(seed for seed in daily_style_seeds("accordion", 30)
+                if solve("accordion", seed).nodes > 4 * Budget.CHECK_EVERY)
 
 
 def random_position(game: str, seed: int, rng: random.Random) -> Game[Any]:
@@ -162,7 +169,7 @@ def test_hints_do_not_depend_on_the_process() -> None:
 
 
 def test_the_clock_gives_no_answer_rather_than_another() -> None:
-    position = new_game("accordion", daily_style_seeds("accordion", 1)[0])
+    position = new_game("accordion", slow_accordion_seed())
     with pytest.raises(H.HintTimeout):
         H.solve_hint(position, max_nodes=10_000_000, time_limit=0.0)
 
@@ -218,7 +225,7 @@ def test_hint_clock_is_503(app: Flask, days: dict[str, dt.date], problem: Any) -
     app.config["HINT_TIME_LIMIT"] = 0.0
     app.config["HINT_MAX_NODES"] = 10_000_000
     client = app.test_client()
-    seed = daily_style_seeds("accordion", 1)[0]
+    seed = slow_accordion_seed()
     body = problem(client.post(f"{API}/games/accordion/hint", json={"seed": seed}), 503)
     assert "try again" in body["detail"]
 

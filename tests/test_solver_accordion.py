@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from dailydeal.games import new_game
 from dailydeal.games.accordion import Accordion
 from dailydeal.shuffle import shuffled_deck
-from dailydeal.solvers import solve, solve_position
-from dailydeal.solvers.accordion import DEAL, connected, search, viable, with_deals
+from dailydeal.solvers import accordion, solve, solve_position
+from dailydeal.solvers.accordion import DEAL, connected, luby, search, viable, with_deals
 from dailydeal.solvers.base import Budget
 from dailydeal.verify import replay, verify
 
@@ -114,6 +114,23 @@ def test_connected_equals_graph_search(cards: set[int]) -> None:
         assert viable(mask, first) == expected
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.integers(min_value=0, max_value=51), max_size=52), st.data())
+def test_fits_equals_viable(cards: set[int], data: st.DataObject) -> None:
+    """The solver's fast, remembering test is the plain ``viable`` (twice: once computed,
+    once remembered)."""
+    runner = accordion._Runner(Budget())
+    mask = sum(1 << c for c in cards)
+    firsts = data.draw(st.lists(st.sampled_from(sorted(cards)), max_size=3)) if cards else []
+    for first in firsts * 2:
+        assert runner.fits(mask, first) == viable(mask, first)
+
+
+def test_luby_sequence() -> None:
+    assert [luby(k) for k in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert luby(31) == 16 and luby(63) == 32 and luby(62) == 16
+
+
 def small_deal(seed: int, k: int) -> list[int]:
     return shuffled_deck(seed)[:k]
 
@@ -140,6 +157,27 @@ def test_verdict_equals_naive_search_on_small_rows(
         verdicts.add(naive_winnable(cards, jumps, forced))
     if jumps == (1, 3) and not forced:
         assert verdicts == {True, False}  # both answers were really exercised
+
+
+@pytest.mark.parametrize("max_dead", [1_000_000, 50])
+@pytest.mark.parametrize("forced", [False, True])
+def test_verdicts_with_tiny_run_limits(
+    forced: bool, max_dead: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs of a few nodes: hundreds of restarts, each leaning on the dead set of the ones
+    before (or on a dead set soon full). The verdicts (and lost proofs) must stay those
+    of the naive search."""
+    monkeypatch.setattr(accordion, "MAX_DEAD", max_dead)
+    monkeypatch.setattr(accordion, "RESTART_UNIT", 1)
+    monkeypatch.setattr(accordion, "FORCED_FIRST_LIMIT", 1)
+    monkeypatch.setattr(accordion, "FORCED_GROWTH", 1.02)
+    restarted = 0
+    for seed in range(30):
+        k = 10 + seed % 7 if max_dead > 1000 else 8 + seed % 4  # a full dead set is slow
+        cards = small_deal(500 + seed, k)
+        check_small(cards, (1, 3), forced)
+        restarted += search(cards, Budget(), forced=forced).stats["restarts"] > 0
+    assert restarted > 5
 
 
 @settings(max_examples=40, deadline=None)

@@ -23,16 +23,20 @@ win is proved dead. Three things make it fast:
   spanning tree of the graph "shares a suit or a rank"; the first pile never moves, so its
   top is a leaf of that tree. A child whose live cards fail this is never entered. The
   test is a few bit operations on a 52-bit mask (suits are linked when they share a rank);
+  the rarer slow case is remembered per search (``_Runner.fits``);
 * move ordering (``_order``): cover first the card with the fewest matching live cards
   (the hardest to cover later, the least useful as a cover), ties to the mover with the
   fewest matches, then random;
-* restarts: the DFS runs with a node limit that grows geometrically (``FIRST_LIMIT``,
-  ``GROWTH``) and restarts with a new random tie-break, more random at each restart
-  (search times are heavy-tailed: one bad early choice can trap a DFS in a huge dead
-  subtree). The set of proved-dead positions is kept across restarts, so no proof is
-  thrown away and the last, unlimited run is exhaustive: ``lost`` is a proof. The dead set
-  is capped (``MAX_DEAD``) to bound memory; past the cap, positions are simply searched
-  again (still exact, only slower).
+* restarts: the DFS runs with a node limit and restarts with a new random tie-break, more
+  random at each restart (search times are heavy-tailed: one bad early choice can trap a
+  DFS in a huge dead subtree). Optional moves: the limits follow the Luby sequence times
+  ``RESTART_UNIT`` (many short runs, now and then a long one: the tail of hard deals is
+  cut without knowing how hard a deal is). Forced: geometric limits (``FORCED_GROWTH``),
+  as those deals are mostly lost and a proof gains nothing from short runs. The set of
+  proved-dead positions is kept across restarts, so no proof is thrown away and the
+  limits grow without bound: ``lost`` is a proof. The dead set is capped (``MAX_DEAD``)
+  to bound memory; past the cap, positions are simply searched again (still exact, only
+  slower).
 """
 
 from __future__ import annotations
@@ -51,8 +55,10 @@ from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
 
 DEAL_TEXT = "d"
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
-FIRST_LIMIT = 200  # nodes of the first DFS run
-GROWTH = 1.25  # each restart may search this many times more nodes than the last
+MAX_LINKED = 250_000  # live-card sets whose connectivity is remembered (``_Runner.fits``)
+RESTART_UNIT = 100  # nodes of the shortest DFS run; run k may search luby(k) times this
+FORCED_FIRST_LIMIT = 200  # forced variant: nodes of the first DFS run,
+FORCED_GROWTH = 1.25  # and each restart may search this many times more than the last
 
 Move = tuple[int, int]  # (source card, destination card); (-1, -1) is a deal
 DEAL: Move = (-1, -1)
@@ -110,6 +116,25 @@ class _Runner:
         self.restarts = 0
         self.jitter = JITTER
         self.exhausted = False  # the whole budget (not only this run's limit) is used up
+        self.linked: dict[int, bool] = {}  # connected(rest) of the slow case, remembered
+
+    def fits(self, mask: int, first: int) -> bool:
+        """``viable(mask, first)``, with the usual case inlined and the rest remembered
+        (the same live-card sets come back often: moves in another order)."""
+        rest = mask & ~(1 << first)
+        if not rest:
+            return True
+        if not NEIGHBOURS[first] & rest:
+            return False
+        s0 = rest & 0x1FFF
+        if s0 & (rest >> 13) and s0 & (rest >> 26) and s0 & (rest >> 39):
+            return True  # the first suit shares a rank with each of the others
+        known = self.linked.get(rest)
+        if known is None:
+            known = connected(rest)
+            if len(self.linked) < MAX_LINKED:
+                self.linked[rest] = known
+        return known
 
     def _dfs_root(self) -> bool:
         raise NotImplementedError
@@ -118,10 +143,9 @@ class _Runner:
         """Forget the positions of the interrupted path: they are not proved dead."""
 
     def run(self) -> Outcome:
-        limit = float(FIRST_LIMIT)
         while True:
             self.path = []
-            self.stop = self.nodes + int(limit)
+            self.stop = self.nodes + self.limit(self.restarts)
             try:
                 won = self._dfs_root()
             except _OutOfBudget:
@@ -131,11 +155,14 @@ class _Runner:
                 self.restarts += 1
                 self.rng = random.Random(self.restarts)
                 self.jitter = JITTER * (1 + JITTER_GROWTH * self.restarts)
-                limit *= GROWTH
                 continue
             status = WON if won else LOST
             moves = list(reversed(self.path)) if won else []
             return Outcome(status, moves, self.nodes, self._stats())
+
+    def limit(self, restarts: int) -> int:
+        """The node limit of the run after ``restarts`` restarts."""
+        return RESTART_UNIT * luby(restarts + 1)
 
     def _stats(self) -> dict[str, Any]:
         return {"restarts": self.restarts, "dead": len(self.dead)}
@@ -148,6 +175,23 @@ class _Runner:
             raise _OutOfBudget
         if self.nodes >= self.stop:
             raise _OutOfBudget
+
+
+def luby(k: int) -> int:
+    """The k-th term (k >= 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+
+    Restarting with node limits in this sequence is within a logarithmic factor of the
+    best fixed limit for any distribution of search lengths (Luby, Sinclair and
+    Zuckerman, 1993), without knowing that distribution.
+    """
+    while True:
+        size = 1  # the smallest 2**m - 1 >= k
+        while size < k:
+            size = 2 * size + 1
+        if k == size:
+            return (size + 1) // 2
+        k -= size // 2  # the sequence of length 2**m - 1 is two copies of the one
+        # of length 2**(m-1) - 1, then 2**(m-1)
 
 
 def card_mask(cards: Sequence[Card]) -> int:
@@ -243,12 +287,16 @@ class _Open(_Runner):
         if pushed:
             dead.add(row)
             self.stack.append(row)
-        for i, j in _order(row, mask, pile_moves(row, self.jumps), self.rng, self.jitter):
+        first = row[0]
+        for _, i, j in _order(row, mask, pile_moves(row, self.jumps), self.rng, self.jitter):
             covered = row[j]
             child_mask = mask ^ (1 << covered)
-            if not viable(child_mask, row[0] if j else row[i]):
+            if not self.fits(child_mask, first if j else row[i]):
                 continue
-            child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
+            if i == j + 1:  # a slide: the mover simply takes the covered card's place
+                child = row[:j] + row[i:]
+            else:
+                child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
             if len(child) == 1 or (child not in dead and self._dfs(child, child_mask)):
                 self.path.append((row[i], covered))
                 return True
@@ -277,6 +325,11 @@ class _Forced(_Runner):
         self.jumps = jumps
         self.stack: list[bytes] = []
 
+    def limit(self, restarts: int) -> int:
+        """Geometric limits here: forced deals are mostly lost, and a proof gains nothing
+        from many short runs (measured: Luby limits cost more nodes on them)."""
+        return int(FORCED_FIRST_LIMIT * FORCED_GROWTH**restarts)
+
     def _dfs_root(self) -> bool:
         self.stack = []
         mask = card_mask(self.root) | card_mask(self.cards[self.dealt0 :])
@@ -303,12 +356,16 @@ class _Forced(_Runner):
             self.stack.append(key)
         moves = pile_moves(row, self.jumps)
         if moves:
-            for i, j in _order(row, mask, moves, self.rng, self.jitter):
+            first = row[0]
+            for _, i, j in _order(row, mask, moves, self.rng, self.jitter):
                 covered = row[j]
                 child_mask = mask ^ (1 << covered)
-                if not viable(child_mask, row[0] if j else row[i]):
+                if not self.fits(child_mask, first if j else row[i]):
                     continue
-                child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
+                if i == j + 1:
+                    child = row[:j] + row[i:]
+                else:
+                    child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
                 if self._dfs(child, dealt, child_mask):
                     self.path.append((row[i], covered))
                     return True
@@ -332,24 +389,31 @@ JITTER_GROWTH = 0.3  # the random part grows by this much of JITTER at each rest
 
 def _order(
     row: bytes, mask: int, moves: list[tuple[int, int]], rng: random.Random, jitter: float
-) -> list[tuple[int, int]]:
-    """Cover first the card with the fewest matching cards still live (``mask``).
+) -> list[tuple[float, int, int]]:
+    """The moves as ``(key, source, destination)``, best first.
 
-    Such a card is the hardest to cover later and the least useful as a cover for others,
-    while covering a card with many matches throws away flexibility. Ties go to the mover
+    Cover first the card with the fewest matching cards still live (``mask``): such a card
+    is the hardest to cover later and the least useful as a cover for others, while
+    covering a card with many matches throws away flexibility. Ties go to the mover
     with fewer matches, then to a random order that changes at each restart.
     """
     if len(moves) < 2:
-        return moves
+        return [(0.0, i, j) for i, j in moves]
     rnd = rng.random
     nb = NEIGHBOURS
     w = MOVER_WEIGHT
-    return sorted(
-        moves,
-        key=lambda m: (nb[row[m[1]]] & mask).bit_count()
-        + w * (nb[row[m[0]]] & mask).bit_count()
-        + jitter * rnd(),
-    )
+    keyed = [
+        (
+            (nb[row[j]] & mask).bit_count()
+            + w * (nb[row[i]] & mask).bit_count()
+            + jitter * rnd(),
+            i,
+            j,
+        )
+        for i, j in moves
+    ]
+    keyed.sort()
+    return keyed
 
 
 def with_deals(moves: Sequence[Move], cards: Sequence[Card], dealt: int) -> list[Move]:
