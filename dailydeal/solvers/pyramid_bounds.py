@@ -18,7 +18,6 @@ draws (``heuristic``; ``with_draws`` for each term of the threshold bound).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -72,30 +71,7 @@ class _MaskInfo:
     # cards + kings of the mask: a pyramid clearance of P steps removes 2 * P - weight talon
     # cards (``talon_used``)
     weight: int
-
-
-def _best_step(
-    info: _MaskInfo, mask: int, pool: int, best: int, floor: int, rest: Callable[[int], int]
-) -> int:
-    """min(best, 1 + rest(child)) over the children of ``mask``: its pairs of pyramid cards,
-    then each card pairing with a talon value of ``pool``. ``floor`` is a lower bound:
-    once ``best`` reaches it, no child can do better and the rest are skipped."""
-    for a, b in info.pairs:
-        if best <= floor:
-            return best
-        s = 1 + rest(mask & ~(1 << a) & ~(1 << b))
-        if s < best:
-            best = s
-    partners = info.partners
-    v = pool & info.wanted
-    while v and best > floor:
-        bit = v & -v
-        v ^= bit
-        for i in partners[bit.bit_length() - 1]:
-            s = 1 + rest(mask & ~(1 << i))
-            if s < best:
-                best = s
-    return best
+    need_bits: int  # the values of ``need`` as bits
 
 
 def with_draws(rank: int, steps: int, room: int) -> int:
@@ -140,6 +116,8 @@ class _Walk(NamedTuple):
     first: int  # values of the first phase (the usable waste, or the pass before a recycle)
     two: bool  # the pass after a recycle
     room: int  # the mask's weight plus the cards of ``base``: see ``with_draws``
+    early: int  # ``pass_bound``'s ``split``: the values before the last blocker of the
+    late: int  # pass before the recycle (-1: none), and those after it
 
 
 class Bounds:
@@ -216,7 +194,10 @@ class Bounds:
                 dead |= self.value_bits[w]
         caps = [0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE]
         weight = mask.bit_count() + count[KING_VALUE]
-        got = _MaskInfo(king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight)
+        need_bits = sum(1 << w for w, _ in need)
+        got = _MaskInfo(
+            king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits
+        )
         self.info_cache[mask] = got
         return got
 
@@ -296,14 +277,35 @@ class Bounds:
         got = self.pool_cache.get(key)
         if got is not None:
             return got
+        pool_steps = self.pool_steps
         if info.king >= 0:
-            best = 1 + self.pool_steps(mask & ~(1 << info.king), vset)
-        elif any(not vset >> w & 1 for w, _ in info.need):
+            best = 1 + pool_steps(mask & ~(1 << info.king), vset)
+        elif info.need_bits & ~vset:
             best = BIG  # a surplus of some value needs talon partners the pool lacks
         else:
-            best = _best_step(
-                info, mask, vset, BIG, info.h, lambda child: self.pool_steps(child, vset)
-            )
+            # The least of 1 + pool_steps(child) over the pairs of pyramid cards, then the
+            # cards pairing with a pool value; once it reaches the floor ``info.h`` (a lower
+            # bound) no child can do better. Inlined: the hottest recursion of small solves.
+            best = BIG
+            floor = info.h
+            for a, b in info.pairs:
+                s = 1 + pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
+                if s < best:
+                    best = s
+                    if s <= floor:
+                        break
+            if best > floor:
+                partners = info.partners
+                v = vset
+                while v:
+                    bit = v & -v
+                    v ^= bit
+                    for i in partners[bit.bit_length() - 1]:
+                        s = 1 + pool_steps(mask & ~(1 << i), vset)
+                        if s < best:
+                            best = s
+                    if best <= floor:
+                        break
         self.pool_cache[key] = best
         return best
 
@@ -331,15 +333,34 @@ class Bounds:
         else:
             # Both pools at once is a relaxation of the two phases: a tighter floor.
             floor = max(info.h, self.pool_steps(mask, va | vb))
-            best = _best_step(
-                info, mask, va, self.pool_steps(mask, vb), floor,
-                lambda child: self.two_phase(child, va, vb),
-            )
+            best = self.pool_steps(mask, vb)
+            two_phase = self.two_phase
+            # The least of 1 + two_phase(child), as in ``pool_steps`` (first-phase moves).
+            if best > floor:
+                for a, b in info.pairs:
+                    s = 1 + two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
+                    if s < best:
+                        best = s
+                        if s <= floor:
+                            break
+            if best > floor:
+                partners = info.partners
+                v = va
+                while v:
+                    bit = v & -v
+                    v ^= bit
+                    for i in partners[bit.bit_length() - 1]:
+                        s = 1 + two_phase(mask & ~(1 << i), va, vb)
+                        if s < best:
+                            best = s
+                    if best <= floor:
+                        break
         self.phase_cache[key] = best
         return best
 
     def pass_bound(
-        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1
+        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1,
+        split: tuple[int, int] = (-1, 0),
     ) -> int:
         """min(best, min over R of R + pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
@@ -350,6 +371,12 @@ class Bounds:
         the first R cards of ``order``), where R' counts only cards outside ``base`` (those
         may have been removed before the recycle, so drawing them again is not charged).
 
+        ``split`` = (early, late) when the pass before the recycle draws a card no pyramid
+        card can take (a blocker, see ``blocked_pass``): the values of the cards before its
+        last blocker (early) can only be used before that blocker is drawn, those of the
+        cards after it (late) and of this pass only after. So each term is also at least
+        two_phase(mask, early, late | values of this pass), and the larger one is taken.
+
         Only the positions where the pool gains a value or the last deficit is met can
         lower the minimum, so those are the only ones evaluated.
         """
@@ -359,6 +386,7 @@ class Bounds:
         vb = self.value_bits
         two = va >= 0
         room = info.weight + base.bit_count()
+        early, late = split
         fresh = order & ~base
         counted = fresh if two else order
         ready = -1  # talon position from which every deficit is met
@@ -392,7 +420,12 @@ class Bounds:
             events.append(ready)
         else:
             if two:
-                s = redrawn(0, self.pool_steps(mask, va), room, 0, info.weight)
+                steps = self.pool_steps(mask, va)
+                if early >= 0:
+                    alt = self.two_phase(mask, early, late)
+                    if alt > steps:
+                        steps = alt
+                s = redrawn(0, steps, room, 0, info.weight)
             else:
                 s = with_draws(0, self.pool_steps(mask, vset), room)
             if s < best:
@@ -401,7 +434,9 @@ class Bounds:
         # surely still in the talon count).
         ok = self.usable_positions(mask, allv)
         if counted & ~ok:
-            walk = _Walk(mask, order, counted, ready, floor, va if two else vset, two, room)
+            walk = _Walk(
+                mask, order, counted, ready, floor, va if two else vset, two, room, early, late
+            )
             return self.blocked_pass(walk, counted & ~ok, best)
         events.sort()
         for j in events:
@@ -412,11 +447,14 @@ class Bounds:
             if rank + floor >= best:
                 break
             if two:
-                s = redrawn(
-                    rank,
-                    self.two_phase(mask, va, vset) if vset & ~va else self.pool_steps(mask, va),
-                    room, (order & ((2 << j) - 1)).bit_count(), info.weight,
+                steps = (
+                    self.two_phase(mask, va, vset) if vset & ~va else self.pool_steps(mask, va)
                 )
+                if early >= 0:
+                    alt = self.two_phase(mask, early, late | vset)
+                    if alt > steps:
+                        steps = alt
+                s = redrawn(rank, steps, room, (order & ((2 << j) - 1)).bit_count(), info.weight)
             else:
                 s = with_draws(rank, self.pool_steps(mask, vset), room)
             if s < best:
@@ -429,7 +467,7 @@ class Bounds:
         a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
         the pass before the recycle) form a first phase, the cards after it a second one:
         R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
-        mask, order, counted, ready, floor, first, two, room = walk
+        mask, order, counted, ready, floor, first, two, room, early, late = walk
         info = self.info(mask)
         wanted = info.wanted
         tvalues = self.tvalues
@@ -438,7 +476,13 @@ class Bounds:
             # draws every card of it, recycles, and may then use any value.
             total = counted.bit_count() + 1
             if total + floor < best:
-                s = total + self.pool_steps(mask, self.values_of(order) & wanted)
+                every_value = self.values_of(order) & wanted
+                steps = self.pool_steps(mask, every_value)
+                if early >= 0:
+                    alt = self.two_phase(mask, early, late | every_value)
+                    if alt > steps:
+                        steps = alt
+                s = total + steps
                 if s < best:
                     best = s
         before = first
@@ -446,6 +490,7 @@ class Bounds:
         split = two
         rank = 0
         every = 0
+        seen = 0  # the values of the cards of this pass so far (blockers aside)
         t = order
         while t:
             b = t & -t
@@ -465,11 +510,15 @@ class Bounds:
                 bit = (1 << tvalues[j]) & wanted
                 changed = bool(bit & ~seg) or j == ready
                 seg |= bit
+                seen |= bit
             if changed and j >= ready:
                 if two:
-                    s = redrawn(
-                        rank, self.two_phase(mask, before, seg), room, every, info.weight
-                    )
+                    steps = self.two_phase(mask, before, seg)
+                    if early >= 0:
+                        alt = self.two_phase(mask, early, late | seen)
+                        if alt > steps:
+                            steps = alt
+                    s = redrawn(rank, steps, room, every, info.weight)
                 elif split:
                     s = with_draws(rank, self.two_phase(mask, before, seg), room)
                 else:
@@ -586,5 +635,16 @@ class Bounds:
             if draws + floor < best:
                 base = free | stock
                 va = self.values_of(base) & wanted
-                best = draws + self.pass_bound(mask, base, tal, floor, best - draws, va)
+                split = (-1, 0)
+                blockers = stock & ~self.usable_positions(mask, self.values_of(tal) & wanted)
+                if blockers:
+                    # Every stock card is drawn before the recycle, the last blocker too.
+                    b = blockers.bit_length() - 1
+                    split = (
+                        self.values_of(free | stock & ((1 << b) - 1)) & wanted,
+                        self.values_of(stock >> (b + 1) << (b + 1)) & wanted,
+                    )
+                best = draws + self.pass_bound(
+                    mask, base, tal, floor, best - draws, va, split
+                )
         return best
