@@ -116,8 +116,6 @@ class _Walk(NamedTuple):
     first: int  # values of the first phase (the usable waste, or the pass before a recycle)
     two: bool  # the pass after a recycle
     room: int  # the mask's weight plus the cards of ``base``: see ``with_draws``
-    early: int  # ``pass_bound``'s ``split``: the values before the last blocker of the
-    late: int  # pass before the recycle (-1: none), and those after it
 
 
 class Bounds:
@@ -222,7 +220,11 @@ class Bounds:
         tighter push-time bound spares many costly pop-time evaluations.
         """
         info = self.info_cache.get(mask) or self.info(mask)
-        steps = self.pool_steps(mask, self.values_of(tal) & info.wanted)
+        t0, t1, t2 = self.vtab  # values_of(tal) inlined: this runs for every child
+        vset = (t0[tal & 255] | t1[tal >> 8 & 255] | t2[tal >> 16]) & info.wanted
+        steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
+        if steps is None:
+            steps = self.pool_steps(mask, vset)
         if steps >= BIG:
             return -1
         low = tal & ((1 << p) - 1)
@@ -315,7 +317,7 @@ class Bounds:
         relaxation of "use cards of this pass, recycle, use cards of the next pass"."""
         if mask == 0:
             return 0
-        info = self.info(mask)
+        info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         va &= wanted
         vb &= wanted
@@ -359,8 +361,7 @@ class Bounds:
         return best
 
     def pass_bound(
-        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1,
-        split: tuple[int, int] = (-1, 0),
+        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1
     ) -> int:
         """min(best, min over R of R + pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
@@ -371,22 +372,15 @@ class Bounds:
         the first R cards of ``order``), where R' counts only cards outside ``base`` (those
         may have been removed before the recycle, so drawing them again is not charged).
 
-        ``split`` = (early, late) when the pass before the recycle draws a card no pyramid
-        card can take (a blocker, see ``blocked_pass``): the values of the cards before its
-        last blocker (early) can only be used before that blocker is drawn, those of the
-        cards after it (late) and of this pass only after. So each term is also at least
-        two_phase(mask, early, late | values of this pass), and the larger one is taken.
-
         Only the positions where the pool gains a value or the last deficit is met can
         lower the minimum, so those are the only ones evaluated.
         """
-        info = self.info(mask)
+        info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         vb = self.value_bits
         two = va >= 0
         room = info.weight + base.bit_count()
-        early, late = split
         fresh = order & ~base
         counted = fresh if two else order
         ready = -1  # talon position from which every deficit is met
@@ -420,12 +414,7 @@ class Bounds:
             events.append(ready)
         else:
             if two:
-                steps = self.pool_steps(mask, va)
-                if early >= 0:
-                    alt = self.two_phase(mask, early, late)
-                    if alt > steps:
-                        steps = alt
-                s = redrawn(0, steps, room, 0, info.weight)
+                s = redrawn(0, self.pool_steps(mask, va), room, 0, info.weight)
             else:
                 s = with_draws(0, self.pool_steps(mask, vset), room)
             if s < best:
@@ -434,9 +423,7 @@ class Bounds:
         # surely still in the talon count).
         ok = self.usable_positions(mask, allv)
         if counted & ~ok:
-            walk = _Walk(
-                mask, order, counted, ready, floor, va if two else vset, two, room, early, late
-            )
+            walk = _Walk(mask, order, counted, ready, floor, va if two else vset, two, room)
             return self.blocked_pass(walk, counted & ~ok, best)
         events.sort()
         for j in events:
@@ -450,10 +437,6 @@ class Bounds:
                 steps = (
                     self.two_phase(mask, va, vset) if vset & ~va else self.pool_steps(mask, va)
                 )
-                if early >= 0:
-                    alt = self.two_phase(mask, early, late | vset)
-                    if alt > steps:
-                        steps = alt
                 s = redrawn(rank, steps, room, (order & ((2 << j) - 1)).bit_count(), info.weight)
             else:
                 s = with_draws(rank, self.pool_steps(mask, vset), room)
@@ -467,8 +450,8 @@ class Bounds:
         a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
         the pass before the recycle) form a first phase, the cards after it a second one:
         R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
-        mask, order, counted, ready, floor, first, two, room, early, late = walk
-        info = self.info(mask)
+        mask, order, counted, ready, floor, first, two, room = walk
+        info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         if two:
@@ -476,13 +459,7 @@ class Bounds:
             # draws every card of it, recycles, and may then use any value.
             total = counted.bit_count() + 1
             if total + floor < best:
-                every_value = self.values_of(order) & wanted
-                steps = self.pool_steps(mask, every_value)
-                if early >= 0:
-                    alt = self.two_phase(mask, early, late | every_value)
-                    if alt > steps:
-                        steps = alt
-                s = total + steps
+                s = total + self.pool_steps(mask, self.values_of(order) & wanted)
                 if s < best:
                     best = s
         before = first
@@ -490,7 +467,6 @@ class Bounds:
         split = two
         rank = 0
         every = 0
-        seen = 0  # the values of the cards of this pass so far (blockers aside)
         t = order
         while t:
             b = t & -t
@@ -510,15 +486,11 @@ class Bounds:
                 bit = (1 << tvalues[j]) & wanted
                 changed = bool(bit & ~seg) or j == ready
                 seg |= bit
-                seen |= bit
             if changed and j >= ready:
                 if two:
-                    steps = self.two_phase(mask, before, seg)
-                    if early >= 0:
-                        alt = self.two_phase(mask, early, late | seen)
-                        if alt > steps:
-                            steps = alt
-                    s = redrawn(rank, steps, room, every, info.weight)
+                    s = redrawn(
+                        rank, self.two_phase(mask, before, seg), room, every, info.weight
+                    )
                 elif split:
                     s = with_draws(rank, self.two_phase(mask, before, seg), room)
                 else:
@@ -623,7 +595,7 @@ class Bounds:
         card can ever take (``usable_values``) buries the cards before it, which splits the
         pass into phases too (``blocked_pass``).
         """
-        info = self.info(mask)
+        info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         floor = info.h
         low = tal & ((1 << p) - 1)
@@ -635,16 +607,5 @@ class Bounds:
             if draws + floor < best:
                 base = free | stock
                 va = self.values_of(base) & wanted
-                split = (-1, 0)
-                blockers = stock & ~self.usable_positions(mask, self.values_of(tal) & wanted)
-                if blockers:
-                    # Every stock card is drawn before the recycle, the last blocker too.
-                    b = blockers.bit_length() - 1
-                    split = (
-                        self.values_of(free | stock & ((1 << b) - 1)) & wanted,
-                        self.values_of(stock >> (b + 1) << (b + 1)) & wanted,
-                    )
-                best = draws + self.pass_bound(
-                    mask, base, tal, floor, best - draws, va, split
-                )
+                best = draws + self.pass_bound(mask, base, tal, floor, best - draws, va)
         return best
