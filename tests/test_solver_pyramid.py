@@ -314,3 +314,26 @@ def test_strong_bound_keeps_the_shortest_length(variant: str | None, monkeypatch
         assert len(strong.moves) == len(weak.moves), (seed, variant)
         compared += 1
     assert compared >= 3
+
+
+def test_draw_counting_bounds_stay_admissible_with_recycles() -> None:
+    """The bounds that count draws (``talon_used``: each talon card the pyramid takes needs
+    a draw; after a recycle, at least one draw and every card not removed before it drawn
+    again) stay at or under the true fewest steps on positions with 10 pyramid cards left,
+    where solutions recycle. Their terms are also checked directly: never below the plain
+    count of draws and steps."""
+    from dailydeal.solvers.pyramid_bounds import redrawn, with_draws
+
+    assert with_draws(3, 5, 20) == 8 and with_draws(0, 12, 16) == 12 + 8
+    assert redrawn(0, 5, 30, 0, 10) == 6  # one draw after the recycle at least
+    assert redrawn(1, 5, 30, 20, 10) == 16  # (1 + 20 + 10 + 1) // 2
+    checked = 0
+    for variant in (None, "passes=3"):
+        for seed, game in positions(variant, 6, 10):
+            expected = naive_shortest(game, limit=400_000)
+            if expected is None:
+                continue
+            cheap, full = solver_bounds(game)
+            assert 0 <= cheap <= expected and full <= expected, (seed, variant, cheap, full)
+            checked += 1
+    assert checked >= 4

@@ -6,11 +6,18 @@ values as an unlimited pool; ``two_phase``: two pools, before and after a recycl
 ``threshold_bound``: the talon order up to some draw). They prove positions lost (no pool
 clears the pyramid) and steer A*; all are admissible, which the tests check against a naive
 breadth-first search. Results are cached per pyramid mask and pool.
+
+Counting the talon cards a clearance takes (``talon_used``): if the pyramid's n cards, k of
+them kings, leave in P steps, x of them pairs of pyramid cards and t with a talon card, then
+P = x + t + k and n = 2x + t + k, so t = 2 * P - (n + k) (n + k is the mask's ``weight``).
+Every pool bound P* is a lower bound on P, and t grows with P: a solution takes at least
+2 * P* - weight distinct talon cards, and each stock card among them needs its own draw
+(only waste cards above any buried ones can be taken without one). Both bounds add these
+draws (``heuristic``; ``with_draws`` for each term of the threshold bound).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -61,30 +68,41 @@ class _MaskInfo:
     talon_moves: list[tuple[int, list[int]]]
     caps: list[int]  # caps[w]: cards of the mask a talon card of value w can pair with
     dead: int  # talon positions of cards no card of the mask pairs with (kings excepted)
+    # cards + kings of the mask: a pyramid clearance of P steps removes 2 * P - weight talon
+    # cards (``talon_used``)
+    weight: int
+    need_bits: int  # the values of ``need`` as bits
 
 
-def _best_step(
-    info: _MaskInfo, mask: int, pool: int, best: int, floor: int, rest: Callable[[int], int]
-) -> int:
-    """min(best, 1 + rest(child)) over the children of ``mask``: its pairs of pyramid cards,
-    then each card pairing with a talon value of ``pool``. ``floor`` is a lower bound:
-    once ``best`` reaches it, no child can do better and the rest are skipped."""
-    for a, b in info.pairs:
-        if best <= floor:
-            return best
-        s = 1 + rest(mask & ~(1 << a) & ~(1 << b))
-        if s < best:
-            best = s
-    partners = info.partners
-    v = pool & info.wanted
-    while v and best > floor:
-        bit = v & -v
-        v ^= bit
-        for i in partners[bit.bit_length() - 1]:
-            s = 1 + rest(mask & ~(1 << i))
-            if s < best:
-                best = s
-    return best
+def with_draws(rank: int, steps: int, room: int) -> int:
+    """A term of the threshold bound: ``rank`` draws, at least ``steps`` pyramid steps,
+    and the draws the talon cards those steps take call for. A clearance in P steps takes
+    2 * P - weight talon cards (``talon_used``); the cards a pass can use are those of its
+    base (``room`` - weight of them) and the ``rank`` drawn, so a clearance in P steps
+    needs max(rank, 2 * P - room) draws, which only grows with P: the term is taken at
+    P = ``steps``."""
+    need = 2 * steps - room
+    return steps + (need if need > rank else rank)
+
+
+def redrawn(rank: int, steps: int, room: int, every: int, weight: int) -> int:
+    """``with_draws`` for a term of the pass after a recycle, which reaches talon position
+    R having drawn ``rank`` cards outside the base: it also draws again every card up to R
+    (``every`` of them) that was not removed before the recycle. Removed ones are talon
+    cards the pyramid took (at most 2 * P - weight, ``talon_used``) or talon kings (each
+    one step more, which pays for its draw). So the steps are at least P + max(rank,
+    every + weight - 2 * P) for some P >= ``steps``: the first arm grows with P and the
+    second falls, so the minimum is at least max(rank + steps, ceil((rank + every +
+    weight) / 2)).
+
+    And at least one card is drawn after the recycle: a solution that draws none after
+    it takes no talon card after it (the waste is empty then), so dropping the recycle
+    and the draws after it leaves a shorter solution. A shortest one never does that."""
+    if rank < 1:
+        rank = 1
+    term = with_draws(rank, steps, room)
+    half = (rank + every + weight + 1) >> 1
+    return half if half > term else term
 
 
 class _Walk(NamedTuple):
@@ -97,6 +115,7 @@ class _Walk(NamedTuple):
     floor: int  # a bound no term can beat
     first: int  # values of the first phase (the usable waste, or the pass before a recycle)
     two: bool  # the pass after a recycle
+    room: int  # the mask's weight plus the cards of ``base``: see ``with_draws``
 
 
 class Bounds:
@@ -172,7 +191,11 @@ class Bounds:
             if not wanted >> w & 1:
                 dead |= self.value_bits[w]
         caps = [0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE]
-        got = _MaskInfo(king, pairs, partners, h, need, wanted, talon_moves, caps, dead)
+        weight = mask.bit_count() + count[KING_VALUE]
+        need_bits = sum(1 << w for w, _ in need)
+        got = _MaskInfo(
+            king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits
+        )
         self.info_cache[mask] = got
         return got
 
@@ -197,15 +220,22 @@ class Bounds:
         tighter push-time bound spares many costly pop-time evaluations.
         """
         info = self.info_cache.get(mask) or self.info(mask)
-        steps = self.pool_steps(mask, self.values_of(tal) & info.wanted)
+        t0, t1, t2 = self.vtab  # values_of(tal) inlined: this runs for every child
+        vset = (t0[tal & 255] | t1[tal >> 8 & 255] | t2[tal >> 16]) & info.wanted
+        steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
+        if steps is None:
+            steps = self.pool_steps(mask, vset)
         if steps >= BIG:
             return -1
-        if not info.need:
-            return steps
         low = tal & ((1 << p) - 1)
-        stock = tal ^ low
         top_dead = (low & info.dead).bit_length()
         buried = low & ((1 << top_dead) - 1)  # under a dead card: only after a recycle
+        # Talon cards the pyramid takes (``talon_used``), each drawn once unless it is a
+        # waste card above the buried ones.
+        used = 2 * steps - info.weight - (low ^ buried).bit_count()
+        if not info.need:
+            return steps + used if used > 0 else steps
+        stock = tal ^ low
         vb = self.value_bits
         total = 0
         far = 0
@@ -232,7 +262,9 @@ class Bounds:
                     )
                 if rank > far:
                     far = rank
-        return steps + (far if far > total else total)
+        if total > far:
+            far = total
+        return steps + (far if far > used else used)
 
     def pool_steps(self, mask: int, vset: int) -> int:
         """Fewest steps to clear ``mask`` when talon cards of the values in ``vset`` are an
@@ -247,14 +279,35 @@ class Bounds:
         got = self.pool_cache.get(key)
         if got is not None:
             return got
+        pool_steps = self.pool_steps
         if info.king >= 0:
-            best = 1 + self.pool_steps(mask & ~(1 << info.king), vset)
-        elif any(not vset >> w & 1 for w, _ in info.need):
+            best = 1 + pool_steps(mask & ~(1 << info.king), vset)
+        elif info.need_bits & ~vset:
             best = BIG  # a surplus of some value needs talon partners the pool lacks
         else:
-            best = _best_step(
-                info, mask, vset, BIG, info.h, lambda child: self.pool_steps(child, vset)
-            )
+            # The least of 1 + pool_steps(child) over the pairs of pyramid cards, then the
+            # cards pairing with a pool value; once it reaches the floor ``info.h`` (a lower
+            # bound) no child can do better. Inlined: the hottest recursion of small solves.
+            best = BIG
+            floor = info.h
+            for a, b in info.pairs:
+                s = 1 + pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
+                if s < best:
+                    best = s
+                    if s <= floor:
+                        break
+            if best > floor:
+                partners = info.partners
+                v = vset
+                while v:
+                    bit = v & -v
+                    v ^= bit
+                    for i in partners[bit.bit_length() - 1]:
+                        s = 1 + pool_steps(mask & ~(1 << i), vset)
+                        if s < best:
+                            best = s
+                    if best <= floor:
+                        break
         self.pool_cache[key] = best
         return best
 
@@ -264,7 +317,7 @@ class Bounds:
         relaxation of "use cards of this pass, recycle, use cards of the next pass"."""
         if mask == 0:
             return 0
-        info = self.info(mask)
+        info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         va &= wanted
         vb &= wanted
@@ -282,10 +335,28 @@ class Bounds:
         else:
             # Both pools at once is a relaxation of the two phases: a tighter floor.
             floor = max(info.h, self.pool_steps(mask, va | vb))
-            best = _best_step(
-                info, mask, va, self.pool_steps(mask, vb), floor,
-                lambda child: self.two_phase(child, va, vb),
-            )
+            best = self.pool_steps(mask, vb)
+            two_phase = self.two_phase
+            # The least of 1 + two_phase(child), as in ``pool_steps`` (first-phase moves).
+            if best > floor:
+                for a, b in info.pairs:
+                    s = 1 + two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
+                    if s < best:
+                        best = s
+                        if s <= floor:
+                            break
+            if best > floor:
+                partners = info.partners
+                v = va
+                while v:
+                    bit = v & -v
+                    v ^= bit
+                    for i in partners[bit.bit_length() - 1]:
+                        s = 1 + two_phase(mask & ~(1 << i), va, vb)
+                        if s < best:
+                            best = s
+                    if best <= floor:
+                        break
         self.phase_cache[key] = best
         return best
 
@@ -304,11 +375,12 @@ class Bounds:
         Only the positions where the pool gains a value or the last deficit is met can
         lower the minimum, so those are the only ones evaluated.
         """
-        info = self.info(mask)
+        info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         vb = self.value_bits
         two = va >= 0
+        room = info.weight + base.bit_count()
         fresh = order & ~base
         counted = fresh if two else order
         ready = -1  # talon position from which every deficit is met
@@ -341,14 +413,17 @@ class Bounds:
         if ready >= 0:
             events.append(ready)
         else:
-            s = self.pool_steps(mask, va if two else vset)
+            if two:
+                s = redrawn(0, self.pool_steps(mask, va), room, 0, info.weight)
+            else:
+                s = with_draws(0, self.pool_steps(mask, vset), room)
             if s < best:
                 best = s
         # Cards that no pyramid card can take bury everything drawn before them (only cards
         # surely still in the talon count).
         ok = self.usable_positions(mask, allv)
         if counted & ~ok:
-            walk = _Walk(mask, order, counted, ready, floor, va if two else vset, two)
+            walk = _Walk(mask, order, counted, ready, floor, va if two else vset, two, room)
             return self.blocked_pass(walk, counted & ~ok, best)
         events.sort()
         for j in events:
@@ -359,11 +434,12 @@ class Bounds:
             if rank + floor >= best:
                 break
             if two:
-                s = rank + (
+                steps = (
                     self.two_phase(mask, va, vset) if vset & ~va else self.pool_steps(mask, va)
                 )
+                s = redrawn(rank, steps, room, (order & ((2 << j) - 1)).bit_count(), info.weight)
             else:
-                s = rank + self.pool_steps(mask, vset)
+                s = with_draws(rank, self.pool_steps(mask, vset), room)
             if s < best:
                 best = s
         return best
@@ -374,8 +450,8 @@ class Bounds:
         a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
         the pass before the recycle) form a first phase, the cards after it a second one:
         R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
-        mask, order, counted, ready, floor, first, two = walk
-        info = self.info(mask)
+        mask, order, counted, ready, floor, first, two, room = walk
+        info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         if two:
@@ -390,11 +466,13 @@ class Bounds:
         seg = 0
         split = two
         rank = 0
+        every = 0
         t = order
         while t:
             b = t & -t
             t ^= b
             j = b.bit_length() - 1
+            every += 1
             if b & counted:
                 rank += 1
                 if rank + floor >= best:
@@ -409,10 +487,14 @@ class Bounds:
                 changed = bool(bit & ~seg) or j == ready
                 seg |= bit
             if changed and j >= ready:
-                if split:
-                    s = rank + self.two_phase(mask, before, seg)
+                if two:
+                    s = redrawn(
+                        rank, self.two_phase(mask, before, seg), room, every, info.weight
+                    )
+                elif split:
+                    s = with_draws(rank, self.two_phase(mask, before, seg), room)
                 else:
-                    s = rank + self.pool_steps(mask, before | seg)
+                    s = with_draws(rank, self.pool_steps(mask, before | seg), room)
                 if s < best:
                     best = s
         return best
@@ -513,7 +595,7 @@ class Bounds:
         card can ever take (``usable_values``) buries the cards before it, which splits the
         pass into phases too (``blocked_pass``).
         """
-        info = self.info(mask)
+        info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         floor = info.h
         low = tal & ((1 << p) - 1)
