@@ -113,6 +113,8 @@ class _Search:
         self.redeal_results: dict[tuple[int, tuple[tuple[int, int], ...]], Any] = {}
         self.redeals_tried = 0
         self.tb = [0] * 53  # tie-breaks of the move order, varied from pass to pass
+        # Positions of the last round (no redeal left) proved lost, kept from pass to pass.
+        self.dead: set[bytes] = set()
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
@@ -126,6 +128,8 @@ class _Search:
                 pos[c] = i
         cap = caps[k]
         last = k >= self.redeals
+        if last:
+            return self.last_round(cells, cap)
         budget = self.budget
         seen = {bytes(cells)}
         start_nodes = self.nodes
@@ -202,6 +206,100 @@ class _Search:
                 if status == CAPPED:
                     capped = True
         return (CAPPED if capped else LOST), []
+
+    def last_round(self, cells: bytearray, cap: int) -> tuple[str, list[Step]]:
+        """Search the last round (no redeal left) from ``cells``: WON/LOST/CAPPED + steps.
+
+        A depth-first search with Tarjan's strongly connected components (2s moving
+        between column-1 gaps make cycles): when a component is complete, every position
+        reachable from it has been searched and none is won, so its positions go to
+        ``self.dead`` and later passes skip them. The positions of a pass cut short by its
+        cap that are still in an open component are not proved and are forgotten.
+        """
+        pos = [-1] * 53
+        gaps = []
+        for i, c in enumerate(cells):
+            if c == GAP:
+                gaps.append(i)
+            else:
+                pos[c] = i
+        dead = self.dead
+        budget = self.budget
+        root = bytes(cells)
+        if root in dead:
+            return LOST, []
+        first = _moves(cells, pos, gaps, self.tb)
+        if not first:
+            if is_won(cells):
+                return WON, []
+            dead.add(root)
+            return LOST, []
+        start_nodes = self.nodes
+        index = {root: 0}  # positions of the open components -> visit number
+        comp = [root]  # the open components' positions, by visit number
+        counter = 1
+        stack = [first]  # per open position: its moves left to try (first to try last)
+        ids = [0]  # its visit number
+        lows = [0]  # the lowest visit number of an open position it reaches
+        path: list[tuple[int, int, int]] = []  # (card, src, dst)
+        while True:
+            ms = stack[-1]
+            if not ms:  # every move of this position is searched
+                stack.pop()
+                i = ids.pop()
+                low = lows.pop()
+                if low == i:  # a complete component: all of it is lost
+                    while comp and index[comp[-1]] >= i:
+                        key = comp.pop()
+                        del index[key]
+                        dead.add(key)
+                elif low < lows[-1]:
+                    lows[-1] = low
+                if not path:
+                    return LOST, []
+                card, src, dst = path.pop()
+                cells[dst] = GAP
+                cells[src] = card
+                pos[card] = src
+                gaps[gaps.index(src)] = dst
+                continue
+            card, dst = ms.pop()
+            src = pos[card]
+            # rules.gaps.move, inlined (pos and gaps follow once the position is new)
+            cells[src] = GAP
+            cells[dst] = card
+            key = bytes(cells)
+            seen = index.get(key)
+            if seen is not None or key in dead:
+                cells[dst] = GAP
+                cells[src] = card
+                if seen is not None and seen < lows[-1]:
+                    lows[-1] = seen
+                continue
+            self.nodes += 1
+            if budget.spent(self.nodes):
+                raise _OutOfBudget
+            pos[card] = dst
+            gaps[gaps.index(dst)] = src
+            nxt = _moves(cells, pos, gaps, self.tb)
+            if not nxt:  # blocked
+                if is_won(cells):
+                    return WON, [(c, d) for c, _, d in path] + [(card, dst)]
+                dead.add(key)
+                cells[dst] = GAP
+                cells[src] = card
+                pos[card] = src
+                gaps[gaps.index(src)] = dst
+                continue
+            if self.nodes - start_nodes > cap:
+                return CAPPED, []
+            path.append((card, src, dst))
+            index[key] = counter
+            comp.append(key)
+            stack.append(nxt)
+            ids.append(counter)
+            lows.append(counter)
+            counter += 1
 
     def redeal(
         self,
