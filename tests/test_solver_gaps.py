@@ -258,7 +258,7 @@ def test_tiny_caps_many_passes_match_naive(cls: type[Gaps], monkeypatch: Any) ->
     last round's table of complete components) are skipped in the next: same verdicts."""
     import dailydeal.solvers.gaps as gaps_solver
 
-    monkeypatch.setattr(gaps_solver, "FIRST_CAP_ONLY", 3)
+    monkeypatch.setattr(gaps_solver, "LUBY_UNIT", 3)
     monkeypatch.setattr(gaps_solver, "FIRST_CAP_LAST", 3)
     monkeypatch.setattr(gaps_solver, "FIRST_CAP_LEAD", 3)
     passes = 0

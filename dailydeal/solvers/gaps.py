@@ -13,8 +13,17 @@ cards first. A redeal subtree proved lost (or won) is remembered across passes.
 The caps grow pass after pass, and each pass after the first tries the moves in another
 (seeded, deterministic) order: these restarts are what wins the no-redeal variant, where
 one deep search tends to sink its whole budget below a bad early choice. A pass in which
-no cap was hit was exhaustive, which proves the position lost. Nothing is pruned, only
-ordered, so ``lost`` is exact.
+no cap was hit was exhaustive, which proves the position lost.
+
+The last round (no redeal left) is searched with Tarjan's strongly connected components
+(2s moving between column-1 gaps make cycles): a completed component has had every
+position it reaches searched, none won, so its positions are kept as proved lost and later
+passes skip them. When no redeal is left at all, the passes alternate between the real
+game and a *streamlined* one in which a 2 never leaves column 1 (a much smaller game,
+often searched out in a few passes; a win in it is a real win, a "lost" in it only stops
+the streamlined passes), with caps following the Luby sequence (many short restarts,
+now and then a longer one) for each kind. Nothing is pruned from the real game, only
+ordered, and positions are only skipped when proved lost, so ``lost`` is exact.
 """
 
 from __future__ import annotations
@@ -57,13 +66,14 @@ def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
 
 
 def _moves(
-    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int]
+    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int], keep_twos: bool = False
 ) -> list[tuple[int, int]]:
     """Legal placements (card, destination), ordered so that the first to try is LAST.
 
     First: a card that extends the kept run of its row (or a 2 that lands left of its 3);
     then the others in the pass's tie-break order ``tb``; last: a 2 that already stands in
-    column 1 moving to another row. (Scoring the other moves by gaps kept alive or by
+    column 1 moving to another row, a move the streamlined passes (``keep_twos``) leave
+    out. (Scoring the other moves by gaps kept alive or by
     in-suit neighbours was tried: no better than a random order, and slower.)
     """
     best: list[tuple[int, int]] = []
@@ -74,7 +84,8 @@ def _moves(
         if col == 0:
             for two in TWOS:
                 if pos[two] % COLS == 0:
-                    out.append((two, g))
+                    if not keep_twos:
+                        out.append((two, g))
                 elif cells[g + 1] == two + 1:
                     best.append((two, g))
                 else:
@@ -113,8 +124,12 @@ class _Search:
         self.redeal_results: dict[tuple[int, tuple[tuple[int, int], ...]], Any] = {}
         self.redeals_tried = 0
         self.tb = [0] * 53  # tie-breaks of the move order, varied from pass to pass
-        # Positions of the last round (no redeal left) proved lost, kept from pass to pass.
-        self.dead: set[bytes] = set()
+        # A streamlined pass never moves a 2 out of column 1 (a smaller game, searched
+        # for a quick win; its "lost" proves nothing about the real game).
+        self.keep_twos = False
+        # Positions of the last round (no redeal left) proved lost, kept from pass to pass:
+        # one table for the real game, one for the streamlined one.
+        self.dead: dict[bool, set[bytes]] = {False: set(), True: set()}
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
@@ -223,12 +238,13 @@ class _Search:
                 gaps.append(i)
             else:
                 pos[c] = i
-        dead = self.dead
+        keep_twos = self.keep_twos
+        dead = self.dead[keep_twos]
         budget = self.budget
         root = bytes(cells)
         if root in dead:
             return LOST, []
-        first = _moves(cells, pos, gaps, self.tb)
+        first = _moves(cells, pos, gaps, self.tb, keep_twos)
         if not first:
             if is_won(cells):
                 return WON, []
@@ -281,8 +297,8 @@ class _Search:
                 raise _OutOfBudget
             pos[card] = dst
             gaps[gaps.index(dst)] = src
-            nxt = _moves(cells, pos, gaps, self.tb)
-            if not nxt:  # blocked
+            nxt = _moves(cells, pos, gaps, self.tb, keep_twos)
+            if not nxt:  # blocked (or, streamlined, no move left but 2s out of column 1)
                 if is_won(cells):
                     return WON, [(c, d) for c, _, d in path] + [(card, dst)]
                 dead.add(key)
@@ -335,17 +351,26 @@ def _notation(step: Step) -> str:
     return C.name(card)
 
 
-GROWTH = 4  # caps grow by this factor from pass to pass
-GROWTH_NO_REDEAL = 1.1
+GROWTH = 4  # caps grow by this factor from pass to pass (rounds with redeals)
 FIRST_CAP_LEAD = 300  # nodes in a round that ends with a redeal, first pass
 FIRST_CAP_LAST = 2000  # nodes in the last round, first pass
-FIRST_CAP_ONLY = 1000  # nodes in the only round (no redeal left), first pass
+LUBY_UNIT = 2000  # no redeal left: pass n of each kind has a cap of LUBY_UNIT * luby(n)
+STREAMLINE = True  # no redeal left: alternate streamlined passes with full ones
+
+
+def luby(i: int) -> int:
+    """The Luby restart sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (``i`` from 1)."""
+    while True:
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
 
 
 def _caps(redeals_left: int, scale: float) -> list[int]:
     """Node caps per round for one pass: index k is round k (k redeals used)."""
-    if redeals_left == 0:
-        return [int(FIRST_CAP_ONLY * scale)]
     return [int(FIRST_CAP_LEAD * scale)] * redeals_left + [int(FIRST_CAP_LAST * scale)]
 
 
@@ -362,23 +387,34 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     scale: float = 1
     status = UNKNOWN
     steps: list[Step] = []
+    # no redeal left: passes of each kind (full, streamlined), and whether the streamlined
+    # game is searched out (no win in it: full passes only from then on)
+    runs = {False: 0, True: 0}
+    streamlined_out = not STREAMLINE
     try:
         while True:
             stats["passes"] += 1
-            caps = _caps(left, scale)
             if stats["passes"] > 1:
                 search.tb = fisher_yates(range(53), SplitMix64(stats["passes"]))
+            if left:
+                caps = _caps(left, scale)
+                scale *= GROWTH
+            else:
+                search.keep_twos = not streamlined_out and stats["passes"] % 2 == 1
+                runs[search.keep_twos] += 1
+                caps = [LUBY_UNIT * luby(runs[search.keep_twos])]
             search_status, steps = search.round(cells, 0, caps)
             if search_status == WON:
                 status = WON
                 break
             if search_status == LOST:
-                status = LOST
-                break
-            scale *= GROWTH if left else GROWTH_NO_REDEAL
+                if not search.keep_twos:
+                    status = LOST
+                    break
+                streamlined_out = True
     except _OutOfBudget:
         status = UNKNOWN
     stats["redeals_tried"] = search.redeals_tried
+    stats["streamlined_passes"] = runs[True]
     moves = [_notation(s) for s in steps] if status == WON else []
     return SolveResult(status, moves, search.nodes, budget.elapsed(), stats)
-
