@@ -66,7 +66,7 @@ def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
 
 
 def _moves(
-    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int], keep_twos: bool = False
+    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int], keep_twos: int = 0
 ) -> list[tuple[int, int]]:
     """Legal placements (card, destination), ordered so that the first to try is LAST.
 
@@ -84,7 +84,9 @@ def _moves(
         if col == 0:
             for two in TWOS:
                 if pos[two] % COLS == 0:
-                    if not keep_twos:
+                    # streamlined: level 2 keeps every 2 in column 1, level 1 those with
+                    # their 3 behind them
+                    if not keep_twos or (keep_twos == 1 and cells[pos[two] + 1] != two + 1):
                         out.append((two, g))
                 elif cells[g + 1] == two + 1:
                     best.append((two, g))
@@ -111,6 +113,9 @@ def _moves(
     return out
 
 
+CHECK = 64  # nodes between two looks at the budget in the last round
+
+
 class _Search:
     """One solve: the caches that survive from pass to pass, and the node count."""
 
@@ -126,10 +131,10 @@ class _Search:
         self.tb = [0] * 53  # tie-breaks of the move order, varied from pass to pass
         # A streamlined pass never moves a 2 out of column 1 (a smaller game, searched
         # for a quick win; its "lost" proves nothing about the real game).
-        self.keep_twos = False
+        self.keep_twos = 0
         # Positions of the last round (no redeal left) proved lost, kept from pass to pass:
         # one table for the real game, one for the streamlined one.
-        self.dead: dict[bool, set[bytes]] = {False: set(), True: set()}
+        self.dead: dict[int, set[bytes]] = {level: set() for level in (0, 1, 2)}
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
@@ -250,7 +255,12 @@ class _Search:
                 return WON, []
             dead.add(root)
             return LOST, []
-        start_nodes = self.nodes
+        nodes = self.nodes
+        stop = nodes + cap + 1  # the cap: a pass ends CAPPED past it
+        # budget.spent is asked on every multiple of CHECK nodes, and at its node limit
+        check = (nodes // CHECK + 1) * CHECK
+        if budget.max_nodes is not None and budget.max_nodes < check:
+            check = budget.max_nodes
         index = {root: 0}  # positions of the open components -> visit number
         comp = [root]  # the open components' positions, by visit number
         counter = 1
@@ -272,6 +282,7 @@ class _Search:
                 elif low < lows[-1]:
                     lows[-1] = low
                 if not path:
+                    self.nodes = nodes
                     return LOST, []
                 card, src, dst = path.pop()
                 cells[dst] = GAP
@@ -292,14 +303,20 @@ class _Search:
                 if seen is not None and seen < lows[-1]:
                     lows[-1] = seen
                 continue
-            self.nodes += 1
-            if budget.spent(self.nodes):
-                raise _OutOfBudget
+            nodes += 1
+            if nodes >= check:
+                self.nodes = nodes
+                if budget.spent(nodes):
+                    raise _OutOfBudget
+                check = nodes + CHECK
+                if budget.max_nodes is not None and budget.max_nodes < check:
+                    check = budget.max_nodes
             pos[card] = dst
             gaps[gaps.index(dst)] = src
             nxt = _moves(cells, pos, gaps, self.tb, keep_twos)
             if not nxt:  # blocked (or, streamlined, no move left but 2s out of column 1)
                 if is_won(cells):
+                    self.nodes = nodes
                     return WON, [(c, d) for c, _, d in path] + [(card, dst)]
                 dead.add(key)
                 cells[dst] = GAP
@@ -307,7 +324,8 @@ class _Search:
                 pos[card] = src
                 gaps[gaps.index(src)] = dst
                 continue
-            if self.nodes - start_nodes > cap:
+            if nodes >= stop:
+                self.nodes = nodes
                 return CAPPED, []
             path.append((card, src, dst))
             index[key] = counter
@@ -355,7 +373,8 @@ GROWTH = 4  # caps grow by this factor from pass to pass (rounds with redeals)
 FIRST_CAP_LEAD = 300  # nodes in a round that ends with a redeal, first pass
 FIRST_CAP_LAST = 2000  # nodes in the last round, first pass
 LUBY_UNIT = 2000  # no redeal left: pass n of each kind has a cap of LUBY_UNIT * luby(n)
-STREAMLINE = True  # no redeal left: alternate streamlined passes with full ones
+# no redeal left: the streamlined levels (see ``_moves``) and the real game (0), in turn
+LEVELS: tuple[int, ...] = (2, 0)
 
 
 def luby(i: int) -> int:
@@ -389,8 +408,8 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     steps: list[Step] = []
     # no redeal left: passes of each kind (full, streamlined), and whether the streamlined
     # game is searched out (no win in it: full passes only from then on)
-    runs = {False: 0, True: 0}
-    streamlined_out = not STREAMLINE
+    runs = dict.fromkeys(LEVELS, 0)
+    levels = list(LEVELS)
     try:
         while True:
             stats["passes"] += 1
@@ -400,7 +419,7 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
                 caps = _caps(left, scale)
                 scale *= GROWTH
             else:
-                search.keep_twos = not streamlined_out and stats["passes"] % 2 == 1
+                search.keep_twos = levels[(stats["passes"] - 1) % len(levels)]
                 runs[search.keep_twos] += 1
                 caps = [LUBY_UNIT * luby(runs[search.keep_twos])]
             search_status, steps = search.round(cells, 0, caps)
@@ -411,10 +430,10 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
                 if not search.keep_twos:
                     status = LOST
                     break
-                streamlined_out = True
+                levels.remove(search.keep_twos)
     except _OutOfBudget:
         status = UNKNOWN
     stats["redeals_tried"] = search.redeals_tried
-    stats["streamlined_passes"] = runs[True]
+    stats["streamlined_passes"] = sum(n for level, n in runs.items() if level)
     moves = [_notation(s) for s in steps] if status == WON else []
     return SolveResult(status, moves, search.nodes, budget.elapsed(), stats)
