@@ -16,7 +16,7 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "1"
+VERSION = "2"
 
 
 def solver_for(game: Game[Any]) -> SolverFn:

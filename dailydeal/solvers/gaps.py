@@ -15,15 +15,17 @@ The caps grow pass after pass, and each pass after the first tries the moves in 
 one deep search tends to sink its whole budget below a bad early choice. A pass in which
 no cap was hit was exhaustive, which proves the position lost.
 
-The last round (no redeal left) is searched with Tarjan's strongly connected components
-(2s moving between column-1 gaps make cycles): a completed component has had every
-position it reaches searched, none won, so its positions are kept as proved lost and later
-passes skip them. When no redeal is left at all, the passes alternate between the real
-game and a *streamlined* one in which a 2 never leaves column 1 (a much smaller game,
-often searched out in a few passes; a win in it is a real win, a "lost" in it only stops
-the streamlined passes), with caps following the Luby sequence (many short restarts,
-now and then a longer one) for each kind. Nothing is pruned from the real game, only
-ordered, and positions are only skipped when proved lost, so ``lost`` is exact.
+When no redeal is left from the start, the round is searched with Tarjan's strongly
+connected components (2s moving between column-1 gaps make cycles): a completed component
+has had every position it reaches searched, none won, so its positions are kept as proved
+lost and later passes skip them. (With redeals, the last rounds keep the plain search:
+they are short and many, and the bookkeeping measured slower there.) The passes then
+alternate between the real game and a *streamlined* one in which a 2 never leaves column
+1 (a much smaller game, often searched out in a few passes; a win in it is a real win, a
+"lost" in it only stops the streamlined passes), with caps following the Luby sequence
+(many short restarts, now and then a longer one) for each kind. Nothing is pruned from
+the real game, only ordered, and positions are only skipped when proved lost, so
+``lost`` is exact.
 """
 
 from __future__ import annotations
@@ -148,7 +150,7 @@ class _Search:
                 pos[c] = i
         cap = caps[k]
         last = k >= self.redeals
-        if last:
+        if self.redeals == 0:  # no redeal left from the start: the restarts' own search
             return self.last_round(cells, cap)
         budget = self.budget
         seen = {bytes(cells)}
@@ -317,7 +319,8 @@ class _Search:
             if not nxt:  # blocked (or, streamlined, no move left but 2s out of column 1)
                 if is_won(cells):
                     self.nodes = nodes
-                    return WON, [(c, d) for c, _, d in path] + [(card, dst)]
+                    steps: list[Step] = [(c, d) for c, _, d in path]
+                    return WON, [*steps, (card, dst)]
                 dead.add(key)
                 cells[dst] = GAP
                 cells[src] = card
