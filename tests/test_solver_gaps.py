@@ -250,3 +250,28 @@ def test_lost_position_is_proved() -> None:
     result = solve_game(game, Budget())
     assert result.status == "lost"
     assert result.moves == []
+
+
+@pytest.mark.parametrize("cls", VARIANTS, ids=VARIANT_NAMES)
+def test_tiny_caps_many_passes_match_naive(cls: type[Gaps], monkeypatch: Any) -> None:
+    """Tiny caps force many capped passes, so positions proved lost in one pass (the
+    last round's tables of complete components) are skipped in the next, and with no
+    redeal the streamlined passes (no 2 leaves column 1) take turns with the full ones:
+    the verdicts are still the naive search's."""
+    import dailydeal.solvers.gaps as gaps_solver
+
+    monkeypatch.setattr(gaps_solver, "LUBY_UNIT", 3)
+    monkeypatch.setattr(gaps_solver, "FIRST_CAP_LAST", 3)
+    monkeypatch.setattr(gaps_solver, "FIRST_CAP_LEAD", 3)
+    passes = 0
+    for free in (10, 13, 16):
+        for i in range(12):
+            game = small_deal(i, cls, free)
+            result = solve_game(game, Budget())
+            assert result.status in ("won", "lost"), (free, i)
+            assert (result.status == "won") == naive_winnable(game), (free, i)
+            if result.status == "won":
+                assert replays_to_win(game, result.moves), (free, i)
+            passes += result.stats["passes"]
+    assert passes > 2 * 36  # the caps did cut many searches short
+

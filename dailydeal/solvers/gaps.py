@@ -13,8 +13,19 @@ cards first. A redeal subtree proved lost (or won) is remembered across passes.
 The caps grow pass after pass, and each pass after the first tries the moves in another
 (seeded, deterministic) order: these restarts are what wins the no-redeal variant, where
 one deep search tends to sink its whole budget below a bad early choice. A pass in which
-no cap was hit was exhaustive, which proves the position lost. Nothing is pruned, only
-ordered, so ``lost`` is exact.
+no cap was hit was exhaustive, which proves the position lost.
+
+When no redeal is left from the start, the round is searched with Tarjan's strongly
+connected components (2s moving between column-1 gaps make cycles): a completed component
+has had every position it reaches searched, none won, so its positions are kept as proved
+lost and later passes skip them. (With redeals, the last rounds keep the plain search:
+they are short and many, and the bookkeeping measured slower there.) The passes then
+alternate between the real game and a *streamlined* one in which a 2 never leaves column
+1 (a much smaller game, often searched out in a few passes; a win in it is a real win, a
+"lost" in it only stops the streamlined passes), with caps following the Luby sequence
+(many short restarts, now and then a longer one) for each kind. Nothing is pruned from
+the real game, only ordered, and positions are only skipped when proved lost, so
+``lost`` is exact.
 """
 
 from __future__ import annotations
@@ -57,13 +68,14 @@ def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
 
 
 def _moves(
-    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int]
+    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int], keep_twos: int = 0
 ) -> list[tuple[int, int]]:
     """Legal placements (card, destination), ordered so that the first to try is LAST.
 
     First: a card that extends the kept run of its row (or a 2 that lands left of its 3);
     then the others in the pass's tie-break order ``tb``; last: a 2 that already stands in
-    column 1 moving to another row. (Scoring the other moves by gaps kept alive or by
+    column 1 moving to another row, a move the streamlined passes (``keep_twos``) leave
+    out. (Scoring the other moves by gaps kept alive or by
     in-suit neighbours was tried: no better than a random order, and slower.)
     """
     best: list[tuple[int, int]] = []
@@ -74,7 +86,10 @@ def _moves(
         if col == 0:
             for two in TWOS:
                 if pos[two] % COLS == 0:
-                    out.append((two, g))
+                    # streamlined: level 2 keeps every 2 in column 1, level 1 those with
+                    # their 3 behind them
+                    if not keep_twos or (keep_twos == 1 and cells[pos[two] + 1] != two + 1):
+                        out.append((two, g))
                 elif cells[g + 1] == two + 1:
                     best.append((two, g))
                 else:
@@ -100,6 +115,9 @@ def _moves(
     return out
 
 
+CHECK = 64  # nodes between two looks at the budget in the last round
+
+
 class _Search:
     """One solve: the caches that survive from pass to pass, and the node count."""
 
@@ -113,6 +131,12 @@ class _Search:
         self.redeal_results: dict[tuple[int, tuple[tuple[int, int], ...]], Any] = {}
         self.redeals_tried = 0
         self.tb = [0] * 53  # tie-breaks of the move order, varied from pass to pass
+        # A streamlined pass never moves a 2 out of column 1 (a smaller game, searched
+        # for a quick win; its "lost" proves nothing about the real game).
+        self.keep_twos = 0
+        # Positions of the last round (no redeal left) proved lost, kept from pass to pass:
+        # one table for the real game, one for the streamlined one.
+        self.dead: dict[int, set[bytes]] = {level: set() for level in (0, 1, 2)}
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
@@ -126,6 +150,8 @@ class _Search:
                 pos[c] = i
         cap = caps[k]
         last = k >= self.redeals
+        if self.redeals == 0:  # no redeal left from the start: the restarts' own search
+            return self.last_round(cells, cap)
         budget = self.budget
         seen = {bytes(cells)}
         start_nodes = self.nodes
@@ -203,6 +229,115 @@ class _Search:
                     capped = True
         return (CAPPED if capped else LOST), []
 
+    def last_round(self, cells: bytearray, cap: int) -> tuple[str, list[Step]]:
+        """Search the last round (no redeal left) from ``cells``: WON/LOST/CAPPED + steps.
+
+        A depth-first search with Tarjan's strongly connected components (2s moving
+        between column-1 gaps make cycles): when a component is complete, every position
+        reachable from it has been searched and none is won, so its positions go to
+        ``self.dead`` and later passes skip them. The positions of a pass cut short by its
+        cap that are still in an open component are not proved and are forgotten.
+        """
+        pos = [-1] * 53
+        gaps = []
+        for i, c in enumerate(cells):
+            if c == GAP:
+                gaps.append(i)
+            else:
+                pos[c] = i
+        keep_twos = self.keep_twos
+        dead = self.dead[keep_twos]
+        budget = self.budget
+        root = bytes(cells)
+        if root in dead:
+            return LOST, []
+        first = _moves(cells, pos, gaps, self.tb, keep_twos)
+        if not first:
+            if is_won(cells):
+                return WON, []
+            dead.add(root)
+            return LOST, []
+        nodes = self.nodes
+        stop = nodes + cap + 1  # the cap: a pass ends CAPPED past it
+        # budget.spent is asked on every multiple of CHECK nodes, and at its node limit
+        check = (nodes // CHECK + 1) * CHECK
+        if budget.max_nodes is not None and budget.max_nodes < check:
+            check = budget.max_nodes
+        index = {root: 0}  # positions of the open components -> visit number
+        comp = [root]  # the open components' positions, by visit number
+        counter = 1
+        stack = [first]  # per open position: its moves left to try (first to try last)
+        ids = [0]  # its visit number
+        lows = [0]  # the lowest visit number of an open position it reaches
+        path: list[tuple[int, int, int]] = []  # (card, src, dst)
+        while True:
+            ms = stack[-1]
+            if not ms:  # every move of this position is searched
+                stack.pop()
+                i = ids.pop()
+                low = lows.pop()
+                if low == i:  # a complete component: all of it is lost
+                    while comp and index[comp[-1]] >= i:
+                        key = comp.pop()
+                        del index[key]
+                        dead.add(key)
+                elif low < lows[-1]:
+                    lows[-1] = low
+                if not path:
+                    self.nodes = nodes
+                    return LOST, []
+                card, src, dst = path.pop()
+                cells[dst] = GAP
+                cells[src] = card
+                pos[card] = src
+                gaps[gaps.index(src)] = dst
+                continue
+            card, dst = ms.pop()
+            src = pos[card]
+            # rules.gaps.move, inlined (pos and gaps follow once the position is new)
+            cells[src] = GAP
+            cells[dst] = card
+            key = bytes(cells)
+            seen = index.get(key)
+            if seen is not None or key in dead:
+                cells[dst] = GAP
+                cells[src] = card
+                if seen is not None and seen < lows[-1]:
+                    lows[-1] = seen
+                continue
+            nodes += 1
+            if nodes >= check:
+                self.nodes = nodes
+                if budget.spent(nodes):
+                    raise _OutOfBudget
+                check = nodes + CHECK
+                if budget.max_nodes is not None and budget.max_nodes < check:
+                    check = budget.max_nodes
+            pos[card] = dst
+            gaps[gaps.index(dst)] = src
+            nxt = _moves(cells, pos, gaps, self.tb, keep_twos)
+            if not nxt:  # blocked (or, streamlined, no move left but 2s out of column 1)
+                if is_won(cells):
+                    self.nodes = nodes
+                    steps: list[Step] = [(c, d) for c, _, d in path]
+                    return WON, [*steps, (card, dst)]
+                dead.add(key)
+                cells[dst] = GAP
+                cells[src] = card
+                pos[card] = src
+                gaps[gaps.index(src)] = dst
+                continue
+            if nodes >= stop:
+                self.nodes = nodes
+                return CAPPED, []
+            path.append((card, src, dst))
+            index[key] = counter
+            comp.append(key)
+            stack.append(nxt)
+            ids.append(counter)
+            lows.append(counter)
+            counter += 1
+
     def redeal(
         self,
         start: bytearray,
@@ -237,17 +372,27 @@ def _notation(step: Step) -> str:
     return C.name(card)
 
 
-GROWTH = 4  # caps grow by this factor from pass to pass
-GROWTH_NO_REDEAL = 1.1
+GROWTH = 4  # caps grow by this factor from pass to pass (rounds with redeals)
 FIRST_CAP_LEAD = 300  # nodes in a round that ends with a redeal, first pass
 FIRST_CAP_LAST = 2000  # nodes in the last round, first pass
-FIRST_CAP_ONLY = 1000  # nodes in the only round (no redeal left), first pass
+LUBY_UNIT = 2000  # no redeal left: pass n of each kind has a cap of LUBY_UNIT * luby(n)
+# no redeal left: the streamlined levels (see ``_moves``) and the real game (0), in turn
+LEVELS: tuple[int, ...] = (2, 0)
+
+
+def luby(i: int) -> int:
+    """The Luby restart sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (``i`` from 1)."""
+    while True:
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
 
 
 def _caps(redeals_left: int, scale: float) -> list[int]:
     """Node caps per round for one pass: index k is round k (k redeals used)."""
-    if redeals_left == 0:
-        return [int(FIRST_CAP_ONLY * scale)]
     return [int(FIRST_CAP_LEAD * scale)] * redeals_left + [int(FIRST_CAP_LAST * scale)]
 
 
@@ -264,23 +409,34 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     scale: float = 1
     status = UNKNOWN
     steps: list[Step] = []
+    # no redeal left: passes of each kind (full, streamlined), and whether the streamlined
+    # game is searched out (no win in it: full passes only from then on)
+    runs = dict.fromkeys(LEVELS, 0)
+    levels = list(LEVELS)
     try:
         while True:
             stats["passes"] += 1
-            caps = _caps(left, scale)
             if stats["passes"] > 1:
                 search.tb = fisher_yates(range(53), SplitMix64(stats["passes"]))
+            if left:
+                caps = _caps(left, scale)
+                scale *= GROWTH
+            else:
+                search.keep_twos = levels[(stats["passes"] - 1) % len(levels)]
+                runs[search.keep_twos] += 1
+                caps = [LUBY_UNIT * luby(runs[search.keep_twos])]
             search_status, steps = search.round(cells, 0, caps)
             if search_status == WON:
                 status = WON
                 break
             if search_status == LOST:
-                status = LOST
-                break
-            scale *= GROWTH if left else GROWTH_NO_REDEAL
+                if not search.keep_twos:
+                    status = LOST
+                    break
+                levels.remove(search.keep_twos)
     except _OutOfBudget:
         status = UNKNOWN
     stats["redeals_tried"] = search.redeals_tried
+    stats["streamlined_passes"] = sum(n for level, n in runs.items() if level)
     moves = [_notation(s) for s in steps] if status == WON else []
     return SolveResult(status, moves, search.nodes, budget.elapsed(), stats)
-
