@@ -19,8 +19,8 @@ from dailydeal.games import new_game
 from dailydeal.games.accordion import Accordion
 from dailydeal.shuffle import shuffled_deck
 from dailydeal.solvers import accordion, solve, solve_position
-from dailydeal.solvers.accordion import DEAL, connected, luby, search, viable, with_deals
-from dailydeal.solvers.base import Budget
+from dailydeal.solvers.accordion import DEAL, connected, search, viable, with_deals
+from dailydeal.solvers.base import Budget, luby
 from dailydeal.verify import replay, verify
 
 Piles = tuple[tuple[int, ...], ...]

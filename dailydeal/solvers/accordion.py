@@ -51,7 +51,7 @@ from dailydeal.cards import Card
 from dailydeal.games import Game
 from dailydeal.games.accordion import Accordion
 from dailydeal.games.rules.accordion import MATCHES, pile_moves
-from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
+from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
 DEAL_TEXT = "d"
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
@@ -175,23 +175,6 @@ class _Runner:
             raise _OutOfBudget
         if self.nodes >= self.stop:
             raise _OutOfBudget
-
-
-def luby(k: int) -> int:
-    """The k-th term (k >= 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
-
-    Restarting with node limits in this sequence is within a logarithmic factor of the
-    best fixed limit for any distribution of search lengths (Luby, Sinclair and
-    Zuckerman, 1993), without knowing that distribution.
-    """
-    while True:
-        size = 1  # the smallest 2**m - 1 >= k
-        while size < k:
-            size = 2 * size + 1
-        if k == size:
-            return (size + 1) // 2
-        k -= size // 2  # the sequence of length 2**m - 1 is two copies of the one
-        # of length 2**(m-1) - 1, then 2**(m-1)
 
 
 def card_mask(cards: Sequence[Card]) -> int:

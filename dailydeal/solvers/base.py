@@ -70,4 +70,21 @@ class Budget:
         return self.clock() - self.start
 
 
+def luby(k: int) -> int:
+    """The k-th term (k >= 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+
+    Restarting with node limits in this sequence is within a logarithmic factor of the
+    best fixed limit for any distribution of search lengths (Luby, Sinclair and
+    Zuckerman, 1993), without knowing that distribution.
+    """
+    while True:
+        size = 1  # the smallest 2**m - 1 >= k
+        while size < k:
+            size = 2 * size + 1
+        if k == size:
+            return (size + 1) // 2
+        k -= size // 2  # the sequence of length 2**m - 1 is two copies of the one
+        # of length 2**(m-1) - 1, then 2**(m-1)
+
+
 SolverFn = Callable[[Game[Any], Budget], SolveResult]

@@ -47,7 +47,7 @@ from dailydeal.games.rules.gaps import (
     redeal,
 )
 from dailydeal.shuffle import SplitMix64, fisher_yates
-from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
+from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
 CAPPED = "capped"
 
@@ -378,17 +378,6 @@ FIRST_CAP_LAST = 2000  # nodes in the last round, first pass
 LUBY_UNIT = 2000  # no redeal left: pass n of each kind has a cap of LUBY_UNIT * luby(n)
 # no redeal left: the streamlined levels (see ``_moves``) and the real game (0), in turn
 LEVELS: tuple[int, ...] = (2, 0)
-
-
-def luby(i: int) -> int:
-    """The Luby restart sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (``i`` from 1)."""
-    while True:
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
 
 
 def _caps(redeals_left: int, scale: float) -> list[int]:
