@@ -3,27 +3,37 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The modules setup.py compiles with mypyc (pyproject.toml, [tool.dailydeal] compiled)
+COMPILED_SOURCES := $(shell $(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['dailydeal']['compiled'])")
+BUILT := $(VENV)/.compiled
 # A second environment with every runtime dependency at the lowest version pyproject allows
 LOWEST := .venv-lowest
 
 .PHONY: run test test-lowest lint install clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# An edit of a compiled module recompiles it (a stale build would run as Python source,
+# slower: dailydeal/native.py); the install above has just compiled everything.
+$(BUILT): $(STAMP) $(COMPILED_SOURCES)
+	@if find $(COMPILED_SOURCES) -newer $(STAMP) | grep -q .; then \
+		echo "recompiling the solvers (setup.py)"; $(BIN)/pip install --quiet --no-deps -e .; fi
+	@touch $(BUILT)
 
-run: $(STAMP)
+install: $(BUILT)
+
+run: $(BUILT)
 	@echo "dailydeal: filling today's deals, then serving the daily page at http://127.0.0.1:8000/"
 	$(BIN)/dailydeal serve --jobs 2
 
 # -rs: the summary names every skipped test and why (the browser tests without Chromium)
-test: $(STAMP)
+test: $(BUILT)
 	$(BIN)/pytest -rs
-	$(BIN)/ruff check dailydeal tests benchmarks
+	$(BIN)/ruff check dailydeal tests benchmarks setup.py
 	$(BIN)/mypy dailydeal
 
 # The tests again on the lowest versions pyproject.toml allows (CI runs it after `make test`).
@@ -35,9 +45,10 @@ test-lowest:
 	@echo "lowest versions allowed by pyproject.toml:" && cat $(LOWEST)/constraints.txt
 	$(LOWEST)/bin/pytest -p no:cacheprovider $(PYTEST_ARGS)
 
-lint: $(STAMP)
-	$(BIN)/ruff check dailydeal tests benchmarks
+lint: $(BUILT)
+	$(BIN)/ruff check dailydeal tests benchmarks setup.py
 	$(BIN)/mypy dailydeal
 
 clean:
-	rm -rf $(VENV) $(LOWEST)
+	rm -rf $(VENV) $(LOWEST) build dailydeal/compiled.json
+	find dailydeal -name '*.so' -delete

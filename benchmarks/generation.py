@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from dailydeal import native
 from dailydeal.config import Settings, parse_games
 from dailydeal.daily.generate import FillReport, fill_days
 
@@ -87,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         f"budget: max_nodes={settings.solve_max_nodes}, time_limit={settings.solve_time_limit}, "
         f"max_attempts={settings.max_attempts}; games: "
         + ", ".join(f"{g}/{v}" for g, v in settings.games)
+        + f"; solvers: {native.BUILD}"
     )
     if not args.skip_day:
         result = run(settings, 1, 1)

@@ -10,6 +10,8 @@ instead). Every won solution is checked by the verifier. Times are CPU seconds p
 shared machine do not turn decided deals into unknown ones; --clock wall is what a
 service waits. --jobs N solves in N processes (CPU times stay per deal). Peak memory is
 the high-water mark of the process (or of the largest worker): an upper bound per deal.
+"build" says whether the solvers ran compiled (mypyc, see setup.py) or as Python source
+(DAILYDEAL_PURE_PYTHON=1 forces the source).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import sys
 import time
 from typing import Any
 
+from dailydeal import native
 from dailydeal.games import get_game
 from dailydeal.shuffle import SplitMix64
 from dailydeal.solvers import solve
@@ -117,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         "deals": len(seeds),
         "time_limit": args.time_limit,
         "clock": args.clock,
+        "build": native.BUILD,  # compiled solvers or their Python source (dailydeal/native.py)
         **counts,
         "won_pct": round(100 * counts["won"] / max(1, len(seeds)), 2),
         "solutions_not_verified": bad,

@@ -3,9 +3,14 @@
 Data flows one way: seed -> deal -> solve -> rate -> store -> serve.
 """
 
-from dailydeal.errors import IllegalMoveError, InvalidMoveError
-from dailydeal.games import GAMES, deal, get_game
-from dailydeal.verify import Verdict, verify
+from dailydeal import native
+
+# First of all: a compiled module whose source changed must not be imported (native.py)
+native.use_fresh_modules()
+
+from dailydeal.errors import IllegalMoveError, InvalidMoveError  # noqa: E402
+from dailydeal.games import GAMES, deal, get_game  # noqa: E402
+from dailydeal.verify import Verdict, verify  # noqa: E402
 
 __all__ = [
     "GAMES",

@@ -86,20 +86,6 @@ class Hint:
         }
 
 
-class _ClockBudget(Budget):
-    """A Budget that remembers whether the clock (rather than the node count) stopped it."""
-
-    timed_out = False
-
-    def spent(self, nodes: int) -> bool:
-        if self.max_nodes is not None and nodes >= self.max_nodes:
-            return True
-        if super().spent(nodes):  # only the clock is left to say so
-            self.timed_out = True
-            return True
-        return False
-
-
 def line_wins(position: Game[Any], line: Sequence[str]) -> bool:
     """Whether ``line`` played from ``position`` as the verifier plays it wins the game."""
     probe = position.copy()
@@ -134,7 +120,7 @@ def solve_hint(
         return Hint(WINNABLE, None, 0, True, state, 0, max_nodes)
     if state == GAME_LOST:  # the rules say so: no move can change the outcome
         return Hint(HOPELESS, None, None, False, state, 0, max_nodes)
-    budget = _ClockBudget(max_nodes=max_nodes, time_limit=time_limit)
+    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
     result = solver_for(position)(position, budget)
     if budget.timed_out:
         raise HintTimeout(f"no answer within {time_limit} s ({result.nodes} nodes)")

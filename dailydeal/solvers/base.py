@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from dailydeal.games import Game
 
@@ -38,7 +38,7 @@ class Budget:
     that other processes do not turn decided deals into unknown ones.
     """
 
-    CHECK_EVERY = 1024  # nodes between clock readings
+    CHECK_EVERY: ClassVar[int] = 1024  # nodes between clock readings
 
     def __init__(
         self,
@@ -56,6 +56,7 @@ class Budget:
         self.start = clock()
         self.deadline = None if time_limit is None else self.start + time_limit
         self._next_check = self.CHECK_EVERY
+        self.timed_out = False  # whether the clock (rather than the node count) stopped it
 
     def spent(self, nodes: int) -> bool:
         """True once the node or time budget is used up."""
@@ -63,7 +64,9 @@ class Budget:
             return True
         if self.deadline is not None and nodes >= self._next_check:
             self._next_check = nodes + self.CHECK_EVERY
-            return self.clock() >= self.deadline
+            if self.clock() >= self.deadline:
+                self.timed_out = True
+                return True
         return False
 
     def elapsed(self) -> float:

@@ -143,7 +143,8 @@ class _Search:
         cells = bytearray(cells)
         pos = [-1] * 53
         gaps = []
-        for i, c in enumerate(cells):
+        for i in range(len(cells)):
+            c = cells[i]
             if c == GAP:
                 gaps.append(i)
             else:
@@ -240,7 +241,8 @@ class _Search:
         """
         pos = [-1] * 53
         gaps = []
-        for i, c in enumerate(cells):
+        for i in range(len(cells)):
+            c = cells[i]
             if c == GAP:
                 gaps.append(i)
             else:
@@ -395,7 +397,7 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     cells = bytearray(game.cells)
     search = _Search(seed, left, used, budget)
     stats: dict[str, Any] = {"passes": 0}
-    scale: float = 1
+    scale: float = 1.0
     status = UNKNOWN
     steps: list[Step] = []
     # no redeal left: passes of each kind (full, streamlined), and whether the streamlined

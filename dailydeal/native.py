@@ -1,0 +1,119 @@
+"""Compiled or Python: which build of the solvers' hot modules runs, and why.
+
+``setup.py`` compiles the modules listed in pyproject.toml (``[tool.dailydeal] compiled``)
+with mypyc when it can, and records the SHA-256 of each one's source in
+``dailydeal/compiled.json``. The Python source stays the reference: a compiled module must
+give the same results (tests/test_native.py compares them node for node).
+
+A compiled module whose source changed after the build (an edit or a checkout in an
+editable install) would silently run the old code. So, before anything imports them,
+``use_fresh_modules()`` compares the hashes; if any differs, or ``DAILYDEAL_PURE_PYTHON``
+is set to anything but ``0``, every recorded module is imported from its ``.py`` source
+instead (a finder placed first on ``sys.meta_path``), and ``BUILD`` says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+MANIFEST = PACKAGE_DIR / "compiled.json"
+PURE_SETTING = "DAILYDEAL_PURE_PYTHON"
+
+COMPILED = "compiled"
+NOT_BUILT = "python (not compiled: no compiler, or DAILYDEAL_PURE_PYTHON at install)"
+REQUESTED = "python (DAILYDEAL_PURE_PYTHON is set)"
+STALE = "python (the compiled build is older than the source: run `make install`)"
+
+# What runs, once use_fresh_modules() has looked: one of the four strings above
+BUILD = NOT_BUILT
+
+
+def pure_python_requested() -> bool:
+    return os.environ.get(PURE_SETTING, "").strip() not in ("", "0")
+
+
+def recorded() -> dict[str, str]:
+    """{module name: SHA-256 of the source it was compiled from}; {} when nothing was."""
+    try:
+        data = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def source_path(name: str) -> Path:
+    """The .py file of module ``name`` (``dailydeal.solvers.gaps``)."""
+    return PACKAGE_DIR.parent.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def changed(manifest: dict[str, str]) -> list[str]:
+    """The recorded modules whose source no longer matches the build."""
+    out = []
+    for name, digest in sorted(manifest.items()):
+        try:
+            now = hashlib.sha256(source_path(name).read_bytes()).hexdigest()
+        except OSError:
+            now = ""
+        if now != digest:
+            out.append(name)
+    return out
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Imports the named modules from their .py source, ahead of any compiled build."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = frozenset(names)
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+
+
+def use_fresh_modules() -> str:
+    """Decide compiled or Python source for the recorded modules; return (and set) BUILD."""
+    global BUILD
+    manifest = recorded()
+    if not manifest:
+        BUILD = NOT_BUILT
+        return BUILD
+    stale = changed(manifest)
+    if pure_python_requested() or stale:
+        if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+            sys.meta_path.insert(0, _SourceFinder(list(manifest)))
+        if stale and not pure_python_requested():
+            BUILD = STALE
+            warnings.warn(
+                f"dailydeal: {', '.join(stale)} changed since it was compiled; running the "
+                "Python source (slower). Rebuild with `make install`.",
+                stacklevel=2,
+            )
+        else:
+            BUILD = REQUESTED
+        return BUILD
+    BUILD = COMPILED
+    return BUILD
+
+
+def is_compiled(module: ModuleType) -> bool:
+    """True when ``module`` was loaded from a C extension (mypyc), not from source."""
+    return isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader)

@@ -1,0 +1,143 @@
+"""The compiled solvers (mypyc, setup.py) against their Python source, and the stale guard.
+
+The Python source is the reference: a compiled build must reach the same verdicts with the
+same node counts and the same moves. When the modules are not compiled here (no C compiler
+at install), the comparison has nothing to compare and says so as a skip.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import dailydeal.solvers.gaps as gaps_solver
+from dailydeal import native
+from dailydeal.solvers import solve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (game, variant, seeds, node budget): some won, lost and unknown answers in every game
+CASES = [
+    ("accordion", None, [1, 2, 3, 4, 5, 6], 20_000),
+    ("accordion", "forced", [1, 2, 3, 4], 20_000),
+    ("pyramid", None, [1, 2, 3, 4, 5, 6], 3_000),
+    ("pyramid", "passes=2", [1, 2, 3], 3_000),
+    ("gaps", None, [1, 2, 3, 4], 20_000),
+    ("gaps", "redeals=0", [1, 2, 3, 4], 20_000),
+]
+
+REPLAY = """
+import json, sys
+from dailydeal import native
+from dailydeal.solvers import solve
+cases = json.loads(sys.argv[1])
+out = [[native.BUILD]]
+for game, variant, seeds, nodes in cases:
+    for seed in seeds:
+        r = solve(game, seed, variant, max_nodes=nodes)
+        out.append([game, variant, seed, r.status, r.nodes, r.moves])
+print(json.dumps(out))
+"""
+
+
+def answers() -> list[list[object]]:
+    out: list[list[object]] = []
+    for game, variant, seeds, nodes in CASES:
+        for seed in seeds:
+            r = solve(game, seed, variant, max_nodes=nodes)
+            out.append([game, variant, seed, r.status, r.nodes, r.moves])
+    return out
+
+
+def run_python(code: str, *args: str, pythonpath: Path = ROOT, pure: bool = False,
+               ) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` importing dailydeal from ``pythonpath``.
+
+    -S: without site-packages, where an editable install's finder would import the
+    installed tree first (the solvers need nothing beyond the standard library); run in
+    ``pythonpath``, as ``-c`` puts the working directory first on the path.
+    """
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_SETTING}
+    env["PYTHONPATH"] = str(pythonpath)
+    if pure:
+        env[native.PURE_SETTING] = "1"
+    return subprocess.run(
+        [sys.executable, "-S", "-c", code, *args], env=env, capture_output=True, text=True,
+        timeout=600, check=False, cwd=pythonpath,
+    )
+
+
+def test_the_compiled_list_is_one_list() -> None:
+    """pyproject.toml names real modules, and the build recorded exactly those."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    paths = config["tool"]["dailydeal"]["compiled"]
+    assert paths and all((ROOT / p).is_file() for p in paths)
+    manifest = native.recorded()
+    if manifest:
+        names = {p.removesuffix(".py").replace("/", ".") for p in paths}
+        assert set(manifest) == names
+
+
+def test_compiled_solvers_answer_as_the_python_source() -> None:
+    if native.BUILD != native.COMPILED:
+        pytest.skip(f"the solvers are not compiled here: {native.BUILD}")
+    assert native.is_compiled(gaps_solver)
+    compiled = answers()
+    proc = run_python(REPLAY, json.dumps(CASES), pure=True)
+    assert proc.returncode == 0, proc.stderr
+    pure = json.loads(proc.stdout)
+    assert pure[0] == [native.REQUESTED]
+    assert pure[1:] == compiled
+    statuses = {row[3] for row in compiled}
+    assert statuses == {"won", "lost", "unknown"}, statuses  # every kind of answer compared
+
+
+def test_a_changed_source_runs_as_python_with_a_warning(tmp_path: Path) -> None:
+    """A copy of the package whose gaps.py changed after the build imports gaps.py."""
+    if not native.recorded():
+        pytest.skip(f"the solvers are not compiled here: {native.BUILD}")
+    copy = tmp_path / "dailydeal"
+    shutil.copytree(ROOT / "dailydeal", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / "solvers" / "gaps.py").open("a", encoding="utf-8") as f:
+        f.write("\n# an edit after the build\n")
+    code = (
+        "import dailydeal.solvers.gaps as g, dailydeal.solvers.pyramid as p\n"
+        "from dailydeal import native\n"
+        "print(native.BUILD, native.is_compiled(g), native.is_compiled(p), g.__file__)"
+    )
+    proc = run_python(code, pythonpath=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    build, g_compiled, p_compiled, where = proc.stdout.rsplit(" ", 3)
+    assert build == native.STALE
+    # every recorded module runs from source, not only the changed one: they call each other
+    assert (g_compiled, p_compiled) == ("False", "False")
+    assert where.strip() == str(copy / "solvers" / "gaps.py")
+    assert "dailydeal.solvers.gaps changed since it was compiled" in proc.stderr
+
+
+def test_the_guard_compares_source_hashes() -> None:
+    name = "dailydeal.solvers.gaps"
+    digest = hashlib.sha256(native.source_path(name).read_bytes()).hexdigest()
+    assert native.changed({name: digest}) == []
+    assert native.changed({name: "0" * 64}) == [name]
+    assert native.changed({"dailydeal.no_such_module": digest}) == ["dailydeal.no_such_module"]
+
+
+def test_pure_python_can_be_asked_for() -> None:
+    code = (
+        "import dailydeal.solvers.accordion as a\n"
+        "from dailydeal import native\n"
+        "print(native.BUILD, native.is_compiled(a))"
+    )
+    proc = run_python(code, pure=True)
+    assert proc.returncode == 0, proc.stderr
+    expected = native.REQUESTED if native.recorded() else native.NOT_BUILT
+    assert proc.stdout.strip() == f"{expected} False"
