@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,6 +101,21 @@ def test_compiled_solvers_answer_as_the_python_source() -> None:
     assert statuses == {"won", "lost", "unknown"}, statuses  # every kind of answer compared
 
 
+def loaded(modules: list[str], **kw: Any) -> tuple[str, list[bool], list[str], str]:
+    """(BUILD, compiled or not, file, stderr) of ``modules`` imported by a new interpreter."""
+    code = (
+        "import importlib, json, sys\n"
+        "from dailydeal import native\n"
+        "ms = [importlib.import_module(n) for n in sys.argv[1:]]\n"
+        "print(json.dumps([native.BUILD, [native.is_compiled(m) for m in ms],"
+        " [m.__file__ for m in ms]]))"
+    )
+    proc = run_python(code, *modules, **kw)
+    assert proc.returncode == 0, proc.stderr
+    build, compiled, files = json.loads(proc.stdout)
+    return build, compiled, files, proc.stderr
+
+
 def test_a_changed_source_runs_as_python_with_a_warning(tmp_path: Path) -> None:
     """A copy of the package whose gaps.py changed after the build imports gaps.py."""
     if not native.recorded():
@@ -108,19 +124,14 @@ def test_a_changed_source_runs_as_python_with_a_warning(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "dailydeal", copy, ignore=shutil.ignore_patterns("__pycache__"))
     with (copy / "solvers" / "gaps.py").open("a", encoding="utf-8") as f:
         f.write("\n# an edit after the build\n")
-    code = (
-        "import dailydeal.solvers.gaps as g, dailydeal.solvers.pyramid as p\n"
-        "from dailydeal import native\n"
-        "print(native.BUILD, native.is_compiled(g), native.is_compiled(p), g.__file__)"
+    build, compiled, files, stderr = loaded(
+        ["dailydeal.solvers.gaps", "dailydeal.solvers.pyramid"], pythonpath=tmp_path
     )
-    proc = run_python(code, pythonpath=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    build, g_compiled, p_compiled, where = proc.stdout.rsplit(" ", 3)
     assert build == native.STALE
     # every recorded module runs from source, not only the changed one: they call each other
-    assert (g_compiled, p_compiled) == ("False", "False")
-    assert where.strip() == str(copy / "solvers" / "gaps.py")
-    assert "dailydeal.solvers.gaps changed since it was compiled" in proc.stderr
+    assert compiled == [False, False]
+    assert files[0] == str(copy / "solvers" / "gaps.py")
+    assert "dailydeal.solvers.gaps changed since it was compiled" in stderr
 
 
 def test_the_guard_compares_source_hashes() -> None:
@@ -132,12 +143,7 @@ def test_the_guard_compares_source_hashes() -> None:
 
 
 def test_pure_python_can_be_asked_for() -> None:
-    code = (
-        "import dailydeal.solvers.accordion as a\n"
-        "from dailydeal import native\n"
-        "print(native.BUILD, native.is_compiled(a))"
-    )
-    proc = run_python(code, pure=True)
-    assert proc.returncode == 0, proc.stderr
-    expected = native.REQUESTED if native.recorded() else native.NOT_BUILT
-    assert proc.stdout.strip() == f"{expected} False"
+    build, compiled, files, _ = loaded(["dailydeal.solvers.accordion"], pure=True)
+    assert build == (native.REQUESTED if native.recorded() else native.NOT_BUILT)
+    assert compiled == [False]
+    assert files[0].endswith(".py")
