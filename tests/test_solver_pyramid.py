@@ -403,3 +403,19 @@ def test_passes_needed_never_above_fewest_recycles() -> None:
                 assert 0 <= cheap <= expected and full <= expected, (seed, cheap, full)
     assert claimed > 0
     assert any(n >= 2 for n in seen), seen
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**40), left=st.integers(3, 10), variant=st.sampled_from(VARIANTS))
+def test_property_passes_needed_admissible(seed: int, left: int, variant: str | None) -> None:
+    """``passes_needed`` never claims more recycles than the fewest of any win, and calls
+    a position lost (BIG) only when it has no win."""
+    game = late_position(seed, variant, left)
+    assume(game is not None)
+    assert game is not None
+    fewest = fewest_recycles(game)
+    solver = pyramid_solver._Search(game, Budget())
+    mask, tal, p, _ = unpack(solver.start)
+    need, _ = solver.bounds.passes_needed(mask, tal, p)
+    if fewest is not None:
+        assert need <= fewest, (need, fewest)

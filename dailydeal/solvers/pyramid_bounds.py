@@ -14,6 +14,14 @@ Every pool bound P* is a lower bound on P, and t grows with P: a solution takes 
 2 * P* - weight distinct talon cards, and each stock card among them needs its own draw
 (only waste cards above any buried ones can be taken without one). Both bounds add these
 draws (``heuristic``; ``with_draws`` for each term of the threshold bound).
+
+Counting passes (``passes_needed``): the pools above forget the order of the talon, so on
+their own they never see that a position needs more than one recycle. Pyramid cards that
+no pyramid card can ever pair with must each leave with a talon card, in the order the
+pyramid frees them, while the waste is a stack: a card can be taken from under the waste
+top only if every card above it leaves first. Following the draw cursor through the passes
+gives the fewest recycles every solution makes, and how far its last pass draws; the
+threshold bound drops the terms that stop short of either.
 """
 
 from __future__ import annotations
@@ -131,6 +139,10 @@ class Bounds:
         # value_bits[w]: talon positions holding a card of value w.
         self.value_bits = [0] * 14
         self.vbit = [1 << v for v in self.tvalues]
+        # place_bits[v]: pyramid places dealt a card of value v.
+        self.place_bits = [0] * 14
+        for i, v in enumerate(self.values):
+            self.place_bits[v] |= 1 << i
         for j, v in enumerate(self.tvalues):
             self.value_bits[v] |= 1 << j
         # vtab[k][x]: the values (as bits) of the talon cards at positions 8k..8k+7 in x.
@@ -145,7 +157,7 @@ class Bounds:
         self.phase_cache: dict[int, int] = {}
         self.usable_cache: dict[int, int] = {}
         self.usable_pos_cache: dict[int, int] = {}
-        self.forced_cache: dict[int, list[tuple[int, list[int]]]] = {}
+        self.forced_cache: dict[int, list[tuple[int, list[int], int]]] = {}
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -587,10 +599,10 @@ class Bounds:
                 usable = self.usable_values(mask, pool)
         return low
 
-    def forced_chain(self, mask: int) -> list[tuple[int, list[int]]]:
+    def forced_chain(self, mask: int) -> list[tuple[int, list[int], int]]:
         """The mask's cards that can only leave with a talon card (``passes_needed``), by
         decreasing place (the cards covering a place come first): (talon value w that pairs
-        with it, indices of the earlier entries that must leave before it)."""
+        with it, indices of the earlier entries that must leave before it, its place)."""
         got = self.forced_cache.get(mask)
         if got is not None:
             return got
@@ -611,7 +623,7 @@ class Bounds:
                 continue  # a pyramid partner may take it
             before = [k for place, k in index.items() if BLOCKERS[i] >> place & 1]
             index[i] = len(got)
-            got.append((PAIR_SUM - v, before))
+            got.append((PAIR_SUM - v, before, i))
         self.forced_cache[mask] = got
         return got
 
@@ -627,9 +639,9 @@ class Bounds:
         card drawn), which never goes back. At cursor c a card j of value w can be taken
         only if it is c, or lies below c in the waste and every card above it (talon
         positions j+1..c) leaves first; a card leaves only if ``usable_values`` allows its
-        value, no more cards of a value than the pyramid cards it pairs with (``caps``)
-        ever leave, and each one but a king takes a pyramid card of its own (not the one
-        waiting). So each such card's earliest cursor is the first one, from
+        value, and each one but a king with a pyramid card of its own, accessible by then:
+        not the waiting card, nor one it covers, nor one under a card of the chain whose
+        cursor comes later. So each such card's earliest cursor is the first one, from
         the latest of the cards covering it, where a card of value w is takeable; the
         latest of them is a lower bound on where every solution's cursor must get to.
         Cards removed meanwhile only make the talon smaller, which this ignores (the cards
@@ -642,15 +654,13 @@ class Bounds:
         info = self.info_cache.get(mask) or self.info(mask)
         bad = tal & ~self.usable_positions(mask, self.values_of(tal) & info.wanted)
         vb = self.value_bits
-        over: list[tuple[int, int]] | None = None  # (positions, cap) of values over their cap
         kings = vb[KING_VALUE]
-        # Each talon card that leaves, kings aside, takes a pyramid card of its own, and the
-        # card waiting for the one under the gap takes another.
-        takers = 2 * mask.bit_count() - info.weight
+        tvalues = self.tvalues
+        pv = self.place_bits
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
         latest = start
-        for w, before in chain:
+        for w, before, place in chain:
             t0 = start
             for k in before:
                 if times[k] > t0:
@@ -667,16 +677,29 @@ class Bounds:
                     t = t0
                 else:
                     gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
-                    if not gap & bad and (gap & ~kings).bit_count() < takers:
-                        if over is None:
-                            caps = info.caps
-                            over = [
-                                (vb[u], caps[u]) for u in range(1, 13)
-                                if (tal & vb[u]).bit_count() > caps[u]
-                            ]
+                    if not gap & bad:
+                        # The cards of the gap leave before this one does, each but a
+                        # king with a pyramid card of its own accessible by then: not
+                        # this one, none it covers, and none under a card of the chain
+                        # that leaves later.
+                        late = 1 << place
+                        for k, tk in enumerate(times):
+                            if tk > t0:
+                                late |= 1 << chain[k][2]
                         t = t0
-                        for b, cap in over:
-                            if (gap & b).bit_count() > cap:
+                        g = gap & ~kings
+                        while g:
+                            u = tvalues[(g & -g).bit_length() - 1]
+                            ub = g & vb[u]
+                            g ^= ub
+                            room = 0
+                            cand = mask & pv[PAIR_SUM - u]
+                            while cand:
+                                x = cand & -cand
+                                cand ^= x
+                                if not (BLOCKERS[x.bit_length() - 1] | x) & late:
+                                    room += 1
+                            if ub.bit_count() > room:
                                 t = -1
                                 break
             if t < 0:
