@@ -157,7 +157,7 @@ class Bounds:
         self.phase_cache: dict[int, int] = {}
         self.usable_cache: dict[int, int] = {}
         self.usable_pos_cache: dict[int, int] = {}
-        self.forced_cache: dict[int, list[tuple[int, list[int], int]]] = {}
+        self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int]]]] = {}
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -599,10 +599,11 @@ class Bounds:
                 usable = self.usable_values(mask, pool)
         return low
 
-    def forced_chain(self, mask: int) -> list[tuple[int, list[int], int]]:
+    def forced_chain(self, mask: int) -> list[tuple[int, list[int], int, list[int]]]:
         """The mask's cards that can only leave with a talon card (``passes_needed``), by
         decreasing place (the cards covering a place come first): (talon value w that pairs
-        with it, indices of the earlier entries that must leave before it, its place)."""
+        with it, indices of the nearest earlier entries that must leave before it, its
+        place, indices of all the earlier entries that must leave before it)."""
         got = self.forced_cache.get(mask)
         if got is not None:
             return got
@@ -621,16 +622,22 @@ class Bounds:
                 for j in places
             ):
                 continue  # a pyramid partner may take it
-            before = [k for place, k in index.items() if BLOCKERS[i] >> place & 1]
+            above = [k for place, k in index.items() if BLOCKERS[i] >> place & 1]
+            # Only the nearest ones: the cursor of each is at least that of those above it.
+            covered = set()
+            for k in above:
+                covered.update(got[k][1])
+                covered.update(got[k][3])
+            before = [k for k in above if k not in covered]
             index[i] = len(got)
-            got.append((PAIR_SUM - v, before, i))
+            got.append((PAIR_SUM - v, before, i, above))
         self.forced_cache[mask] = got
         return got
 
-    def passes_needed(self, mask: int, tal: int, p: int) -> tuple[int, int]:
+    def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
         """(S, c): every solution recycles at least S times, and if exactly S, draws at
         least up to talon position ``c`` in its last pass (c = -1: no such position). S is
-        BIG when the position is lost.
+        BIG when the position is lost, or needs more than ``most`` recycles.
 
         The waste is a stack. A pyramid card with no pyramid partner it can ever be
         accessible with (no such card of the partner value outside the cards covering it
@@ -651,16 +658,17 @@ class Bounds:
         chain = self.forced_chain(mask)
         if not chain:
             return 0, -1
-        info = self.info_cache.get(mask) or self.info(mask)
-        bad = tal & ~self.usable_positions(mask, self.values_of(tal) & info.wanted)
+        bad = -1  # cards that never leave, looked up at the first gap
         vb = self.value_bits
         kings = vb[KING_VALUE]
         tvalues = self.tvalues
         pv = self.place_bits
+        # Each talon card that leaves, kings aside, takes a pyramid card of its own.
+        takers = 2 * mask.bit_count() - (self.info_cache.get(mask) or self.info(mask)).weight
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
         latest = start
-        for w, before, place in chain:
+        for w, before, place, _ in chain:
             t0 = start
             for k in before:
                 if times[k] > t0:
@@ -677,7 +685,12 @@ class Bounds:
                     t = t0
                 else:
                     gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
-                    if not gap & bad:
+                    if bad < 0:
+                        info = self.info_cache.get(mask) or self.info(mask)
+                        bad = tal & ~self.usable_positions(
+                            mask, self.values_of(tal) & info.wanted
+                        )
+                    if not gap & bad and (gap & ~kings).bit_count() < takers:
                         # The cards of the gap leave before this one does, each but a
                         # king with a pyramid card of its own accessible by then: not
                         # this one, none it covers, and none under a card of the chain
@@ -711,7 +724,29 @@ class Bounds:
             times.append(t)
             if t > latest:
                 latest = t
+                if t >> 5 > most:
+                    return BIG, -1
         return latest >> 5, (latest & 31) - 1
+
+    def quick_bound(self, mask: int, tal: int, p: int, rec: int, need: int, far: int) -> int:
+        """A cheap bound from ``passes_needed`` alone (BIG: lost), tried before the
+        threshold bound: the pool steps with every talon value, and then, with S >= 1
+        recycles, the whole stock drawn, the recycles and at least one draw after each
+        (see ``redrawn``); with none, the draws up to the position the pass must reach.
+        ``need`` and ``far`` are what ``passes_needed`` says of the position."""
+        if need >= BIG or (self.passes is not None and need > self.passes - 1 - rec):
+            return BIG
+        info = self.info_cache.get(mask) or self.info(mask)
+        vset = self.values_of(tal) & info.wanted
+        steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
+        if steps is None:
+            steps = self.pool_steps(mask, vset)
+        stock = tal >> p << p
+        if need:
+            return steps + stock.bit_count() + 2 * need
+        if far >= p:
+            return steps + (stock & ((2 << far) - 1)).bit_count()
+        return steps
 
     def staying(self, mask: int, tal: int, last: int) -> int:
         """How many talon cards at positions up to ``last`` never leave: those of values
@@ -730,7 +765,9 @@ class Bounds:
                 total += extra
         return total
 
-    def threshold_bound(self, mask: int, tal: int, p: int, rec: int) -> int:
+    def threshold_bound(
+        self, mask: int, tal: int, p: int, rec: int, need: int = -1, far: int = -1
+    ) -> int:
         """A bound on the steps left from the pyramid and the talon order (BIG: lost).
 
         Without a recycle, a solution can use the top waste cards that can still leave the
@@ -747,14 +784,16 @@ class Bounds:
         last pass draws: with S >= 1 the first case goes, with S >= 2 the pass after the
         first recycle is drawn to its end and followed by S - 1 more recycles, each with at
         least one draw after it (see ``redrawn``), and R never stops short of the position
-        the last pass must reach.
+        the last pass must reach. The caller may pass what ``passes_needed`` says of the
+        position (``need`` >= 0, ``far``) when it has it.
         """
         info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         floor = info.h
         low = tal & ((1 << p) - 1)
         stock = tal ^ low
-        need, far = self.passes_needed(mask, tal, p)
+        if need < 0:
+            need, far = self.passes_needed(mask, tal, p)
         if need >= BIG:
             return BIG
         if self.passes is not None and need > self.passes - 1 - rec:
