@@ -20,9 +20,10 @@ fallback.
    ``j`` is the waste top, then remove it" (1 step plus the draws and recycles). Draws only
    ever serve to expose a card that is then removed, and pyramid moves do not depend on the
    talon, so any solution maps onto a macro path no longer than itself: shortest macro path =
-   shortest solution. The bounds (``heuristic``, evaluated at each push, and the costlier
-   ``threshold_bound``, evaluated lazily at each pop) are admissible but not necessarily
-   consistent (the tests check them
+   shortest solution. The bounds (``heuristic``, evaluated at each push; at each pop, the
+   count of the recycles the position needs, ``passes_needed``, with its quick bound, and
+   then the costlier ``threshold_bound``, both evaluated lazily) are admissible but not
+   necessarily consistent (the tests check them
    against a naive breadth-first search) and prove positions lost when no pool can clear
    the pyramid. A state found again by a shorter path is expanded again, so the answer
    stays shortest even where the bounds are not consistent. Ties on f go to the deeper
