@@ -337,3 +337,85 @@ def test_draw_counting_bounds_stay_admissible_with_recycles() -> None:
             assert 0 <= cheap <= expected and full <= expected, (seed, variant, cheap, full)
             checked += 1
     assert checked >= 4
+
+
+def fewest_recycles(game: Game[Any], limit: int = 400_000) -> int | None:
+    """The fewest recycles of any win from the current position (None: no win), whatever
+    its length: a 0-1 breadth-first search (a recycle costs 1, every other move 0) over
+    the rule engine. Leaves the game as it was."""
+    base = len(game.move_stack)
+    best: dict[Any, int] = {game.key(): 0}
+    frontier: deque[tuple[int, list[Any]]] = deque([(0, [])])
+    expanded = 0
+    try:
+        while frontier:
+            cost, path = frontier.popleft()
+            for move in path:
+                game.push(move)
+            if best.get(game.key(), -1) == cost:
+                if game.status() == "won":
+                    return cost
+                for move in game.legal_moves():
+                    step = 1 if isinstance(move, Recycle) else 0
+                    game.push(move)
+                    key = game.key()
+                    if best.get(key, cost + step + 1) > cost + step:
+                        best[key] = cost + step
+                        entry = (cost + step, [*path, move])
+                        if step:
+                            frontier.append(entry)
+                        else:
+                            frontier.appendleft(entry)
+                    game.pop()
+                expanded += 1
+                assert expanded < limit, "naive search too large for a test"
+            for _ in path:
+                game.pop()
+        return None
+    finally:
+        while len(game.move_stack) > base:
+            game.pop()
+
+
+def test_passes_needed_never_above_fewest_recycles() -> None:
+    """``passes_needed`` (cards that can only leave with a talon card, in the order the
+    pyramid frees them, against the waste as a stack) never claims more recycles than
+    the fewest any win makes (0-1 search over the rule engine), and does see some: on
+    positions with 10 pyramid cards left, including ones that need 2 recycles or more.
+    On those the full bound stays admissible too."""
+    seen: dict[int, int] = {}
+    claimed = 0
+    for variant in (None, "passes=3"):
+        for seed, game in positions(variant, 14, 10):
+            fewest = fewest_recycles(game)
+            if fewest is None:
+                continue
+            solver = pyramid_solver._Search(game, Budget())
+            mask, tal, p, _ = unpack(solver.start)
+            need, _ = solver.bounds.passes_needed(mask, tal, p)
+            assert need <= fewest, (seed, variant, need, fewest)
+            claimed += need > 0
+            seen[fewest] = seen.get(fewest, 0) + 1
+            if fewest >= 2:
+                expected = naive_shortest(game, limit=400_000)
+                assert expected is not None
+                cheap, full = solver_bounds(game)
+                assert 0 <= cheap <= expected and full <= expected, (seed, cheap, full)
+    assert claimed > 0
+    assert any(n >= 2 for n in seen), seen
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**40), left=st.integers(3, 10), variant=st.sampled_from(VARIANTS))
+def test_property_passes_needed_admissible(seed: int, left: int, variant: str | None) -> None:
+    """``passes_needed`` never claims more recycles than the fewest of any win, and calls
+    a position lost (BIG) only when it has no win."""
+    game = late_position(seed, variant, left)
+    assume(game is not None)
+    assert game is not None
+    fewest = fewest_recycles(game)
+    solver = pyramid_solver._Search(game, Budget())
+    mask, tal, p, _ = unpack(solver.start)
+    need, _ = solver.bounds.passes_needed(mask, tal, p)
+    if fewest is not None:
+        assert need <= fewest, (need, fewest)

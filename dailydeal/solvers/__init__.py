@@ -16,7 +16,8 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "2"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search
+VERSION = "3"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+# 3: Pyramid bounds count the recycles a position needs (passes_needed)
 
 
 def solver_for(game: Game[Any]) -> SolverFn:

@@ -20,9 +20,10 @@ fallback.
    ``j`` is the waste top, then remove it" (1 step plus the draws and recycles). Draws only
    ever serve to expose a card that is then removed, and pyramid moves do not depend on the
    talon, so any solution maps onto a macro path no longer than itself: shortest macro path =
-   shortest solution. The bounds (``heuristic``, evaluated at each push, and the costlier
-   ``threshold_bound``, evaluated lazily at each pop) are admissible but not necessarily
-   consistent (the tests check them
+   shortest solution. The bounds (``heuristic``, evaluated at each push; at each pop, the
+   count of the recycles the position needs, ``passes_needed``, with its quick bound, and
+   then the costlier ``threshold_bound``, both evaluated lazily) are admissible but not
+   necessarily consistent (the tests check them
    against a naive breadth-first search) and prove positions lost when no pool can clear
    the pyramid. A state found again by a shorter path is expanded again, so the answer
    stays shortest even where the bounds are not consistent. Ties on f go to the deeper
@@ -63,6 +64,10 @@ from dailydeal.solvers.pyramid_plan import (
     unpack,
     waste_top,
 )
+
+# The stage of a heap entry: its bound is the cheap one, the threshold one, or (from
+# COUNTED on) the quick one, with the pass count (need << 6 | far + 1) added.
+CHEAP, FULL, COUNTED = 0, 1, 2
 
 
 class _OutOfBudget(Exception):
@@ -150,38 +155,61 @@ class _Search:
         # consistent.
         closed: dict[int, int] = {}
         closed_get = closed.get
-        # Entries (priority, state, g, h known to be full). Priority: f first, then deeper
-        # nodes first (nearer a goal when h is tight). Children are pushed with the cheap
-        # bound; the threshold bound (costlier) is only computed when a node is popped, and
-        # the node goes back with the larger f if it rises (lazy evaluation keeps A* exact).
-        heap: list[tuple[int, int, int, bool]] = [(h0 << 13, start, 0, False)]
+        # Entries (priority, state, g, stage). Priority: f first, then deeper nodes first
+        # (nearer a goal when h is tight). Children are pushed with the cheap bound
+        # (CHEAP); when a node is popped, the pass count (``passes_needed``) and its quick
+        # bound come first, then the costlier threshold bound, and the node goes back with
+        # the larger f whenever one rises (COUNTED + the pass count, then FULL): lazy
+        # evaluation keeps A* exact.
+        heap: list[tuple[int, int, int, int]] = [(h0 << 13, start, 0, CHEAP)]
         budget = self.budget
         info_of = self.bounds.info
         heuristic = self.bounds.heuristic
         threshold = self.bounds.threshold_bound
+        quick = self.bounds.quick_bound
+        passes_needed = self.bounds.passes_needed
+        most = BIG if passes is None else passes - 1  # recycles allowed from the deal
         push = heapq.heappush
         pop = heapq.heappop
         best_get = best.get
         value_bits = self.bounds.value_bits
         reach_of = reach  # a local name: looked up for every talon card of every node
         while heap:
-            prio, state, g, full = pop(heap)
+            prio, state, g, stage = pop(heap)
             if g > best[state] or closed_get(state, BIG) <= g:
                 continue
             mask = state & PYR_BITS
             if is_won(mask):
                 return WON, path_to(state, parent)
-            if not full:
+            if stage != FULL:
                 f = (prio + g) >> 13
-                h = threshold(
-                    mask, state >> TAL_SHIFT & TAL_BITS, state >> P_SHIFT & P_BITS,
-                    state >> REC_SHIFT,
-                )
+                tal = state >> TAL_SHIFT & TAL_BITS
+                p = state >> P_SHIFT & P_BITS
+                rec = state >> REC_SHIFT
+                if stage == CHEAP:
+                    # The pass count first: when its quick bound alone lifts f, the node
+                    # goes back (with the count) and gets the threshold bound only if it
+                    # comes up again.
+                    # With no recycle left, the threshold bound already reads the one
+                    # pass left (blockers included): the count costs more than it saves.
+                    need, far = passes_needed(mask, tal, p, most - rec) if rec < most else (0, -1)
+                    h = quick(mask, tal, p, rec, need, far)
+                    if h >= BIG:
+                        closed[state] = -1
+                        continue
+                    if g + h > f:
+                        counted = COUNTED + (need << 6 | far + 1)
+                        push(heap, (((g + h) << 13) - g, state, g, counted))
+                        continue
+                else:
+                    need = (stage - COUNTED) >> 6
+                    far = ((stage - COUNTED) & 63) - 1
+                h = threshold(mask, tal, p, rec, need, far)
                 if h >= BIG:
                     closed[state] = -1
                     continue
                 if g + h > f:
-                    push(heap, (((g + h) << 13) - g, state, g, True))
+                    push(heap, (((g + h) << 13) - g, state, g, FULL))
                     continue
             closed[state] = g
             self.nodes += 1
@@ -232,7 +260,7 @@ class _Search:
                     continue
                 best[child] = ng
                 parent[child] = (state, kind, a, b)
-                push(heap, (((ng + ch) << 13) - ng, child, ng, False))
+                push(heap, (((ng + ch) << 13) - ng, child, ng, CHEAP))
         return LOST, []
 
 

@@ -14,6 +14,14 @@ Every pool bound P* is a lower bound on P, and t grows with P: a solution takes 
 2 * P* - weight distinct talon cards, and each stock card among them needs its own draw
 (only waste cards above any buried ones can be taken without one). Both bounds add these
 draws (``heuristic``; ``with_draws`` for each term of the threshold bound).
+
+Counting passes (``passes_needed``): the pools above forget the order of the talon, so on
+their own they never see that a position needs more than one recycle. Pyramid cards that
+no pyramid card can ever pair with must each leave with a talon card, in the order the
+pyramid frees them, while the waste is a stack: a card can be taken from under the waste
+top only if every card above it leaves first. Following the draw cursor through the passes
+gives the fewest recycles every solution makes, and how far its last pass draws; the
+threshold bound drops the terms that stop short of either.
 """
 
 from __future__ import annotations
@@ -131,6 +139,10 @@ class Bounds:
         # value_bits[w]: talon positions holding a card of value w.
         self.value_bits = [0] * 14
         self.vbit = [1 << v for v in self.tvalues]
+        # place_bits[v]: pyramid places dealt a card of value v.
+        self.place_bits = [0] * 14
+        for i, v in enumerate(self.values):
+            self.place_bits[v] |= 1 << i
         for j, v in enumerate(self.tvalues):
             self.value_bits[v] |= 1 << j
         # vtab[k][x]: the values (as bits) of the talon cards at positions 8k..8k+7 in x.
@@ -145,6 +157,7 @@ class Bounds:
         self.phase_cache: dict[int, int] = {}
         self.usable_cache: dict[int, int] = {}
         self.usable_pos_cache: dict[int, int] = {}
+        self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int]]]] = {}
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -361,7 +374,8 @@ class Bounds:
         return best
 
     def pass_bound(
-        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1
+        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1,
+        reach: int = -1,
     ) -> int:
         """min(best, min over R of R + pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
@@ -373,7 +387,8 @@ class Bounds:
         may have been removed before the recycle, so drawing them again is not charged).
 
         Only the positions where the pool gains a value or the last deficit is met can
-        lower the minimum, so those are the only ones evaluated.
+        lower the minimum, so those are the only ones evaluated. With ``reach`` >= 0 (a
+        position of ``order``), only R reaching it counts (``passes_needed``).
         """
         info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
@@ -395,6 +410,8 @@ class Bounds:
                 j = (bits & -bits).bit_length() - 1
                 if j > ready:
                     ready = j
+        if reach > ready:
+            ready = reach
         # Every term is at least the pool bound with all the values at once, plus the draws
         # needed to meet the deficits: when that cannot beat ``best``, nothing can.
         allv = self.values_of(base | order) & wanted
@@ -582,7 +599,175 @@ class Bounds:
                 usable = self.usable_values(mask, pool)
         return low
 
-    def threshold_bound(self, mask: int, tal: int, p: int, rec: int) -> int:
+    def forced_chain(self, mask: int) -> list[tuple[int, list[int], int, list[int]]]:
+        """The mask's cards that can only leave with a talon card (``passes_needed``), by
+        decreasing place (the cards covering a place come first): (talon value w that pairs
+        with it, indices of the nearest earlier entries that must leave before it, its
+        place, indices of all the earlier entries that must leave before it)."""
+        got = self.forced_cache.get(mask)
+        if got is not None:
+            return got
+        values = self.values
+        places = [i for i in reversed(range(SIZE)) if mask >> i & 1]
+        index: dict[int, int] = {}
+        got = []
+        for i in places:
+            v = values[i]
+            if v == KING_VALUE:
+                continue
+            if any(
+                values[j] + v == PAIR_SUM
+                and not BLOCKERS[i] >> j & 1
+                and not BLOCKERS[j] >> i & 1
+                for j in places
+            ):
+                continue  # a pyramid partner may take it
+            above = [k for place, k in index.items() if BLOCKERS[i] >> place & 1]
+            # Only the nearest ones: the cursor of each is at least that of those above it.
+            covered = set()
+            for k in above:
+                covered.update(got[k][1])
+                covered.update(got[k][3])
+            before = [k for k in above if k not in covered]
+            index[i] = len(got)
+            got.append((PAIR_SUM - v, before, i, above))
+        self.forced_cache[mask] = got
+        return got
+
+    def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
+        """(S, c): every solution recycles at least S times, and if exactly S, draws at
+        least up to talon position ``c`` in its last pass (c = -1: no such position). S is
+        BIG when the position is lost, or needs more than ``most`` recycles.
+
+        The waste is a stack. A pyramid card with no pyramid partner it can ever be
+        accessible with (no such card of the partner value outside the cards covering it
+        and those it covers) must leave with a talon card of the partner value w, and only
+        after the cards covering it. Time is the draw cursor (pass, position of the last
+        card drawn), which never goes back. At cursor c a card j of value w can be taken
+        only if it is c, or lies below c in the waste and every card above it (talon
+        positions j+1..c) leaves first; a card leaves only if ``usable_values`` allows its
+        value, and each one but a king with a pyramid card of its own, accessible by then:
+        not the waiting card, nor one it covers, nor one under a card of the chain whose
+        cursor comes later. So each such card's earliest cursor is the first one, from
+        the latest of the cards covering it, where a card of value w is takeable; the
+        latest of them is a lower bound on where every solution's cursor must get to.
+        Cards removed meanwhile only make the talon smaller, which this ignores (the cards
+        of ``tal`` between j and c count even if they may have gone already: they had to
+        leave, so the conditions above hold for them all the same).
+        """
+        chain = self.forced_chain(mask)
+        if not chain:
+            return 0, -1
+        bad = -1  # cards that never leave, looked up at the first gap
+        vb = self.value_bits
+        kings = vb[KING_VALUE]
+        tvalues = self.tvalues
+        pv = self.place_bits
+        # Each talon card that leaves, kings aside, takes a pyramid card of its own.
+        takers = 2 * mask.bit_count() - (self.info_cache.get(mask) or self.info(mask)).weight
+        start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
+        times: list[int] = []
+        latest = start
+        for w, before, place, _ in chain:
+            t0 = start
+            for k in before:
+                if times[k] > t0:
+                    t0 = times[k]
+            wb = tal & vb[w]
+            if not wb:
+                return BIG, -1
+            c0 = (t0 & 31) - 1
+            t = -1
+            below = wb & ((2 << c0) - 1) if c0 >= 0 else 0
+            if below:
+                j = below.bit_length() - 1
+                if j == c0:
+                    t = t0
+                else:
+                    gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
+                    if bad < 0:
+                        info = self.info_cache.get(mask) or self.info(mask)
+                        bad = tal & ~self.usable_positions(
+                            mask, self.values_of(tal) & info.wanted
+                        )
+                    if not gap & bad and (gap & ~kings).bit_count() < takers:
+                        # The cards of the gap leave before this one does, each but a
+                        # king with a pyramid card of its own accessible by then: not
+                        # this one, none it covers, and none under a card of the chain
+                        # that leaves later.
+                        late = 1 << place
+                        for k, tk in enumerate(times):
+                            if tk > t0:
+                                late |= 1 << chain[k][2]
+                        t = t0
+                        g = gap & ~kings
+                        while g:
+                            u = tvalues[(g & -g).bit_length() - 1]
+                            ub = g & vb[u]
+                            g ^= ub
+                            room = 0
+                            cand = mask & pv[PAIR_SUM - u]
+                            while cand:
+                                x = cand & -cand
+                                cand ^= x
+                                if not (BLOCKERS[x.bit_length() - 1] | x) & late:
+                                    room += 1
+                            if ub.bit_count() > room:
+                                t = -1
+                                break
+            if t < 0:
+                ahead = wb >> (c0 + 1)
+                if ahead:
+                    t = (t0 >> 5) << 5 | ((ahead & -ahead).bit_length() + c0 + 1)
+                else:
+                    t = ((t0 >> 5) + 1) << 5 | (wb & -wb).bit_length()
+            times.append(t)
+            if t > latest:
+                latest = t
+                if t >> 5 > most:
+                    return BIG, -1
+        return latest >> 5, (latest & 31) - 1
+
+    def quick_bound(self, mask: int, tal: int, p: int, rec: int, need: int, far: int) -> int:
+        """A cheap bound from ``passes_needed`` alone (BIG: lost), tried before the
+        threshold bound: the pool steps with every talon value, and then, with S >= 1
+        recycles, the whole stock drawn, the recycles and at least one draw after each
+        (see ``redrawn``); with none, the draws up to the position the pass must reach.
+        ``need`` and ``far`` are what ``passes_needed`` says of the position."""
+        if need >= BIG or (self.passes is not None and need > self.passes - 1 - rec):
+            return BIG
+        info = self.info_cache.get(mask) or self.info(mask)
+        vset = self.values_of(tal) & info.wanted
+        steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
+        if steps is None:
+            steps = self.pool_steps(mask, vset)
+        stock = tal >> p << p
+        if need:
+            return steps + stock.bit_count() + 2 * need
+        if far >= p:
+            return steps + (stock & ((2 << far) - 1)).bit_count()
+        return steps
+
+    def staying(self, mask: int, tal: int, last: int) -> int:
+        """How many talon cards at positions up to ``last`` never leave: those of values
+        ``usable_values`` rules out, and for each value (kings aside) those beyond the
+        pyramid cards it pairs with (``caps``). Every pass that gets there draws them."""
+        info = self.info_cache.get(mask) or self.info(mask)
+        upto = tal & ((2 << last) - 1)
+        bad = upto & ~self.usable_positions(mask, self.values_of(tal) & info.wanted)
+        left = upto & ~bad
+        total = bad.bit_count()
+        caps = info.caps
+        vb = self.value_bits
+        for u in range(1, 13):
+            extra = (left & vb[u]).bit_count() - caps[u]
+            if extra > 0:
+                total += extra
+        return total
+
+    def threshold_bound(
+        self, mask: int, tal: int, p: int, rec: int, need: int = -1, far: int = -1
+    ) -> int:
         """A bound on the steps left from the pyramid and the talon order (BIG: lost).
 
         Without a recycle, a solution can use the top waste cards that can still leave the
@@ -594,18 +779,49 @@ class Bounds:
         (``pass_bound`` with ``two_phase``). In either pass, a drawn card that no pyramid
         card can ever take (``usable_values``) buries the cards before it, which splits the
         pass into phases too (``blocked_pass``).
+
+        ``passes_needed`` says how many recycles every solution makes (S) and how far its
+        last pass draws: with S >= 1 the first case goes, with S >= 2 the pass after the
+        first recycle is drawn to its end and followed by S - 1 more recycles, each with at
+        least one draw after it (see ``redrawn``), and R never stops short of the position
+        the last pass must reach. The caller may pass what ``passes_needed`` says of the
+        position (``need`` >= 0, ``far``) when it has it.
         """
         info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         floor = info.h
         low = tal & ((1 << p) - 1)
         stock = tal ^ low
+        if need < 0:
+            need, far = self.passes_needed(mask, tal, p)
+        if need >= BIG:
+            return BIG
+        if self.passes is not None and need > self.passes - 1 - rec:
+            return BIG
         free = self.reachable_waste(info, mask, low, self.values_of(stock))
-        best = self.pass_bound(mask, free, stock, floor, BIG)
+        best = BIG
+        if need == 0:
+            reach = -1
+            if far >= p:
+                reach = (stock & ((2 << far) - 1)).bit_length() - 1
+            best = self.pass_bound(mask, free, stock, floor, BIG, -1, reach)
         if may_recycle(self.passes, rec):
             draws = stock.bit_count() + 1
+            reach = -1
+            if need >= 2:
+                # The pass after the first recycle ends in another, so it is drawn to its
+                # end; then the other recycles, and the passes after them draw at least
+                # one card each, and every card that stays in the talon for good.
+                reach = tal.bit_length() - 1
+                draws += need - 1
+                draws += max(1, self.staying(mask, tal, far))
+                draws += (need - 2) * max(1, self.staying(mask, tal, reach))
+            elif need == 1:
+                reach = (tal & ((2 << far) - 1)).bit_length() - 1
             if draws + floor < best:
                 base = free | stock
                 va = self.values_of(base) & wanted
-                best = draws + self.pass_bound(mask, base, tal, floor, best - draws, va)
+                best = draws + self.pass_bound(
+                    mask, base, tal, floor, best - draws, va, reach
+                )
         return best
