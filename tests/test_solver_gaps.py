@@ -308,3 +308,43 @@ def test_positions_proved_lost_are_lost() -> None:
                 assert not naive_winnable(_position_game(key, cls)), (free, i)
                 checked += 1
     assert checked > 40
+
+
+@pytest.mark.parametrize("width", [2, 50])
+def test_beam_searches_first_match_naive(width: int, monkeypatch: Any) -> None:
+    """With no redeal, beam searches (which only ever find wins) run between the passes:
+    made to run first, narrow or wide, the verdicts are still the naive search's and
+    every win the beam finds replays."""
+    import dailydeal.solvers.gaps as gaps_solver
+
+    monkeypatch.setattr(gaps_solver, "BEAM_START", 1)
+    monkeypatch.setattr(gaps_solver, "BEAM_WIDTH", width)
+    monkeypatch.setattr(gaps_solver, "LUBY_UNIT", 5)
+    cls = _no_redeal_class()
+    beam_wins = beams = 0
+    for free in (10, 14, 17):
+        for i in range(12):
+            game = small_deal(i, cls, free)
+            result = solve_game(game, Budget())
+            assert result.status in ("won", "lost"), (free, i)
+            assert (result.status == "won") == naive_winnable(game), (free, i)
+            if result.status == "won":
+                assert replays_to_win(game, result.moves), (free, i)
+                beam_wins += result.stats.get("won_level") == "beam"
+            beams += result.stats["beams"]
+    assert beam_wins > 0 and beams > 36
+
+
+def test_beam_wins_replay_on_random_deals() -> None:
+    """The beam alone, on whole random deals: each win it finds is a legal game."""
+    from dailydeal.solvers.gaps import _notation, _Search
+
+    cls = _no_redeal_class()
+    wins = 0
+    for seed in range(6):
+        game = cls.from_seed(seed)
+        steps = _Search(seed, 0, 0, Budget()).beam(bytearray(game.cells), 300, 1)
+        if steps is not None:
+            wins += 1
+            assert replays_to_win(game, [_notation(s) for s in steps]), seed
+    assert wins > 0

@@ -16,7 +16,9 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "2"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search
+# 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search
+# 3: Gaps no-redeal beam searches between the passes
+VERSION = "3"
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
