@@ -26,15 +26,6 @@ alternate between the real game and a *streamlined* one in which a 2 never leave
 (many short restarts, now and then a longer one) for each kind. Nothing is pruned from
 the real game, only ordered, and positions are only skipped when proved lost, so
 ``lost`` is exact.
-
-Late in a solve (after 2,000,000 nodes, then after three times more each time) a beam
-search of growing width (1,500, 3,000, ...) looks for a win in the real game: depth by
-depth it keeps the positions with the most cards in kept runs, then the most live gaps.
-It compares positions across branches, which the depth-first passes never do, and wins
-deals they do not find; its nodes cost about three times theirs, so it comes only once
-the passes have had their chance at the easier deals (measured in docs/solvers.md). It
-only ever answers "won" (with its moves), so it takes nothing from the proofs of loss,
-and the passes go on after it exactly as they would have.
 """
 
 from __future__ import annotations
@@ -125,7 +116,6 @@ def _moves(
 
 
 CHECK = 64  # nodes between two looks at the budget in the last round
-WON_VALUE = 48 * 8  # a beam node's value when every card is in a kept run
 
 
 class _Search:
@@ -348,96 +338,6 @@ class _Search:
             lows.append(counter)
             counter += 1
 
-    def beam(self, cells: bytearray, width: int, seed: int) -> list[Step] | None:
-        """A beam search from ``cells`` (no redeal left): the winning steps, or None.
-
-        Depth by depth, every move of the kept positions is tried and the ``width`` best
-        new positions are kept: most cards in kept runs first, then most live gaps (a gap
-        a card may fill), then a seeded random order. It compares positions across
-        branches, which the depth-first passes never do, and finds other wins; it proves
-        nothing when it runs out (the positions it drops are not searched), and it is not
-        asked to. A position seen once is not kept again, and the search stops after
-        ``BEAM_NODES`` nodes per unit of width (on a plateau it could wander for long).
-        """
-        budget = self.budget
-        rng = SplitMix64(seed)
-        tb = fisher_yates(range(53), rng)
-        nodes = self.nodes
-        stop = nodes + BEAM_NODES * width  # a beam that wanders on is given up
-        root = bytes(cells)
-        pos0 = [-1] * 53
-        gaps0 = []
-        for i in range(52):
-            if cells[i] == GAP:
-                gaps0.append(i)
-            else:
-                pos0[cells[i]] = i
-        # a node: (position, parent node, the move that led to it, the parent's card
-        # cells, the gaps of the position (ascending)); the position's own card cells
-        # are its parent's with the move played, made only for the nodes kept
-        frontier: list[tuple[bytes, Any, Step, list[int], list[int]]] = [
-            (root, None, None, pos0, gaps0)
-        ]
-        seen = {root}
-        while frontier:
-            children: list[tuple[int, int, bytes, Any, Step, list[int], list[int]]] = []
-            for node in frontier:
-                key, _, step, pos, gaps = node
-                if step is not None:
-                    pos = pos.copy()
-                    pos[step[0]] = step[1]
-                board = bytearray(key)
-                for card, dst in _moves(board, pos, gaps, tb):
-                    src = pos[card]
-                    board[src] = GAP
-                    board[dst] = card
-                    key = bytes(board)
-                    if key in seen:
-                        board[dst] = GAP
-                        board[src] = card
-                        continue
-                    seen.add(key)
-                    nodes += 1
-                    if nodes >= stop:
-                        self.nodes = nodes
-                        return None
-                    if nodes % CHECK == 0 or (
-                        budget.max_nodes is not None and nodes >= budget.max_nodes
-                    ):
-                        self.nodes = nodes
-                        if budget.spent(nodes):
-                            raise _OutOfBudget
-                    live = 0
-                    new_gaps = []
-                    for q in gaps:
-                        if q == dst:
-                            q = src
-                        new_gaps.append(q)
-                        if q % COLS == 0 or SUCCESSOR[board[q - 1]] != GAP:
-                            live += 1
-                    new_gaps.sort()
-                    value = sum(kept_lengths(board)) * 8 + live
-                    if value == WON_VALUE and is_won(board):
-                        self.nodes = nodes
-                        steps: list[Step] = [(card, dst)]
-                        back = node
-                        while back[1] is not None:
-                            steps.append(back[2])
-                            back = back[1]
-                        steps.reverse()
-                        return steps
-                    children.append(
-                        (value, rng.below(1 << 30), key, node, (card, dst), pos, new_gaps)
-                    )
-                    board[dst] = GAP
-                    board[src] = card
-            if len(children) > width:
-                children.sort(reverse=True)
-                del children[width:]
-            frontier = [(k, parent, st, ps, gs) for _, _, k, parent, st, ps, gs in children]
-        self.nodes = nodes
-        return None
-
     def redeal(
         self,
         start: bytearray,
@@ -478,12 +378,6 @@ FIRST_CAP_LAST = 2000  # nodes in the last round, first pass
 LUBY_UNIT = 2000  # no redeal left: pass n of each kind has a cap of LUBY_UNIT * luby(n)
 # no redeal left: the streamlined levels (see ``_moves``) and the real game (0), in turn
 LEVELS: tuple[int, ...] = (2, 0)
-# no redeal left: beam search number k (k = 0, 1, ...) of width BEAM_WIDTH * 2**k once the
-# passes have used BEAM_START * BEAM_GROWTH**k nodes
-BEAM_START = 2_000_000
-BEAM_GROWTH = 3
-BEAM_WIDTH = 1500
-BEAM_NODES = 100  # a beam search stops after this many nodes per unit of width
 
 
 def _caps(redeals_left: int, scale: float) -> list[int]:
@@ -508,17 +402,8 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     # game is searched out (no win in it: full passes only from then on)
     runs = dict.fromkeys(LEVELS, 0)
     levels = list(LEVELS)
-    beams = 0  # no redeal left: beam searches done, each after BEAM_GROWTH times more nodes
     try:
         while True:
-            if not left and search.nodes >= BEAM_START * BEAM_GROWTH**beams:
-                found = search.beam(cells, BEAM_WIDTH << beams, beams + 1)
-                beams += 1
-                if found is not None:
-                    stats["won_level"] = "beam"
-                    status, steps = WON, found
-                    break
-                continue
             stats["passes"] += 1
             if stats["passes"] > 1:
                 search.tb = fisher_yates(range(53), SplitMix64(stats["passes"]))
@@ -542,7 +427,6 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
                 levels.remove(search.keep_twos)
     except _OutOfBudget:
         status = UNKNOWN
-    stats["beams"] = beams
     stats["redeals_tried"] = search.redeals_tried
     stats["streamlined_passes"] = sum(n for level, n in runs.items() if level)
     moves = [_notation(s) for s in steps] if status == WON else []
