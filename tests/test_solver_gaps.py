@@ -275,3 +275,36 @@ def test_tiny_caps_many_passes_match_naive(cls: type[Gaps], monkeypatch: Any) ->
             passes += result.stats["passes"]
     assert passes > 2 * 36  # the caps did cut many searches short
 
+
+def _no_redeal_class() -> type[Gaps]:
+    return next(cls for cls in REDEALS_VARIANTS if cls.REDEALS == 0)
+
+
+def _position_game(cells: bytes, cls: type[Gaps]) -> Gaps:
+    """The game standing at ``cells`` (a gap is where an ace was dealt)."""
+    aces = iter(c for c in range(52) if c % 13 == 0)
+    return cls([c if c != 52 else next(aces) for c in cells], None)
+
+
+def test_positions_proved_lost_are_lost() -> None:
+    """Second method for the table of positions proved lost in the real game, which the
+    later passes skip, the streamlined ones too: the naive search finds no win from any
+    of them."""
+    from dailydeal.solvers.gaps import _Search
+
+    cls = _no_redeal_class()
+    checked = 0
+    for free in (12, 15):
+        for i in range(12):
+            game = small_deal(i, cls, free)
+            search = _Search(0, 0, 0, Budget())
+            for n in range(40):  # tiny caps, streamlined and real passes in turn
+                search.keep_twos = (2, 0)[n % 2]
+                search.tb = fisher_yates(range(53), SplitMix64(n))
+                status, _ = search.round(bytearray(game.cells), 0, [5])
+                if status == "won" or (status == "lost" and not search.keep_twos):
+                    break
+            for key in sorted(search.dead[0])[:15]:
+                assert not naive_winnable(_position_game(key, cls)), (free, i)
+                checked += 1
+    assert checked > 40

@@ -418,12 +418,14 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
                 caps = [LUBY_UNIT * luby(runs[search.keep_twos])]
             search_status, steps = search.round(cells, 0, caps)
             if search_status == WON:
+                stats["won_level"] = search.keep_twos  # 0: the real game, else streamlined
                 status = WON
                 break
             if search_status == LOST:
                 if not search.keep_twos:
                     status = LOST
                     break
+                stats[f"searched_out_{search.keep_twos}"] = stats["passes"]
                 levels.remove(search.keep_twos)
     except _OutOfBudget:
         status = UNKNOWN
