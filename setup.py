@@ -44,6 +44,17 @@ def source_hashes(paths: list[str]) -> dict[str, str]:
     }
 
 
+def remove_in_tree_builds() -> None:
+    """Drop an earlier in-place build (editable install): it would run old code."""
+    for path in compiled_modules():
+        module = ROOT / path
+        for built in module.parent.glob(module.stem + ".*.so"):
+            built.unlink()
+        for built in module.parent.glob(module.stem + "__mypyc.*.so"):
+            built.unlink()
+    (ROOT / MANIFEST).unlink(missing_ok=True)
+
+
 def warn(message: str) -> None:
     print(f"dailydeal build: {message}", file=sys.stderr)
 
@@ -74,11 +85,9 @@ class OptionalBuildExt(build_ext):
     def _remove_outputs(self) -> None:
         """Drop any half-built extension so the Python source is what gets imported."""
         for ext in self.extensions:
-            for base in (Path(self.build_lib), ROOT):
-                path = base / self.get_ext_filename(ext.name)
-                path.unlink(missing_ok=True)
-        for base in (Path(self.build_lib), ROOT):
-            (base / MANIFEST).unlink(missing_ok=True)
+            (Path(self.build_lib) / self.get_ext_filename(ext.name)).unlink(missing_ok=True)
+        (Path(self.build_lib) / MANIFEST).unlink(missing_ok=True)
+        remove_in_tree_builds()
 
 
 def extensions() -> list[Any]:
@@ -102,6 +111,7 @@ def extensions() -> list[Any]:
         )
     except (Exception, SystemExit) as exc:  # mypyc's type check or code generation failed
         warn(f"mypyc could not compile the solvers ({exc}); installing plain Python")
+        remove_in_tree_builds()
         return []
 
 
