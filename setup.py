@@ -2,7 +2,7 @@
 
 Everything else about the package is in pyproject.toml. The modules listed under
 ``[tool.dailydeal] compiled`` there are compiled by mypyc (it ships with mypy, a build
-requirement) into C extensions that import under the same names, 1.5-2x faster on the
+requirement) into C extensions that import under the same names, 1.5 to 2.4 times faster on the
 solvers' searches with the same results (same node counts, same solutions). Compiling is an
 optimisation, never a requirement: without a C compiler, with ``DAILYDEAL_PURE_PYTHON=1`` in
 the environment, or when mypyc fails, the package installs as plain Python (a warning says
