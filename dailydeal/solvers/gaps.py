@@ -115,6 +115,16 @@ def _moves(
     return out
 
 
+def _take_back(
+    cells: bytearray, pos: list[int], gaps: list[int], card: int, src: int, dst: int
+) -> None:
+    """Undo moving ``card`` from ``src`` to ``dst`` (cells, card positions, gap list)."""
+    cells[dst] = GAP
+    cells[src] = card
+    pos[card] = src
+    gaps[gaps.index(src)] = dst
+
+
 CHECK = 64  # nodes between two looks at the budget in the last round
 
 
@@ -172,10 +182,7 @@ class _Search:
                 stack.pop()
                 if path:
                     card, src, dst = path.pop()
-                    cells[dst] = GAP
-                    cells[src] = card
-                    pos[card] = src
-                    gaps[gaps.index(src)] = dst
+                    _take_back(cells, pos, gaps, card, src, dst)
                 continue
             card, dst = ms.pop()
             src = pos[card]
@@ -211,10 +218,7 @@ class _Search:
                 if sig not in leaves:
                     leaves[sig] = list(path)
             path.pop()
-            cells[dst] = GAP
-            cells[src] = card
-            pos[card] = src
-            gaps[gaps.index(src)] = dst
+            _take_back(cells, pos, gaps, card, src, dst)
         if not last and leaves:
             # restore the round's start position to redeal from each leaf
             start = bytearray(cells)
@@ -289,10 +293,7 @@ class _Search:
                     self.nodes = nodes
                     return LOST, []
                 card, src, dst = path.pop()
-                cells[dst] = GAP
-                cells[src] = card
-                pos[card] = src
-                gaps[gaps.index(src)] = dst
+                _take_back(cells, pos, gaps, card, src, dst)
                 continue
             card, dst = ms.pop()
             src = pos[card]
@@ -324,10 +325,7 @@ class _Search:
                     steps: list[Step] = [(c, d) for c, _, d in path]
                     return WON, [*steps, (card, dst)]
                 dead.add(key)
-                cells[dst] = GAP
-                cells[src] = card
-                pos[card] = src
-                gaps[gaps.index(src)] = dst
+                _take_back(cells, pos, gaps, card, src, dst)
                 continue
             if nodes >= stop:
                 self.nodes = nodes
