@@ -16,8 +16,9 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "3"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
-# 3: Pyramid bounds count the recycles a position needs (passes_needed)
+VERSION = "4"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+# 3: Pyramid bounds count the recycles a position needs (passes_needed);
+# 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone
 
 
 def solver_for(game: Game[Any]) -> SolverFn:

@@ -27,7 +27,10 @@ fallback.
    against a naive breadth-first search) and prove positions lost when no pool can clear
    the pyramid. A state found again by a shorter path is expanded again, so the answer
    stays shortest even where the bounds are not consistent. Ties on f go to the deeper
-   node.
+   node. Two moves are taken alone when they are there, as some shortest solution starts
+   with them: an accessible pyramid king, and a forced pair (two accessible cards that
+   pair, one of them the only card of its value left in the pyramid and the talon, so the
+   other can leave only with it; the tests check both against the naive search).
 3. If A* runs out of budget on a deal the pool search proved winnable, the pool plan is
    played on the real talon (nearest card of each wanted value): a verified win that is not
    necessarily shortest (``stats["optimal"]`` is False). With a pass limit that plan may not
@@ -219,10 +222,23 @@ class _Search:
             p = state >> P_SHIFT & P_BITS
             rec = state >> REC_SHIFT
             info = info_of(mask)
+            # A forced pair: two accessible cards that pair, one of them (b) the only card
+            # of its value left in the pyramid and the talon. The other (a) can leave only
+            # with b, so every solution holds the step (a, b); taking it first costs the
+            # same step, leaves the talon and its cursor as they are and only uncovers
+            # cards, so the rest of the solution stays legal: a shortest solution
+            # starts with it. Only that edge is taken.
+            fa = fb = -1
+            for a, b, w in info.lone_pairs:
+                if not tal & value_bits[w]:
+                    fa, fb = a, b
+                    break
             if info.king >= 0:
                 # Removing an accessible pyramid king at once is never worse: it must go
                 # anyway, stays accessible, and removing it only uncovers cards.
                 edges = [(state & ~(1 << info.king), 1, E_KING, info.king, -1)]
+            elif fa >= 0:
+                edges = [(state & ~(1 << fa) & ~(1 << fb), 1, E_PAIR, fa, fb)]
             else:
                 edges = [
                     (state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b) for a, b in info.pairs

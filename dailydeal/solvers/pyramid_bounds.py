@@ -80,6 +80,10 @@ class _MaskInfo:
     # cards (``talon_used``)
     weight: int
     need_bits: int  # the values of ``need`` as bits
+    # (a, b, w): accessible pairs where b is the mask's only card of value w = 13 - value(a);
+    # when no talon card of value w is left either, a can only ever leave with b (the
+    # forced pair of the search)
+    lone_pairs: list[tuple[int, int, int]]
 
 
 def with_draws(rank: int, steps: int, room: int) -> int:
@@ -206,8 +210,15 @@ class Bounds:
         caps = [0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE]
         weight = mask.bit_count() + count[KING_VALUE]
         need_bits = sum(1 << w for w, _ in need)
+        lone_pairs: list[tuple[int, int, int]] = []
+        for a, b in pairs:
+            if count[values[b]] == 1:
+                lone_pairs.append((a, b, values[b]))
+            elif count[values[a]] == 1:
+                lone_pairs.append((b, a, values[a]))
         got = _MaskInfo(
-            king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits
+            king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
+            lone_pairs,
         )
         self.info_cache[mask] = got
         return got
