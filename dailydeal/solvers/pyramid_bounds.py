@@ -80,9 +80,9 @@ class _MaskInfo:
     # cards (``talon_used``)
     weight: int
     need_bits: int  # the values of ``need`` as bits
-    # (a, b, w): accessible pairs where b is the mask's only card of value w = 13 - value(a);
-    # when no talon card of value w is left either, a can only ever leave with b (the
-    # forced pair of the search)
+    # (a, b, w): accessible pairs where b is the mask's only card of value w = 13 - value(a)
+    # (both ways round when both are alone); when no talon card of value w is left either,
+    # a can only ever leave with b (the forced pair of the search)
     lone_pairs: list[tuple[int, int, int]]
 
 
@@ -214,7 +214,7 @@ class Bounds:
         for a, b in pairs:
             if count[values[b]] == 1:
                 lone_pairs.append((a, b, values[b]))
-            elif count[values[a]] == 1:
+            if count[values[a]] == 1:
                 lone_pairs.append((b, a, values[a]))
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
