@@ -16,8 +16,9 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "3"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
-# 3: Pyramid bounds count the recycles a position needs (passes_needed)
+VERSION = "4"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+# 3: Pyramid bounds count the recycles a position needs (passes_needed);
+# 4: Gaps without redeals raises the limit on relocations of its limited game
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
