@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dailydeal.games import new_game
-from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps
+from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps, Place
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
@@ -67,6 +67,37 @@ def naive_winnable(game: Gaps) -> bool:
         return False
 
     return dfs()
+
+
+def is_relocation(game: Gaps, move: object) -> bool:
+    """A 2 standing in column 1 moving to column 1 of another row."""
+    return isinstance(move, Place) and move.row is not None and game.pos[move.card] % 13 == 0
+
+
+def naive_winnable_within(game: Gaps, relocations: int) -> bool:
+    """Deliberately naive: a win making at most ``relocations`` relocations?"""
+    seen: set[Any] = set()
+
+    def dfs(left: int) -> bool:
+        key = (game.key(), left)
+        if key in seen:
+            return False
+        seen.add(key)
+        if game.status() == "won":
+            return True
+        for move in game.legal_moves():
+            spend = is_relocation(game, move)
+            if spend and not left:
+                continue
+            game.push(move)
+            try:
+                if dfs(left - spend):
+                    return True
+            finally:
+                game.pop()
+        return False
+
+    return dfs(relocations)
 
 
 def replays_to_win(game: Gaps, moves: list[str]) -> bool:
@@ -256,11 +287,12 @@ def test_lost_position_is_proved() -> None:
 def test_tiny_caps_many_passes_match_naive(cls: type[Gaps], monkeypatch: Any) -> None:
     """Tiny caps force many capped passes, so positions proved lost in one pass (the
     last round's tables of complete components) are skipped in the next, and with no
-    redeal the streamlined passes (no 2 leaves column 1) take turns with the full ones:
-    the verdicts are still the naive search's."""
+    redeal the limited passes (at most 0, then 1, then 2 relocations) take turns with the
+    real ones: the verdicts are still the naive search's."""
     import dailydeal.solvers.gaps as gaps_solver
 
     monkeypatch.setattr(gaps_solver, "LUBY_UNIT", 3)
+    monkeypatch.setattr(gaps_solver, "MORE_RELOCATIONS", 2)  # limited games 0, 1, 2
     monkeypatch.setattr(gaps_solver, "FIRST_CAP_LAST", 3)
     monkeypatch.setattr(gaps_solver, "FIRST_CAP_LEAD", 3)
     passes = 0
@@ -287,24 +319,108 @@ def _position_game(cells: bytes, cls: type[Gaps]) -> Gaps:
 
 
 def test_positions_proved_lost_are_lost() -> None:
-    """Second method for the table of positions proved lost in the real game, which the
-    later passes skip, the streamlined ones too: the naive search finds no win from any
-    of them."""
-    from dailydeal.solvers.gaps import _Search
+    """Second method for the table of positions proved lost, which the later passes
+    skip: the naive search finds no win from any of them, in the real game (relocations
+    left UNLIMITED) and in the limited games (at most that many relocations)."""
+    from dailydeal.solvers.gaps import UNLIMITED, _Search
 
     cls = _no_redeal_class()
-    checked = 0
+    checked = {"real": 0, "limited": 0}
     for free in (12, 15):
         for i in range(12):
             game = small_deal(i, cls, free)
             search = _Search(0, 0, 0, Budget())
-            for n in range(40):  # tiny caps, streamlined and real passes in turn
-                search.keep_twos = (2, 0)[n % 2]
+            for n in range(40):  # tiny caps, limited and real passes in turn
+                search.relocations = (0, UNLIMITED, 1)[n % 3]
                 search.tb = fisher_yates(range(53), SplitMix64(n))
                 status, _ = search.round(bytearray(game.cells), 0, [5])
-                if status == "won" or (status == "lost" and not search.keep_twos):
+                if status == "won" or (status == "lost" and search.relocations == UNLIMITED):
                     break
-            for key in sorted(search.dead[0])[:15]:
-                assert not naive_winnable(_position_game(key, cls)), (free, i)
-                checked += 1
-    assert checked > 40
+            for key in sorted(search.dead)[:30]:
+                left = key[52]
+                position = _position_game(key[:52], cls)
+                if left == UNLIMITED:
+                    assert not naive_winnable(position), (free, i)
+                    checked["real"] += 1
+                else:
+                    assert not naive_winnable_within(position, left), (free, i, left)
+                    checked["limited"] += 1
+    assert checked["real"] > 40 and checked["limited"] > 40, checked
+
+
+def _limited_solve(game: Gaps, limit: int) -> tuple[str, int]:
+    """Search ``game`` (no redeal) allowing ``limit`` relocations, without caps: the
+    status, and for a win the relocations its solution makes (replayed on the engine)."""
+    from dailydeal.solvers.gaps import _Search
+
+    search = _Search(0, 0, 0, Budget())
+    search.relocations = limit
+    status, steps = search.round(bytearray(game.cells), 0, [10**9])
+    made = 0
+    if status == "won":
+        copy = game.copy()
+        for step in steps:
+            assert step is not None
+            card, dst = step
+            move = Place(card, dst // 13 + 1 if card % 13 == 1 else None)
+            made += is_relocation(copy, move)
+            copy.push(move)
+        assert copy.status() == "won"
+    return status, made
+
+
+def test_limited_games_match_naive() -> None:
+    """A game limited to k relocations is won exactly when the naive search limited
+    alike wins, and its solutions stay within the limit."""
+    cls = _no_redeal_class()
+    verdicts = {"won": 0, "lost": 0}
+    for free in (12, 15):
+        for i in range(10):
+            game = small_deal(i, cls, free)
+            for limit in (0, 1, 2):
+                status, made = _limited_solve(game, limit)
+                assert status in ("won", "lost")
+                assert (status == "won") == naive_winnable_within(game, limit), (free, i, limit)
+                assert made <= limit
+                verdicts[status] += 1
+    assert verdicts["won"] > 5 and verdicts["lost"] > 5, verdicts
+
+
+def _rows(*rows: list[tuple[int, int]]) -> list[int]:
+    """A deck from four rows of (suit, rank index) pairs, 0 an ace (a gap), 1 a 2, 12 a king."""
+    return [suit * 13 + rank for row in rows for suit, rank in row]
+
+
+def _suit(suit: int, first: int, last: int) -> list[tuple[int, int]]:
+    return [(suit, r) for r in range(first, last + 1)]
+
+
+# Row 1 holds the 2 of suit 0 before the run 3..K of suit 1, row 2 the run of suit 0 with
+# no 2 before it and the 2 of suit 1 at its end: the only win moves the 2 of suit 0 to
+# row 2 (one relocation), then the 2 of suit 1 to row 1.
+ONE_RELOCATION = _rows(
+    [(0, 1), *_suit(1, 2, 12), (0, 0)],
+    [(1, 0), *_suit(0, 2, 12), (1, 1)],
+    [*_suit(2, 1, 12), (2, 0)],
+    [*_suit(3, 1, 12), (3, 0)],
+)
+# Three rows in a cycle: two 2s standing in column 1 must both change rows.
+TWO_RELOCATIONS = _rows(
+    [(0, 1), *_suit(1, 2, 12), (0, 0)],
+    [(1, 1), *_suit(2, 2, 12), (1, 0)],
+    [(2, 0), *_suit(0, 2, 12), (2, 1)],
+    [*_suit(3, 1, 12), (3, 0)],
+)
+
+
+@pytest.mark.parametrize("deck, needed", [(ONE_RELOCATION, 1), (TWO_RELOCATIONS, 2)])
+def test_deals_that_need_relocations(deck: list[int], needed: int) -> None:
+    cls = _no_redeal_class()
+    game = cls(deck, None)
+    for limit in range(4):
+        status, made = _limited_solve(game, limit)
+        assert (status == "won") == (limit >= needed) == naive_winnable_within(game, limit)
+        assert made <= limit
+    # the whole solver: the limited games searched out below ``needed``, then a win
+    result = solve_game(game, Budget())
+    assert result.status == "won" and replays_to_win(game, result.moves)

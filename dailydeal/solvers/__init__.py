@@ -18,7 +18,8 @@ from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveRe
 # Bump when any solver's results can change: stored deals record it (their "version").
 VERSION = "4"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
 # 3: Pyramid bounds count the recycles a position needs (passes_needed);
-# 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone
+# 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone;
+# Gaps without redeals raises the limit on relocations of its limited game
 
 
 def solver_for(game: Game[Any]) -> SolverFn:

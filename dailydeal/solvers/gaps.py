@@ -20,12 +20,14 @@ connected components (2s moving between column-1 gaps make cycles): a completed 
 has had every position it reaches searched, none won, so its positions are kept as proved
 lost and later passes skip them. (With redeals, the last rounds keep the plain search:
 they are short and many, and the bookkeeping measured slower there.) The passes then
-alternate between the real game and a *streamlined* one in which a 2 never leaves column
-1 (a much smaller game, often searched out in a few passes; a win in it is a real win, a
-"lost" in it only stops the streamlined passes), with caps following the Luby sequence
-(many short restarts, now and then a longer one) for each kind. Nothing is pruned from
-the real game, only ordered, and positions are only skipped when proved lost, so
-``lost`` is exact.
+alternate between the real game and a *limited* one that allows at most k
+*relocations* (a 2 standing in column 1 moving to column 1 of another row), with caps
+following the Luby sequence (many short restarts, now and then a longer one) for each.
+The limited game starts at k = 0 (no 2 ever leaves column 1: a much smaller game, often
+searched out in a few passes); once it is searched out (no win within k relocations) the
+passes go on with k + 1, up to ``MORE_RELOCATIONS``. A win in a limited game is a real
+win; its "lost" only moves the limit up. Nothing is pruned from the real game, only
+ordered, and positions are only skipped when proved lost, so ``lost`` is exact.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from dailydeal.games import Game
 from dailydeal.games.gaps import Gaps
 from dailydeal.games.rules import EMPTY as GAP
 from dailydeal.games.rules.gaps import (
+    CELLS,
     COLS,
     ROW_STARTS,
     SUCCESSOR,
@@ -68,15 +71,15 @@ def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
 
 
 def _moves(
-    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int], keep_twos: int = 0
+    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int], relocate: bool = True
 ) -> list[tuple[int, int]]:
     """Legal placements (card, destination), ordered so that the first to try is LAST.
 
     First: a card that extends the kept run of its row (or a 2 that lands left of its 3);
     then the others in the pass's tie-break order ``tb``; last: a 2 that already stands in
-    column 1 moving to another row, a move the streamlined passes (``keep_twos``) leave
-    out. (Scoring the other moves by gaps kept alive or by
-    in-suit neighbours was tried: no better than a random order, and slower.)
+    column 1 moving to another row (a *relocation*), left out when not ``relocate``.
+    (Scoring the other moves by gaps kept alive or by in-suit neighbours was tried: no
+    better than a random order, and slower.)
     """
     best: list[tuple[int, int]] = []
     mid: list[tuple[int, int, int]] = []
@@ -86,9 +89,7 @@ def _moves(
         if col == 0:
             for two in TWOS:
                 if pos[two] % COLS == 0:
-                    # streamlined: level 2 keeps every 2 in column 1, level 1 those with
-                    # their 3 behind them
-                    if not keep_twos or (keep_twos == 1 and cells[pos[two] + 1] != two + 1):
+                    if relocate:
                         out.append((two, g))
                 elif cells[g + 1] == two + 1:
                     best.append((two, g))
@@ -125,6 +126,7 @@ def _take_back(
     gaps[gaps.index(src)] = dst
 
 
+UNLIMITED = 255  # the relocations left in the real game (no limit): see ``last_round``
 CHECK = 64  # nodes between two looks at the budget in the last round
 
 
@@ -141,12 +143,13 @@ class _Search:
         self.redeal_results: dict[tuple[int, tuple[tuple[int, int], ...]], Any] = {}
         self.redeals_tried = 0
         self.tb = [0] * 53  # tie-breaks of the move order, varied from pass to pass
-        # A streamlined pass never moves a 2 out of column 1 (a smaller game, searched
-        # for a quick win; its "lost" proves nothing about the real game).
-        self.keep_twos = 0
-        # Positions of the last round (no redeal left) proved lost, kept from pass to pass:
-        # one table for the real game, one for the streamlined one.
-        self.dead: dict[int, set[bytes]] = {level: set() for level in (0, 1, 2)}
+        # No redeal left: the relocations (a 2 leaving column 1 for another row) a pass
+        # may make, UNLIMITED in the real game. A limited game is smaller (searched for
+        # a quick win; its "lost" proves nothing about the real game).
+        self.relocations = UNLIMITED
+        # Positions of the last round proved lost, kept from pass to pass: the 52 cells
+        # and the relocations left (a position is lost *with that many left*).
+        self.dead: set[bytes] = set()
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
@@ -242,22 +245,26 @@ class _Search:
         reachable from it has been searched and none is won, so its positions go to
         ``self.dead`` and later passes skip them. The positions of a pass cut short by its
         cap that are still in an open component are not proved and are forgotten.
+
+        A position is the 52 cells and one byte more, the relocations left (``cells[52]``,
+        UNLIMITED in the real game): the graph searched is that of these pairs, so its
+        components, and what ``self.dead`` records, are exact for it.
         """
+        cells = cells + bytes((self.relocations,))
         pos = [-1] * 53
         gaps = []
-        for i in range(len(cells)):
+        for i in range(CELLS):
             c = cells[i]
             if c == GAP:
                 gaps.append(i)
             else:
                 pos[c] = i
-        keep_twos = self.keep_twos
-        dead = self.dead[keep_twos]
+        dead = self.dead
         budget = self.budget
         root = bytes(cells)
         if root in dead:
             return LOST, []
-        first = _moves(cells, pos, gaps, self.tb, keep_twos)
+        first = _moves(cells, pos, gaps, self.tb, cells[CELLS] != 0)
         if not first:
             if is_won(cells):
                 return WON, []
@@ -293,6 +300,8 @@ class _Search:
                     self.nodes = nodes
                     return LOST, []
                 card, src, dst = path.pop()
+                if src % COLS == 0 and dst % COLS == 0 and cells[CELLS] != UNLIMITED:
+                    cells[CELLS] += 1  # a relocation taken back
                 _take_back(cells, pos, gaps, card, src, dst)
                 continue
             card, dst = ms.pop()
@@ -300,9 +309,13 @@ class _Search:
             # rules.gaps.move, inlined (pos and gaps follow once the position is new)
             cells[src] = GAP
             cells[dst] = card
+            left = cells[CELLS]
+            if left != UNLIMITED and src % COLS == 0 and dst % COLS == 0:  # a relocation
+                cells[CELLS] = left - 1
             key = bytes(cells)
             seen = index.get(key)
             if seen is not None or key in dead:
+                cells[CELLS] = left
                 cells[dst] = GAP
                 cells[src] = card
                 if seen is not None and seen < lows[-1]:
@@ -318,13 +331,14 @@ class _Search:
                     check = budget.max_nodes
             pos[card] = dst
             gaps[gaps.index(dst)] = src
-            nxt = _moves(cells, pos, gaps, self.tb, keep_twos)
-            if not nxt:  # blocked (or, streamlined, no move left but 2s out of column 1)
+            nxt = _moves(cells, pos, gaps, self.tb, cells[CELLS] != 0)
+            if not nxt:  # blocked (or no move left but relocations)
                 if is_won(cells):
                     self.nodes = nodes
                     steps: list[Step] = [(c, d) for c, _, d in path]
                     return WON, [*steps, (card, dst)]
                 dead.add(key)
+                cells[CELLS] = left
                 _take_back(cells, pos, gaps, card, src, dst)
                 continue
             if nodes >= stop:
@@ -376,8 +390,13 @@ GROWTH = 4  # caps grow by this factor from pass to pass (rounds with redeals)
 FIRST_CAP_LEAD = 300  # nodes in a round that ends with a redeal, first pass
 FIRST_CAP_LAST = 2000  # nodes in the last round, first pass
 LUBY_UNIT = 2000  # no redeal left: pass n of each kind has a cap of LUBY_UNIT * luby(n)
-# no redeal left: the streamlined levels (see ``_moves``) and the real game (0), in turn
-LEVELS: tuple[int, ...] = (2, 0)
+# No redeal left: the passes take turns between these games, each with its own Luby
+# caps: a limit on relocations (0: no 2 ever leaves column 1), UNLIMITED the real game.
+LEVELS: tuple[int, ...] = (0, UNLIMITED)
+# A limited game searched out gives its turns to the next limit up, to this one: the
+# slow deals whose wins need a relocation mostly need one (the limit 1 took 3 of 200
+# deals past the real game's passes; docs/solvers.md).
+MORE_RELOCATIONS = 3
 
 
 def _caps(redeals_left: int, scale: float) -> list[int]:
@@ -398,8 +417,8 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     scale: float = 1.0
     status = UNKNOWN
     steps: list[Step] = []
-    # no redeal left: passes of each kind (full, streamlined), and whether the streamlined
-    # game is searched out (no win in it: full passes only from then on)
+    # no redeal left: passes of each game (relocation limit) so far, and the games not
+    # searched out yet (a limited game searched out has no win: the others go on)
     runs = dict.fromkeys(LEVELS, 0)
     levels = list(LEVELS)
     try:
@@ -411,23 +430,30 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
                 caps = _caps(left, scale)
                 scale *= GROWTH
             else:
-                search.keep_twos = levels[(stats["passes"] - 1) % len(levels)]
-                runs[search.keep_twos] += 1
-                caps = [LUBY_UNIT * luby(runs[search.keep_twos])]
+                limit = levels[(stats["passes"] - 1) % len(levels)]
+                search.relocations = limit
+                runs[limit] += 1
+                caps = [LUBY_UNIT * luby(runs[limit])]
             search_status, steps = search.round(cells, 0, caps)
             if search_status == WON:
-                stats["won_level"] = search.keep_twos  # 0: the real game, else streamlined
+                if not left:
+                    stats["won_level"] = search.relocations  # 255: the real game
                 status = WON
                 break
             if search_status == LOST:
-                if not search.keep_twos:
+                if search.relocations == UNLIMITED:
                     status = LOST
                     break
-                stats[f"searched_out_{search.keep_twos}"] = stats["passes"]
-                levels.remove(search.keep_twos)
+                limit = search.relocations
+                stats[f"searched_out_{limit}"] = stats["passes"]
+                if limit < MORE_RELOCATIONS:  # the next game up takes its turns
+                    levels[levels.index(limit)] = limit + 1
+                    runs[limit + 1] = 0
+                else:
+                    levels.remove(limit)
     except _OutOfBudget:
         status = UNKNOWN
     stats["redeals_tried"] = search.redeals_tried
-    stats["streamlined_passes"] = sum(n for level, n in runs.items() if level)
+    stats["streamlined_passes"] = sum(n for level, n in runs.items() if level != UNLIMITED)
     moves = [_notation(s) for s in steps] if status == WON else []
     return SolveResult(status, moves, search.nodes, budget.elapsed(), stats)
