@@ -193,7 +193,12 @@ def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
     page.evaluate("localStorage.removeItem('dailydeal.v1.posted')")
     player.host.locator("[data-restart]").click()
     player.wait_moves(0)
-    type_moves(player, solutions["gaps"])
+    # the statistics still show the first post's count: wait for the second post itself
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and "/results" in r.url
+    ) as second_post:
+        type_moves(player, solutions["gaps"])
+    assert second_post.value.ok
     expect(stats).to_have_attribute("data-plays", "1")
     assert len(posts) == 2
     assert api_stats(site, id_)["plays"] == 1
