@@ -46,39 +46,17 @@ def small_deal(i: int, cls: type[Gaps], free: int) -> Gaps:
     return cls(deck, i)
 
 
-def naive_winnable(game: Gaps) -> bool:
-    """Deliberately naive: every legal move, every position once (engine keys)."""
-    seen: set[Any] = set()
-
-    def dfs() -> bool:
-        key = game.key()
-        if key in seen:
-            return False
-        seen.add(key)
-        if game.status() == "won":
-            return True
-        for move in game.legal_moves():
-            game.push(move)
-            try:
-                if dfs():
-                    return True
-            finally:
-                game.pop()
-        return False
-
-    return dfs()
-
-
 def is_relocation(game: Gaps, move: object) -> bool:
     """A 2 standing in column 1 moving to column 1 of another row."""
     return isinstance(move, Place) and move.row is not None and game.pos[move.card] % 13 == 0
 
 
-def naive_winnable_within(game: Gaps, relocations: int) -> bool:
-    """Deliberately naive: a win making at most ``relocations`` relocations?"""
+def naive_winnable(game: Gaps, relocations: int | None = None) -> bool:
+    """Deliberately naive: every legal move, every position once (engine keys); with
+    ``relocations``, a win making at most that many relocations."""
     seen: set[Any] = set()
 
-    def dfs(left: int) -> bool:
+    def dfs(left: int | None) -> bool:
         key = (game.key(), left)
         if key in seen:
             return False
@@ -86,12 +64,14 @@ def naive_winnable_within(game: Gaps, relocations: int) -> bool:
         if game.status() == "won":
             return True
         for move in game.legal_moves():
-            spend = is_relocation(game, move)
-            if spend and not left:
-                continue
+            after = left
+            if left is not None and is_relocation(game, move):
+                if not left:
+                    continue
+                after = left - 1
             game.push(move)
             try:
-                if dfs(left - spend):
+                if dfs(after):
                     return True
             finally:
                 game.pop()
@@ -343,7 +323,7 @@ def test_positions_proved_lost_are_lost() -> None:
                     assert not naive_winnable(position), (free, i)
                     checked["real"] += 1
                 else:
-                    assert not naive_winnable_within(position, left), (free, i, left)
+                    assert not naive_winnable(position, left), (free, i, left)
                     checked["limited"] += 1
     assert checked["real"] > 40 and checked["limited"] > 40, checked
 
@@ -380,7 +360,7 @@ def test_limited_games_match_naive() -> None:
             for limit in (0, 1, 2):
                 status, made = _limited_solve(game, limit)
                 assert status in ("won", "lost")
-                assert (status == "won") == naive_winnable_within(game, limit), (free, i, limit)
+                assert (status == "won") == naive_winnable(game, limit), (free, i, limit)
                 assert made <= limit
                 verdicts[status] += 1
     assert verdicts["won"] > 5 and verdicts["lost"] > 5, verdicts
@@ -419,7 +399,7 @@ def test_deals_that_need_relocations(deck: list[int], needed: int) -> None:
     game = cls(deck, None)
     for limit in range(4):
         status, made = _limited_solve(game, limit)
-        assert (status == "won") == (limit >= needed) == naive_winnable_within(game, limit)
+        assert (status == "won") == (limit >= needed) == naive_winnable(game, limit)
         assert made <= limit
     # the whole solver: the limited games searched out below ``needed``, then a win
     result = solve_game(game, Budget())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -58,16 +59,18 @@ def naive_shortest(game: Game[Any], limit: int = 200_000) -> int | None:
             game.pop()
 
 
-def late_position(seed: int, variant: str | None, left: int) -> Pyramid | None:
-    """Random play (removals preferred) from a seeded deal until at most ``left`` pyramid
-    cards remain; None if the playout gets stuck first."""
+def playout(
+    seed: int, variant: str | None, salt: int, stop: Callable[[Pyramid], bool]
+) -> Pyramid | None:
+    """Random play (removals preferred) from a seeded deal until ``stop`` says so; None if
+    the playout gets stuck (or clears the pyramid) first."""
     game = cast(Pyramid, new_game("pyramid", seed, variant))
-    rng = random.Random(seed * 7 + len(variant or ""))
+    rng = random.Random(seed * salt + len(variant or ""))
     for _ in range(400):
-        if game.pyramid_left() <= left:
+        if stop(game):
             return game
         moves = game.legal_moves()
-        if not moves:
+        if not moves or game.pyramid_left() == 0:
             return None
         removals = [m for m in moves if not isinstance(m, (Draw, Recycle))]
         if removals and rng.random() < 0.97:
@@ -75,6 +78,11 @@ def late_position(seed: int, variant: str | None, left: int) -> Pyramid | None:
         else:
             game.push(rng.choice(moves))
     return None
+
+
+def late_position(seed: int, variant: str | None, left: int) -> Pyramid | None:
+    """A random playout stopped at most ``left`` pyramid cards (None if stuck first)."""
+    return playout(seed, variant, 7, lambda game: game.pyramid_left() <= left)
 
 
 def positions(variant: str | None, count: int, left: int) -> list[tuple[int, Pyramid]]:
@@ -438,22 +446,14 @@ def forced_pair_move(game: Pyramid) -> Any | None:
 
 
 def forced_pair_position(seed: int, variant: str | None, most: int) -> Pyramid | None:
-    """Random play as in ``late_position`` until a forced pair shows with at most ``most``
-    pyramid cards left; None if the playout ends first."""
-    game = cast(Pyramid, new_game("pyramid", seed, variant))
-    rng = random.Random(seed * 11 + len(variant or ""))
-    for _ in range(400):
-        if game.pyramid_left() <= most and forced_pair_move(game) is not None:
-            return game
-        moves = game.legal_moves()
-        if not moves or game.pyramid_left() == 0:
-            return None
-        removals = [m for m in moves if not isinstance(m, (Draw, Recycle))]
-        if removals and rng.random() < 0.97:
-            game.push(rng.choice(removals))
-        else:
-            game.push(rng.choice(moves))
-    return None
+    """A random playout stopped when a forced pair shows with at most ``most`` pyramid
+    cards left; None if the playout ends first."""
+    return playout(
+        seed,
+        variant,
+        11,
+        lambda game: game.pyramid_left() <= most and forced_pair_move(game) is not None,
+    )
 
 
 def check_forced_pair(game: Pyramid) -> bool:
