@@ -153,6 +153,8 @@ class _Search:
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
+        if self.redeals == 0:  # no redeal left from the start: the restarts' own search
+            return self.last_round(cells, caps[k])
         cells = bytearray(cells)
         pos = [-1] * 53
         gaps = []
@@ -164,8 +166,6 @@ class _Search:
                 pos[c] = i
         cap = caps[k]
         last = k >= self.redeals
-        if self.redeals == 0:  # no redeal left from the start: the restarts' own search
-            return self.last_round(cells, cap)
         budget = self.budget
         seen = {bytes(cells)}
         start_nodes = self.nodes
