@@ -68,8 +68,9 @@ from dailydeal.solvers.pyramid_plan import (
     waste_top,
 )
 
-# The stage of a heap entry: its bound is the cheap one, the threshold one, or (from
-# COUNTED on) the quick one, with the pass count (need << 6 | far + 1) added.
+# The stage of a heap entry, in its low two bits: its bound is the cheap one, the
+# threshold one or the quick one; above them, once counted, the pass count
+# (need << 6 | far + 1).
 CHEAP, FULL, COUNTED = 0, 1, 2
 
 
@@ -184,12 +185,13 @@ class _Search:
             mask = state & PYR_BITS
             if is_won(mask):
                 return WON, path_to(state, parent)
-            if stage != FULL:
+            kind = stage & 3
+            if kind != FULL:
                 f = (prio + g) >> 13
                 tal = state >> TAL_SHIFT & TAL_BITS
                 p = state >> P_SHIFT & P_BITS
                 rec = state >> REC_SHIFT
-                if stage == CHEAP:
+                if kind == CHEAP:
                     # The pass count first: when its quick bound alone lifts f, the node
                     # goes back (with the count) and gets the threshold bound only if it
                     # comes up again.
@@ -201,19 +203,21 @@ class _Search:
                         closed[state] = -1
                         continue
                     if g + h > f:
-                        counted = COUNTED + (need << 6 | far + 1)
+                        counted = (need << 6 | far + 1) << 2 | COUNTED
                         push(heap, (((g + h) << 13) - g, state, g, counted))
                         continue
                 else:
-                    need = (stage - COUNTED) >> 6
-                    far = ((stage - COUNTED) & 63) - 1
+                    need = stage >> 8
+                    far = (stage >> 2 & 63) - 1
                 h = threshold(mask, tal, p, rec, need, far)
                 if h >= BIG:
                     closed[state] = -1
                     continue
                 if g + h > f:
-                    push(heap, (((g + h) << 13) - g, state, g, FULL))
+                    push(heap, (((g + h) << 13) - g, state, g, (need << 6 | far + 1) << 2 | FULL))
                     continue
+            else:
+                need = stage >> 8
             closed[state] = g
             self.nodes += 1
             if budget.spent(self.nodes):
@@ -236,12 +240,12 @@ class _Search:
             if info.king >= 0:
                 # Removing an accessible pyramid king at once is never worse: it must go
                 # anyway, stays accessible, and removing it only uncovers cards.
-                edges = [(state & ~(1 << info.king), 1, E_KING, info.king, -1)]
+                edges = [(state & ~(1 << info.king), 1, E_KING, info.king, -1, need)]
             elif fa >= 0:
-                edges = [(state & ~(1 << fa) & ~(1 << fb), 1, E_PAIR, fa, fb)]
+                edges = [(state & ~(1 << fa) & ~(1 << fb), 1, E_PAIR, fa, fb, need)]
             else:
                 edges = [
-                    (state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b) for a, b in info.pairs
+                    (state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b, need) for a, b in info.pairs
                 ]
                 top = waste_top(tal, p)
                 recycle_left = may_recycle(passes, rec)
@@ -263,17 +267,35 @@ class _Search:
                         )
                         for i in places:
                             edges.append(
-                                (nhigh | (mask if i < 0 else mask & ~(1 << i)), cost, E_TALON, j, i)
+                                (
+                                    nhigh | (mask if i < 0 else mask & ~(1 << i)),
+                                    cost,
+                                    E_TALON,
+                                    j,
+                                    i,
+                                    need - recycles,
+                                )
                             )
-            for child, cost, kind, a, b in edges:
+            for child, cost, kind, a, b, cneed in edges:
                 ng = g + cost
                 old = best_get(child)
                 if old is not None and old <= ng:
                     continue
-                ch = heuristic(child & PYR_BITS, child >> TAL_SHIFT & TAL_BITS,
-                               child >> P_SHIFT & P_BITS)
+                cmask = child & PYR_BITS
+                ctal = child >> TAL_SHIFT & TAL_BITS
+                cp = child >> P_SHIFT & P_BITS
+                ch = heuristic(cmask, ctal, cp)
                 if ch < 0:
                     continue
+                if cneed > 0:
+                    # Every solution from here makes need - (recycles of the edge)
+                    # recycles or more: what the parent's pass count says, for the quick
+                    # bound, before this child is ever counted itself.
+                    qh = quick(cmask, ctal, cp, child >> REC_SHIFT, cneed, -1)
+                    if qh >= BIG:
+                        continue
+                    if qh > ch:
+                        ch = qh
                 best[child] = ng
                 parent[child] = (state, kind, a, b)
                 push(heap, (((ng + ch) << 13) - ng, child, ng, CHEAP))
