@@ -40,7 +40,7 @@ fallback.
 from __future__ import annotations
 
 import heapq
-from typing import Any
+from typing import Any, Final
 
 from dailydeal.games import Game
 from dailydeal.games.pyramid import Pyramid
@@ -71,7 +71,17 @@ from dailydeal.solvers.pyramid_plan import (
 # The stage of a heap entry, in its low two bits: its bound is the cheap one, the
 # threshold one or the quick one; above them, once counted, the pass count
 # (need << 6 | far + 1).
-CHEAP, FULL, COUNTED = 0, 1, 2
+CHEAP: Final = 0
+FULL: Final = 1
+COUNTED: Final = 2
+# A heap entry is one int, priority << PRIO_SHIFT | state << STAGE_BITS | stage: ints
+# compare much faster than tuples, and the order is the same (the priority decides f and
+# g, then the state breaks ties).
+STAGE_BITS: Final = 16
+STATE_BITS: Final = REC_SHIFT + 2  # up to 3 recycles
+PRIO_SHIFT: Final = STATE_BITS + STAGE_BITS
+STATE_MASK: Final = (1 << STATE_BITS) - 1
+STAGE_MASK: Final = (1 << STAGE_BITS) - 1
 
 
 class _OutOfBudget(Exception):
@@ -165,7 +175,7 @@ class _Search:
         # bound come first, then the costlier threshold bound, and the node goes back with
         # the larger f whenever one rises (COUNTED + the pass count, then FULL): lazy
         # evaluation keeps A* exact.
-        heap: list[tuple[int, int, int, int]] = [(h0 << 13, start, 0, CHEAP)]
+        heap: list[int] = [(h0 << 13) << PRIO_SHIFT | start << STAGE_BITS | CHEAP]
         budget = self.budget
         info_of = self.bounds.info
         heuristic = self.bounds.heuristic
@@ -179,7 +189,11 @@ class _Search:
         value_bits = self.bounds.value_bits
         reach_of = reach  # a local name: looked up for every talon card of every node
         while heap:
-            prio, state, g, stage = pop(heap)
+            entry = pop(heap)
+            prio = entry >> PRIO_SHIFT
+            state = entry >> STAGE_BITS & STATE_MASK
+            stage = entry & STAGE_MASK
+            g = -prio & 8191
             if g > best[state] or closed_get(state, BIG) <= g:
                 continue
             mask = state & PYR_BITS
@@ -204,7 +218,10 @@ class _Search:
                         continue
                     if g + h > f:
                         counted = (need << 6 | far + 1) << 2 | COUNTED
-                        push(heap, (((g + h) << 13) - g, state, g, counted))
+                        push(
+                            heap,
+                            (((g + h) << 13) - g) << PRIO_SHIFT | state << STAGE_BITS | counted,
+                        )
                         continue
                 else:
                     need = stage >> 8
@@ -214,7 +231,8 @@ class _Search:
                     closed[state] = -1
                     continue
                 if g + h > f:
-                    push(heap, (((g + h) << 13) - g, state, g, (need << 6 | far + 1) << 2 | FULL))
+                    full = (need << 6 | far + 1) << 2 | FULL
+                    push(heap, (((g + h) << 13) - g) << PRIO_SHIFT | state << STAGE_BITS | full)
                     continue
             else:
                 need = stage >> 8
@@ -298,7 +316,7 @@ class _Search:
                         ch = qh
                 best[child] = ng
                 parent[child] = (state, kind, a, b)
-                push(heap, (((ng + ch) << 13) - ng, child, ng, CHEAP))
+                push(heap, (((ng + ch) << 13) - ng) << PRIO_SHIFT | child << STAGE_BITS | CHEAP)
         return LOST, []
 
 

@@ -27,7 +27,7 @@ threshold bound drops the terms that stop short of either.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
@@ -42,10 +42,10 @@ from dailydeal.games.rules.pyramid import (
 )
 from dailydeal.games.rules.pyramid import pairs as place_pairs
 
-KING_VALUE = KING
-KEY_SHIFT = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
-BIG = 1 << 20  # "impossible" for step counts
-KING_BIT = 1 << KING_VALUE
+KING_VALUE: Final = KING
+KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
+BIG: Final = 1 << 20  # "impossible" for step counts
+KING_BIT: Final = 1 << KING_VALUE
 
 
 def _blockers() -> tuple[int, ...]:
@@ -58,7 +58,7 @@ def _blockers() -> tuple[int, ...]:
     return tuple(below)
 
 
-BLOCKERS = _blockers()
+BLOCKERS: Final = _blockers()
 
 
 @dataclass(slots=True)

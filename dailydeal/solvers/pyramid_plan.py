@@ -10,6 +10,7 @@ This module turns the found paths back into moves of docs/rules.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from dailydeal.cards import Card
 from dailydeal.games.pyramid import King, Pair
@@ -19,13 +20,17 @@ from dailydeal.games.rules.pyramid import SIZE, may_recycle
 # recycles used << 58. The talon is one cyclic sequence: waste bottom..top, then the stock
 # in drawing order; the waste pointer is (index of the waste top) + 1, 0 for an empty
 # waste, so the talon positions below it are the waste and the others the stock.
-TAL_SHIFT, P_SHIFT, REC_SHIFT = SIZE, 52, 58
-PYR_BITS = (1 << TAL_SHIFT) - 1
-TAL_BITS = (1 << 24) - 1
-P_BITS = 63
+TAL_SHIFT: Final = SIZE
+P_SHIFT: Final = 52
+REC_SHIFT: Final = 58
+PYR_BITS: Final = (1 << TAL_SHIFT) - 1
+TAL_BITS: Final = (1 << 24) - 1
+P_BITS: Final = 63
 
 # Edge kinds, for rebuilding the move list.
-E_PAIR, E_KING, E_TALON = 0, 1, 2
+E_PAIR: Final = 0
+E_KING: Final = 1
+E_TALON: Final = 2
 
 Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
 PoolStep = tuple[int, int, int]  # (kind, a, b) of the pool search's plan
