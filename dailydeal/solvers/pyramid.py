@@ -59,6 +59,7 @@ from dailydeal.solvers.pyramid_plan import (
     TAL_SHIFT,
     Edge,
     PoolStep,
+    bit_length,
     notation,
     pack,
     path_to,
@@ -273,7 +274,7 @@ class _Search:
                     while t:
                         lowbit = t & -t
                         t ^= lowbit
-                        j = lowbit.bit_length() - 1
+                        j = bit_length(lowbit) - 1
                         draws, recycles, more, after = reach_of(tal, p, top, j)
                         if recycles and not recycle_left:
                             continue

@@ -32,6 +32,24 @@ E_PAIR: Final = 0
 E_KING: Final = 1
 E_TALON: Final = 2
 
+# Bit counts through tables: compiled by mypyc, ``int.bit_count()`` and ``bit_length()``
+# are method calls through Python's generic lookup, several times the cost of two list
+# reads. For the masks of this solver only: 0 <= x < 2**32 (pyramid 28 bits, talon 24).
+_POP16: Final[list[int]] = [bin(i).count("1") for i in range(1 << 16)]
+_LEN16: Final[list[int]] = [i.bit_length() for i in range(1 << 16)]
+
+
+def popcount(x: int) -> int:
+    """``x.bit_count()`` for 0 <= x < 2**32."""
+    return _POP16[x & 0xFFFF] + _POP16[x >> 16]
+
+
+def bit_length(x: int) -> int:
+    """``x.bit_length()`` for 0 <= x < 2**32."""
+    high = x >> 16
+    return _LEN16[high] + 16 if high else _LEN16[x]
+
+
 Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
 PoolStep = tuple[int, int, int]  # (kind, a, b) of the pool search's plan
 
@@ -48,7 +66,7 @@ def unpack(state: int) -> tuple[int, int, int, int]:
 
 def waste_top(tal: int, p: int) -> int:
     """The talon position of the waste top (-1 for an empty waste)."""
-    return (tal & ((1 << p) - 1)).bit_length() - 1
+    return bit_length(tal & ((1 << p) - 1)) - 1
 
 
 def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
@@ -59,10 +77,10 @@ def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
     Removing it is one more step, and leaves the talon ``tal & ~(1 << j)``."""
     below = tal & ((1 << j) - 1)
     if j == top:
-        return 0, 0, 0, below.bit_length()
+        return 0, 0, 0, bit_length(below)
     if j > top:
-        return (below >> p).bit_count() + 1, 0, 0, below.bit_length()
-    return (tal >> p).bit_count(), 1, below.bit_count() + 1, below.bit_length()
+        return popcount(below >> p) + 1, 0, 0, bit_length(below)
+    return popcount(tal >> p), 1, popcount(below) + 1, bit_length(below)
 
 
 def path_to(state: int, parent: dict[int, Edge]) -> list[Edge]:
@@ -99,9 +117,9 @@ def pool_plan_path(
                 j = top
             elif cards >> p:
                 ahead = cards >> p << p
-                j = (ahead & -ahead).bit_length() - 1
+                j = bit_length(ahead & -ahead) - 1
             else:
-                j = (cards & -cards).bit_length() - 1
+                j = bit_length(cards & -cards) - 1
             _, recycles, _, after = reach(tal, p, top, j)
             if recycles:
                 if not may_recycle(passes, rec):
