@@ -163,13 +163,13 @@ class _Search:
         h0 = self.bounds.heuristic(*unpack(start)[:3])
         if h0 < 0:
             return LOST, []
+        # The smallest g each state was reached with (-1: proved lost). A state is pushed
+        # only when reached with a smaller g than before, and an entry whose g is no
+        # longer its state's best is skipped: so each (state, g) is expanded at most once,
+        # and a state found again with a smaller g is expanded again, which keeps A* exact
+        # even where the bounds are not consistent.
         best: dict[int, int] = {start: 0}
         parent: dict[int, Edge] = {}
-        # g at which each state was expanded (-1: proved lost). A state found again with a
-        # smaller g is expanded again, so A* stays exact even where the bounds are not
-        # consistent.
-        closed: dict[int, int] = {}
-        closed_get = closed.get
         # Entries (priority, state, g, stage). Priority: f first, then deeper nodes first
         # (nearer a goal when h is tight). Children are pushed with the cheap bound
         # (CHEAP); when a node is popped, the pass count (``passes_needed``) and its quick
@@ -195,7 +195,7 @@ class _Search:
             state = entry >> STAGE_BITS & STATE_MASK
             stage = entry & STAGE_MASK
             g = -prio & 8191
-            if g > best[state] or closed_get(state, BIG) <= g:
+            if g > best[state]:
                 continue
             mask = state & PYR_BITS
             if is_won(mask):
@@ -215,7 +215,7 @@ class _Search:
                     need, far = passes_needed(mask, tal, p, most - rec) if rec < most else (0, -1)
                     h = quick(mask, tal, p, rec, need, far)
                     if h >= BIG:
-                        closed[state] = -1
+                        best[state] = -1
                         continue
                     if g + h > f:
                         counted = (need << 6 | far + 1) << 2 | COUNTED
@@ -229,7 +229,7 @@ class _Search:
                     far = (stage >> 2 & 63) - 1
                 h = threshold(mask, tal, p, rec, need, far)
                 if h >= BIG:
-                    closed[state] = -1
+                    best[state] = -1
                     continue
                 if g + h > f:
                     full = (need << 6 | far + 1) << 2 | FULL
@@ -237,7 +237,6 @@ class _Search:
                     continue
             else:
                 need = stage >> 8
-            closed[state] = g
             self.nodes += 1
             if budget.spent(self.nodes):
                 return UNKNOWN, []
