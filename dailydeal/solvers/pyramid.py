@@ -39,7 +39,6 @@ fallback.
 
 from __future__ import annotations
 
-import heapq
 from typing import Any, Final
 
 from dailydeal.games import Game
@@ -69,20 +68,71 @@ from dailydeal.solvers.pyramid_plan import (
     waste_top,
 )
 
-# The stage of a heap entry, in its low two bits: its bound is the cheap one, the
+# The stage of an open entry, in its low two bits: its bound is the cheap one, the
 # threshold one or the quick one; above them, once counted, the pass count
 # (need << 6 | far + 1).
 CHEAP: Final = 0
 FULL: Final = 1
 COUNTED: Final = 2
-# A heap entry is one int, priority << PRIO_SHIFT | state << STAGE_BITS | stage: ints
-# compare much faster than tuples, and the order is the same (the priority decides f and
-# g, then the state breaks ties).
-STAGE_BITS: Final = 16
-STATE_BITS: Final = REC_SHIFT + 2  # up to 3 recycles
-PRIO_SHIFT: Final = STATE_BITS + STAGE_BITS
-STATE_MASK: Final = (1 << STATE_BITS) - 1
-STAGE_MASK: Final = (1 << STAGE_BITS) - 1
+
+
+class _Frontier:
+    """The open list of A*: entries (state, stage) in buckets by f and g, taken smallest
+    f first, then largest g (deeper nodes are nearer a goal when the bound is tight),
+    last in first out within a bucket. f and g are small integers, so buckets cost a
+    list append and pop where a binary heap compares entries log n times."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[list[int]]] = []  # rows[f][g]: state, stage, state, ...
+        self.f = 0  # no entry has a smaller f than this
+        self.g = -1  # nor, with this f, a larger g
+        self.size = 0
+        # the entry that ``pop`` took
+        self.state = 0
+        self.stage = 0
+
+    def push(self, f: int, g: int, state: int, stage: int) -> None:
+        rows = self.rows
+        while len(rows) <= f:
+            rows.append([])
+        row = rows[f]
+        while len(row) <= g:
+            row.append([])
+        bucket = row[g]
+        bucket.append(state)
+        bucket.append(stage)
+        self.size += 1
+        if f < self.f:
+            # Bounds that are not consistent let a child's f fall below its parent's;
+            # every smaller f was emptied before, so this bucket is the only one.
+            self.f = f
+            self.g = g
+        elif f == self.f and g > self.g:
+            self.g = g
+
+    def pop(self) -> bool:
+        """Take the next entry into ``state``, ``stage``, ``f`` and ``g``; False when
+        empty."""
+        if not self.size:
+            return False
+        rows = self.rows
+        f = self.f
+        g = self.g
+        row = rows[f]
+        while g < 0 or not row[g]:
+            if g < 0:
+                f += 1
+                row = rows[f]
+                g = len(row) - 1
+            else:
+                g -= 1
+        bucket = row[g]
+        self.stage = bucket.pop()
+        self.state = bucket.pop()
+        self.size -= 1
+        self.f = f
+        self.g = g
+        return True
 
 
 class _OutOfBudget(Exception):
@@ -170,13 +220,14 @@ class _Search:
         # even where the bounds are not consistent.
         best: dict[int, int] = {start: 0}
         parent: dict[int, Edge] = {}
-        # Entries (priority, state, g, stage). Priority: f first, then deeper nodes first
-        # (nearer a goal when h is tight). Children are pushed with the cheap bound
+        # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
+        # are pushed with the cheap bound
         # (CHEAP); when a node is popped, the pass count (``passes_needed``) and its quick
         # bound come first, then the costlier threshold bound, and the node goes back with
         # the larger f whenever one rises (COUNTED + the pass count, then FULL): lazy
         # evaluation keeps A* exact.
-        heap: list[int] = [(h0 << 13) << PRIO_SHIFT | start << STAGE_BITS | CHEAP]
+        frontier = _Frontier()
+        frontier.push(h0, 0, start, CHEAP)
         budget = self.budget
         info_of = self.bounds.info
         heuristic = self.bounds.heuristic
@@ -184,17 +235,13 @@ class _Search:
         quick = self.bounds.quick_bound
         passes_needed = self.bounds.passes_needed
         most = BIG if passes is None else passes - 1  # recycles allowed from the deal
-        push = heapq.heappush
-        pop = heapq.heappop
         best_get = best.get
         value_bits = self.bounds.value_bits
         reach_of = reach  # a local name: looked up for every talon card of every node
-        while heap:
-            entry = pop(heap)
-            prio = entry >> PRIO_SHIFT
-            state = entry >> STAGE_BITS & STATE_MASK
-            stage = entry & STAGE_MASK
-            g = -prio & 8191
+        while frontier.pop():
+            state = frontier.state
+            stage = frontier.stage
+            g = frontier.g
             if g > best[state]:
                 continue
             mask = state & PYR_BITS
@@ -202,7 +249,7 @@ class _Search:
                 return WON, path_to(state, parent)
             kind = stage & 3
             if kind != FULL:
-                f = (prio + g) >> 13
+                f = frontier.f
                 tal = state >> TAL_SHIFT & TAL_BITS
                 p = state >> P_SHIFT & P_BITS
                 rec = state >> REC_SHIFT
@@ -219,10 +266,7 @@ class _Search:
                         continue
                     if g + h > f:
                         counted = (need << 6 | far + 1) << 2 | COUNTED
-                        push(
-                            heap,
-                            (((g + h) << 13) - g) << PRIO_SHIFT | state << STAGE_BITS | counted,
-                        )
+                        frontier.push(g + h, g, state, counted)
                         continue
                 else:
                     need = stage >> 8
@@ -233,7 +277,7 @@ class _Search:
                     continue
                 if g + h > f:
                     full = (need << 6 | far + 1) << 2 | FULL
-                    push(heap, (((g + h) << 13) - g) << PRIO_SHIFT | state << STAGE_BITS | full)
+                    frontier.push(g + h, g, state, full)
                     continue
             else:
                 need = stage >> 8
@@ -316,7 +360,7 @@ class _Search:
                         ch = qh
                 best[child] = ng
                 parent[child] = (state, kind, a, b)
-                push(heap, (((ng + ch) << 13) - ng) << PRIO_SHIFT | child << STAGE_BITS | CHEAP)
+                frontier.push(ng + ch, ng, child, CHEAP)
         return LOST, []
 
 
