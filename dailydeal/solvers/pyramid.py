@@ -229,15 +229,11 @@ class _Search:
         frontier = _Frontier()
         frontier.push(h0, 0, start, CHEAP)
         budget = self.budget
-        info_of = self.bounds.info
-        heuristic = self.bounds.heuristic
-        threshold = self.bounds.threshold_bound
-        quick = self.bounds.quick_bound
-        passes_needed = self.bounds.passes_needed
+        # Methods and functions are called by name, never through a local alias: compiled,
+        # a direct call is a C call, an alias a Python one.
+        bounds = self.bounds
         most = BIG if passes is None else passes - 1  # recycles allowed from the deal
-        best_get = best.get
-        value_bits = self.bounds.value_bits
-        reach_of = reach  # a local name: looked up for every talon card of every node
+        value_bits = bounds.value_bits
         while frontier.pop():
             state = frontier.state
             stage = frontier.stage
@@ -259,8 +255,10 @@ class _Search:
                     # comes up again.
                     # With no recycle left, the threshold bound already reads the one
                     # pass left (blockers included): the count costs more than it saves.
-                    need, far = passes_needed(mask, tal, p, most - rec) if rec < most else (0, -1)
-                    h = quick(mask, tal, p, rec, need, far)
+                    need, far = (
+                        bounds.passes_needed(mask, tal, p, most - rec) if rec < most else (0, -1)
+                    )
+                    h = bounds.quick_bound(mask, tal, p, rec, need, far)
                     if h >= BIG:
                         best[state] = -1
                         continue
@@ -271,7 +269,7 @@ class _Search:
                 else:
                     need = stage >> 8
                     far = (stage >> 2 & 63) - 1
-                h = threshold(mask, tal, p, rec, need, far)
+                h = bounds.threshold_bound(mask, tal, p, rec, need, far)
                 if h >= BIG:
                     best[state] = -1
                     continue
@@ -287,7 +285,7 @@ class _Search:
             tal = state >> TAL_SHIFT & TAL_BITS
             p = state >> P_SHIFT & P_BITS
             rec = state >> REC_SHIFT
-            info = info_of(mask)
+            info = bounds.info(mask)
             # A forced pair: two accessible cards that pair, one of them (b) the only card
             # of its value left in the pyramid and the talon. The other (a) can leave only
             # with b, so every solution holds the step (a, b); taking it first costs the
@@ -318,7 +316,7 @@ class _Search:
                         lowbit = t & -t
                         t ^= lowbit
                         j = bit_length(lowbit) - 1
-                        draws, recycles, more, after = reach_of(tal, p, top, j)
+                        draws, recycles, more, after = reach(tal, p, top, j)
                         if recycles and not recycle_left:
                             continue
                         cost = 1 + draws + recycles + more
@@ -340,20 +338,20 @@ class _Search:
                             )
             for child, cost, kind, a, b, cneed in edges:
                 ng = g + cost
-                old = best_get(child)
+                old = best.get(child)
                 if old is not None and old <= ng:
                     continue
                 cmask = child & PYR_BITS
                 ctal = child >> TAL_SHIFT & TAL_BITS
                 cp = child >> P_SHIFT & P_BITS
-                ch = heuristic(cmask, ctal, cp)
+                ch = bounds.heuristic(cmask, ctal, cp)
                 if ch < 0:
                     continue
                 if cneed > 0:
                     # Every solution from here makes need - (recycles of the edge)
                     # recycles or more: what the parent's pass count says, for the quick
                     # bound, before this child is ever counted itself.
-                    qh = quick(cmask, ctal, cp, child >> REC_SHIFT, cneed, -1)
+                    qh = bounds.quick_bound(cmask, ctal, cp, child >> REC_SHIFT, cneed, -1)
                     if qh >= BIG:
                         continue
                     if qh > ch:

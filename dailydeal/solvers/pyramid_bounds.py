@@ -304,9 +304,8 @@ class Bounds:
         got = self.pool_cache.get(key)
         if got is not None:
             return got
-        pool_steps = self.pool_steps
         if info.king >= 0:
-            best = 1 + pool_steps(mask & ~(1 << info.king), vset)
+            best = 1 + self.pool_steps(mask & ~(1 << info.king), vset)
         elif info.need_bits & ~vset:
             best = BIG  # a surplus of some value needs talon partners the pool lacks
         else:
@@ -316,7 +315,7 @@ class Bounds:
             best = BIG
             floor = info.h
             for a, b in info.pairs:
-                s = 1 + pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
+                s = 1 + self.pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
                 if s < best:
                     best = s
                     if s <= floor:
@@ -328,7 +327,7 @@ class Bounds:
                     bit = v & -v
                     v ^= bit
                     for i in partners[bit_length(bit) - 1]:
-                        s = 1 + pool_steps(mask & ~(1 << i), vset)
+                        s = 1 + self.pool_steps(mask & ~(1 << i), vset)
                         if s < best:
                             best = s
                     if best <= floor:
@@ -361,11 +360,10 @@ class Bounds:
             # Both pools at once is a relaxation of the two phases: a tighter floor.
             floor = max(info.h, self.pool_steps(mask, va | vb))
             best = self.pool_steps(mask, vb)
-            two_phase = self.two_phase
             # The least of 1 + two_phase(child), as in ``pool_steps`` (first-phase moves).
             if best > floor:
                 for a, b in info.pairs:
-                    s = 1 + two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
+                    s = 1 + self.two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
                     if s < best:
                         best = s
                         if s <= floor:
@@ -377,7 +375,7 @@ class Bounds:
                     bit = v & -v
                     v ^= bit
                     for i in partners[bit_length(bit) - 1]:
-                        s = 1 + two_phase(mask & ~(1 << i), va, vb)
+                        s = 1 + self.two_phase(mask & ~(1 << i), va, vb)
                         if s < best:
                             best = s
                     if best <= floor:
@@ -389,12 +387,12 @@ class Bounds:
         self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1,
         reach: int = -1,
     ) -> int:
-        """min(best, min over R of R + pool_steps(mask, values of ``base`` and of the first R
+        """min(best, min over R of R + self.pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
         once those cards hold enough of each value ``need`` asks for.
 
         With ``va`` >= 0 (the pass after a recycle, ``base`` = the cards the pass before it
-        could use, whose values are ``va``): min over R of R' + two_phase(mask, va, values of
+        could use, whose values are ``va``): min over R of R' + self.two_phase(mask, va, values of
         the first R cards of ``order``), where R' counts only cards outside ``base`` (those
         may have been removed before the recycle, so drawing them again is not charged).
 
