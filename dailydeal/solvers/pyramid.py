@@ -153,6 +153,10 @@ class _Search:
         rec0 = game.recycles if self.passes is not None else 0
         self.start = pack(self.mask0, (1 << len(talon)) - 1, len(game.waste), rec0)
         self.plan: list[PoolStep] = []  # the pool search's winning plan
+        # A*: the smallest g each state was reached with, the edge it came by, the open list
+        self.best: dict[int, int] = {}
+        self.parent: dict[int, Edge] = {}
+        self.frontier = _Frontier()
 
     def notation(self, path: list[Edge]) -> list[str]:
         return notation(path, self.bounds.cards, self.bounds.talon)
@@ -206,6 +210,38 @@ class _Search:
         dead.add(key)
         return False
 
+    def _open(
+        self, state: int, g: int, child: int, cost: int, kind: int, a: int, b: int, cneed: int
+    ) -> None:
+        """Push ``child``, reached from ``state`` (at ``g``) by the edge (kind, a, b) of
+        ``cost`` steps, unless it was reached before as cheaply or is proved lost.
+        ``cneed``: the recycles every solution from the child makes at least, as the
+        parent's pass count says (0 when it says nothing)."""
+        ng = g + cost
+        best = self.best
+        old = best.get(child)
+        if old is not None and old <= ng:
+            return
+        cmask = child & PYR_BITS
+        ctal = child >> TAL_SHIFT & TAL_BITS
+        cp = child >> P_SHIFT & P_BITS
+        bounds = self.bounds
+        ch = bounds.heuristic(cmask, ctal, cp)
+        if ch < 0:
+            return
+        if cneed > 0:
+            # Every solution from the parent makes at least its pass count of recycles,
+            # those of the edge included: the rest are the child's, for the quick bound,
+            # before the child is ever counted itself.
+            qh = bounds.quick_bound(cmask, ctal, cp, child >> REC_SHIFT, cneed, -1)
+            if qh >= BIG:
+                return
+            if qh > ch:
+                ch = qh
+        best[child] = ng
+        self.parent[child] = (state, kind, a, b)
+        self.frontier.push(ng + ch, ng, child, CHEAP)
+
     def astar(self) -> tuple[str, list[Edge]]:
         """(status, path of (parent state, kind, a, b) edges) from the start position."""
         passes = self.passes
@@ -218,15 +254,15 @@ class _Search:
         # longer its state's best is skipped: so each (state, g) is expanded at most once,
         # and a state found again with a smaller g is expanded again, which keeps A* exact
         # even where the bounds are not consistent.
-        best: dict[int, int] = {start: 0}
-        parent: dict[int, Edge] = {}
+        best = self.best = {start: 0}
+        parent = self.parent = {}
         # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
         # are pushed with the cheap bound
         # (CHEAP); when a node is popped, the pass count (``passes_needed``) and its quick
         # bound come first, then the costlier threshold bound, and the node goes back with
         # the larger f whenever one rises (COUNTED + the pass count, then FULL): lazy
         # evaluation keeps A* exact.
-        frontier = _Frontier()
+        frontier = self.frontier = _Frontier()
         frontier.push(h0, 0, start, CHEAP)
         budget = self.budget
         # Methods and functions are called by name, never through a local alias: compiled,
@@ -300,13 +336,12 @@ class _Search:
             if info.king >= 0:
                 # Removing an accessible pyramid king at once is never worse: it must go
                 # anyway, stays accessible, and removing it only uncovers cards.
-                edges = [(state & ~(1 << info.king), 1, E_KING, info.king, -1, need)]
+                self._open(state, g, state & ~(1 << info.king), 1, E_KING, info.king, -1, need)
             elif fa >= 0:
-                edges = [(state & ~(1 << fa) & ~(1 << fb), 1, E_PAIR, fa, fb, need)]
+                self._open(state, g, state & ~(1 << fa) & ~(1 << fb), 1, E_PAIR, fa, fb, need)
             else:
-                edges = [
-                    (state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b, need) for a, b in info.pairs
-                ]
+                for a, b in info.pairs:
+                    self._open(state, g, state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b, need)
                 top = waste_top(tal, p)
                 recycle_left = may_recycle(passes, rec)
                 nrec_after = rec + 1 if passes is not None else rec
@@ -326,39 +361,8 @@ class _Search:
                             | (nrec_after if recycles else rec) << REC_SHIFT
                         )
                         for i in places:
-                            edges.append(
-                                (
-                                    nhigh | (mask if i < 0 else mask & ~(1 << i)),
-                                    cost,
-                                    E_TALON,
-                                    j,
-                                    i,
-                                    need - recycles,
-                                )
-                            )
-            for child, cost, kind, a, b, cneed in edges:
-                ng = g + cost
-                old = best.get(child)
-                if old is not None and old <= ng:
-                    continue
-                cmask = child & PYR_BITS
-                ctal = child >> TAL_SHIFT & TAL_BITS
-                cp = child >> P_SHIFT & P_BITS
-                ch = bounds.heuristic(cmask, ctal, cp)
-                if ch < 0:
-                    continue
-                if cneed > 0:
-                    # Every solution from here makes need - (recycles of the edge)
-                    # recycles or more: what the parent's pass count says, for the quick
-                    # bound, before this child is ever counted itself.
-                    qh = bounds.quick_bound(cmask, ctal, cp, child >> REC_SHIFT, cneed, -1)
-                    if qh >= BIG:
-                        continue
-                    if qh > ch:
-                        ch = qh
-                best[child] = ng
-                parent[child] = (state, kind, a, b)
-                frontier.push(ng + ch, ng, child, CHEAP)
+                            child = nhigh | (mask if i < 0 else mask & ~(1 << i))
+                            self._open(state, g, child, cost, E_TALON, j, i, need - recycles)
         return LOST, []
 
 
