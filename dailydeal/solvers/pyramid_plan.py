@@ -33,10 +33,10 @@ E_KING: Final = 1
 E_TALON: Final = 2
 
 # Bit counts through tables: compiled by mypyc, ``int.bit_count()`` and ``bit_length()``
-# are method calls through Python's generic lookup, several times the cost of two list
+# are method calls through Python's generic lookup, several times the cost of two table
 # reads. For the masks of this solver only: 0 <= x < 2**32 (pyramid 28 bits, talon 24).
-_POP16: Final[list[int]] = [bin(i).count("1") for i in range(1 << 16)]
-_LEN16: Final[list[int]] = [i.bit_length() for i in range(1 << 16)]
+_POP16: Final = bytes(bin(i).count("1") for i in range(1 << 16))
+_LEN16: Final = bytes(i.bit_length() for i in range(1 << 16))
 
 
 def popcount(x: int) -> int:
