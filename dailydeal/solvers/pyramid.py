@@ -50,6 +50,7 @@ from dailydeal.solvers.pyramid_plan import (
     E_KING,
     E_PAIR,
     E_TALON,
+    LOST_NODE,
     P_BITS,
     P_SHIFT,
     PYR_BITS,
@@ -57,6 +58,7 @@ from dailydeal.solvers.pyramid_plan import (
     TAL_BITS,
     TAL_SHIFT,
     Edge,
+    Node,
     PoolStep,
     bit_length,
     notation,
@@ -154,8 +156,7 @@ class _Search:
         self.start = pack(self.mask0, (1 << len(talon)) - 1, len(game.waste), rec0)
         self.plan: list[PoolStep] = []  # the pool search's winning plan
         # A*: the smallest g each state was reached with, the edge it came by, the open list
-        self.best: dict[int, int] = {}
-        self.parent: dict[int, Edge] = {}
+        self.best: dict[int, Node] = {}
         self.frontier = _Frontier()
 
     def notation(self, path: list[Edge]) -> list[str]:
@@ -220,7 +221,7 @@ class _Search:
         ng = g + cost
         best = self.best
         old = best.get(child)
-        if old is not None and old <= ng:
+        if old is not None and old[0] <= ng:
             return
         cmask = child & PYR_BITS
         ctal = child >> TAL_SHIFT & TAL_BITS
@@ -238,8 +239,7 @@ class _Search:
                 return
             if qh > ch:
                 ch = qh
-        best[child] = ng
-        self.parent[child] = (state, kind, a, b)
+        best[child] = (ng, state, kind, a, b)
         self.frontier.push(ng + ch, ng, child, CHEAP)
 
     def astar(self) -> tuple[str, list[Edge]]:
@@ -254,14 +254,12 @@ class _Search:
         # longer its state's best is skipped: so each (state, g) is expanded at most once,
         # and a state found again with a smaller g is expanded again, which keeps A* exact
         # even where the bounds are not consistent.
-        best = self.best = {start: 0}
-        parent = self.parent = {}
+        best = self.best = {start: (0, -1, 0, 0, 0)}
         # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
-        # are pushed with the cheap bound
-        # (CHEAP); when a node is popped, the pass count (``passes_needed``) and its quick
-        # bound come first, then the costlier threshold bound, and the node goes back with
-        # the larger f whenever one rises (COUNTED + the pass count, then FULL): lazy
-        # evaluation keeps A* exact.
+        # are pushed with the cheap bound (CHEAP); when a node is popped, the pass count
+        # (``passes_needed``) and its quick bound come first, then the costlier threshold
+        # bound, and the node goes back with the larger f whenever one rises (COUNTED with
+        # the pass count, then FULL): lazy evaluation keeps A* exact.
         frontier = self.frontier = _Frontier()
         frontier.push(h0, 0, start, CHEAP)
         budget = self.budget
@@ -274,11 +272,11 @@ class _Search:
             state = frontier.state
             stage = frontier.stage
             g = frontier.g
-            if g > best[state]:
+            if g > best[state][0]:
                 continue
             mask = state & PYR_BITS
             if is_won(mask):
-                return WON, path_to(state, parent)
+                return WON, path_to(state, best)
             kind = stage & 3
             if kind != FULL:
                 f = frontier.f
@@ -296,7 +294,7 @@ class _Search:
                     )
                     h = bounds.quick_bound(mask, tal, p, rec, need, far)
                     if h >= BIG:
-                        best[state] = -1
+                        best[state] = LOST_NODE
                         continue
                     if g + h > f:
                         counted = (need << 6 | far + 1) << 2 | COUNTED
@@ -307,7 +305,7 @@ class _Search:
                     far = (stage >> 2 & 63) - 1
                 h = bounds.threshold_bound(mask, tal, p, rec, need, far)
                 if h >= BIG:
-                    best[state] = -1
+                    best[state] = LOST_NODE
                     continue
                 if g + h > f:
                     full = (need << 6 | far + 1) << 2 | FULL

@@ -51,6 +51,10 @@ def bit_length(x: int) -> int:
 
 
 Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
+# What A* keeps of a state: (the smallest g it was reached with, then the edge it came by:
+# parent state, kind, a, b); the start has no parent (-1), a state proved lost g = -1.
+Node = tuple[int, int, int, int, int]
+LOST_NODE: Final[Node] = (-1, -1, 0, 0, 0)
 PoolStep = tuple[int, int, int]  # (kind, a, b) of the pool search's plan
 
 
@@ -83,13 +87,13 @@ def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
     return popcount(tal >> p), 1, popcount(below) + 1, bit_length(below)
 
 
-def path_to(state: int, parent: dict[int, Edge]) -> list[Edge]:
+def path_to(state: int, nodes: dict[int, Node]) -> list[Edge]:
     """The edges from the start to ``state``, following the parent links."""
-    path = []
-    while state in parent:
-        edge = parent[state]
-        path.append(edge)
-        state = edge[0]
+    path: list[Edge] = []
+    _, before, kind, a, b = nodes[state]
+    while before >= 0:
+        path.append((before, kind, a, b))
+        _, before, kind, a, b = nodes[before]
     path.reverse()
     return path
 
