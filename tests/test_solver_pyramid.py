@@ -21,8 +21,8 @@ from dailydeal.games.pyramid import Draw, Pair, Pyramid, Recycle
 from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
-from dailydeal.solvers.pyramid_bounds import Bounds
-from dailydeal.solvers.pyramid_plan import unpack
+from dailydeal.solvers.pyramid_bounds import BIG, Bounds
+from dailydeal.solvers.pyramid_plan import bit_length, popcount, unpack
 from dailydeal.verify import verify
 
 VARIANTS: list[str | None] = [None, "passes=1", "passes=2", "passes=3"]
@@ -427,6 +427,83 @@ def test_property_passes_needed_admissible(seed: int, left: int, variant: str | 
     need, _ = solver.bounds.passes_needed(mask, tal, p)
     if fewest is not None:
         assert need <= fewest, (need, fewest)
+
+
+def test_inherited_pass_count_stays_admissible() -> None:
+    """A* gives a child its parent's pass count less the recycles of the edge (every
+    solution from the parent runs through the edge): on positions that need recycles,
+    after every legal move, that count never exceeds the child's fewest recycles, and the
+    quick bound it gives never exceeds the child's fewest steps (naive search)."""
+    inherited = 0
+    for variant in (None, "passes=3"):
+        for _, game in positions(variant, 14, 10):
+            solver = pyramid_solver._Search(game, Budget())
+            mask, tal, p, _ = unpack(solver.start)
+            need, _ = solver.bounds.passes_needed(mask, tal, p)
+            if need == 0 or need >= BIG:
+                continue
+            for move in game.legal_moves():
+                game.push(move)
+                try:
+                    cneed = need - isinstance(move, Recycle)
+                    fewest = fewest_recycles(game)
+                    if fewest is None or cneed <= 0:
+                        continue
+                    assert cneed <= fewest, (move, cneed, fewest)
+                    child = pyramid_solver._Search(game, Budget())
+                    cmask, ctal, cp, crec = unpack(child.start)
+                    quick = child.bounds.quick_bound(cmask, ctal, cp, crec, cneed, -1)
+                    shortest = naive_shortest(game, limit=400_000)
+                    assert shortest is not None
+                    assert quick <= shortest, (move, quick, shortest)
+                    inherited += 1
+                finally:
+                    game.pop()
+    assert inherited >= 10, inherited
+
+
+def test_frontier_order() -> None:
+    """The open list gives back its entries smallest f first, then largest g, the last in
+    first within a bucket, also when an f below the current one is pushed (bounds that
+    are not consistent), exactly as sorting them would."""
+    rng = random.Random(5)
+    frontier = pyramid_solver._Frontier()
+    live: list[tuple[int, int, int, int]] = []  # (f, -g, -order, state)
+    order = 0
+    taken: list[tuple[int, int, int]] = []
+    expected: list[tuple[int, int, int]] = []
+    low = 10
+    for _ in range(3000):
+        if live and rng.random() < 0.45:
+            assert frontier.pop()
+            taken.append((frontier.f, frontier.g, frontier.state))
+            live.sort()
+            f, g, _, state = live.pop(0)
+            expected.append((f, -g, state))
+            low = frontier.f
+            assert frontier.stage == state % 7
+        else:
+            f = max(0, low + rng.randint(-2, 6))
+            g = rng.randint(0, 40)
+            state = rng.getrandbits(60)
+            frontier.push(f, g, state, state % 7)
+            order += 1
+            live.append((f, -g, -order, state))
+    while live:
+        assert frontier.pop()
+        taken.append((frontier.f, frontier.g, frontier.state))
+        live.sort()
+        f, g, _, state = live.pop(0)
+        expected.append((f, -g, state))
+    assert not frontier.pop()
+    assert taken == expected
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(x=st.one_of(st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 0xFFFF, 1 << 16, 2**32 - 1])))
+def test_bit_tables_match_int_methods(x: int) -> None:
+    assert popcount(x) == x.bit_count()
+    assert bit_length(x) == x.bit_length()
 
 
 def forced_pair_move(game: Pyramid) -> Any | None:
