@@ -22,7 +22,7 @@ from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
 from dailydeal.solvers.pyramid_bounds import BIG, Bounds
-from dailydeal.solvers.pyramid_plan import bit_length, popcount, unpack
+from dailydeal.solvers.pyramid_plan import bit_length, popcount, redraw, unpack
 from dailydeal.verify import verify
 
 VARIANTS: list[str | None] = [None, "passes=1", "passes=2", "passes=3"]
@@ -460,6 +460,30 @@ def test_inherited_pass_count_stays_admissible() -> None:
                 finally:
                     game.pop()
     assert inherited >= 10, inherited
+
+
+def test_redraw_counts_the_engine_draws_and_recycle() -> None:
+    """``redraw`` (what A*'s dominance test charges to take one waste pointer to another
+    by draws alone) is the number of Draw and Recycle moves the rule engine takes to put
+    each talon card on the waste top, from positions with cards removed from the talon
+    and from the waste."""
+    checked = 0
+    for _, game in positions(None, 12, 14):
+        solver = pyramid_solver._Search(game, Budget())
+        _, tal, p, _ = unpack(solver.start)
+        talon = solver.bounds.talon
+        for j in range(len(talon)):
+            if not tal >> j & 1:
+                continue
+            moves = 0
+            while not (game.waste and game.waste[-1] == talon[j]):
+                game.push(Draw() if game.stock else Recycle())
+                moves += 1
+            assert moves == redraw(tal, p, j + 1), (j, moves)
+            for _ in range(moves):
+                game.pop()
+            checked += 1
+    assert checked >= 100, checked
 
 
 def test_frontier_order() -> None:

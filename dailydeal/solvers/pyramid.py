@@ -50,22 +50,26 @@ from dailydeal.solvers.pyramid_plan import (
     E_KING,
     E_PAIR,
     E_TALON,
-    LOST_NODE,
+    G_SHIFT,
+    LOST_BIT,
     P_BITS,
     P_SHIFT,
     PYR_BITS,
     REC_SHIFT,
+    ROOM_BITS,
     TAL_BITS,
     TAL_SHIFT,
     Edge,
     Node,
     PoolStep,
     bit_length,
+    lost_node,
     notation,
     pack,
     path_to,
     pool_plan_path,
     reach,
+    redraw,
     unpack,
     waste_top,
 )
@@ -137,6 +141,9 @@ class _Frontier:
         return True
 
 
+DOMINATED: Final = -2  # what ``dominated`` says of a dominated position
+
+
 class _OutOfBudget(Exception):
     """The node/time budget is spent."""
 
@@ -156,7 +163,9 @@ class _Search:
         self.start = pack(self.mask0, (1 << len(talon)) - 1, len(game.waste), rec0)
         self.plan: list[PoolStep] = []  # the pool search's winning plan
         # A*: the smallest g each state was reached with, the edge it came by, the open list
-        self.best: dict[int, Node] = {}
+        # A*: per pyramid and talon (a state without its waste pointer and recycles), the
+        # nodes of the positions reached (``Node``)
+        self.rooms: dict[int, list[Node]] = {}
         self.frontier = _Frontier()
 
     def notation(self, path: list[Edge]) -> list[str]:
@@ -215,17 +224,21 @@ class _Search:
         self, state: int, g: int, child: int, cost: int, kind: int, a: int, b: int, cneed: int
     ) -> None:
         """Push ``child``, reached from ``state`` (at ``g``) by the edge (kind, a, b) of
-        ``cost`` steps, unless it was reached before as cheaply or is proved lost.
+        ``cost`` steps, unless it is dominated (``dominated``) or proved lost.
         ``cneed``: the recycles every solution from the child makes at least, as the
         parent's pass count says (0 when it says nothing)."""
         ng = g + cost
-        best = self.best
-        old = best.get(child)
-        if old is not None and old[0] <= ng:
-            return
-        cmask = child & PYR_BITS
+        room = child & ROOM_BITS
         ctal = child >> TAL_SHIFT & TAL_BITS
         cp = child >> P_SHIFT & P_BITS
+        crec = child >> REC_SHIFT
+        group = self.rooms.get(room)
+        at = -1
+        if group is not None:
+            at = self.dominated(group, ctal, cp, crec, ng)
+            if at == DOMINATED:
+                return
+        cmask = child & PYR_BITS
         bounds = self.bounds
         ch = bounds.heuristic(cmask, ctal, cp)
         if ch < 0:
@@ -234,13 +247,51 @@ class _Search:
             # Every solution from the parent makes at least its pass count of recycles,
             # those of the edge included: the rest are the child's, for the quick bound,
             # before the child is ever counted itself.
-            qh = bounds.quick_bound(cmask, ctal, cp, child >> REC_SHIFT, cneed, -1)
+            qh = bounds.quick_bound(cmask, ctal, cp, crec, cneed, -1)
             if qh >= BIG:
                 return
             if qh > ch:
                 ch = qh
-        best[child] = (ng, state, kind, a, b)
+        node = (cp | crec << 6 | ng << G_SHIFT, state, kind, a, b)
+        if group is None:
+            self.rooms[room] = [node]
+        elif at >= 0:
+            group[at] = node
+        else:
+            group.append(node)
         self.frontier.push(ng + ch, ng, child, CHEAP)
+
+    def dominated(self, group: list[Node], tal: int, p: int, rec: int, g: int) -> int:
+        """Is the position with talon ``tal``, waste pointer ``p`` and ``rec`` recycles
+        used, reached at ``g``, dominated by one of ``group`` (the positions of the same
+        pyramid and talon reached so far)? Draws alone, and a recycle, lead from any waste
+        pointer to any other: a position reached at g1 whose draws (and recycle, if one is
+        left) to this one cost d, with g1 + d <= g, has a solution as short as any of this
+        one's, and if it is proved lost, so is this one. The same position reached at g or
+        less dominates it too. DOMINATED, or the index of this position's own node in
+        ``group`` (-1: none)."""
+        limited = self.passes is not None
+        at = -1
+        for k in range(len(group)):
+            e = group[k][0]
+            p1 = e & 63
+            rec1 = e >> 6 & 3
+            if p1 == p:
+                if rec1 == rec:
+                    if e & LOST_BIT or e >> G_SHIFT <= g:
+                        return DOMINATED
+                    at = k
+                    continue
+                if limited and rec1 > rec:
+                    continue
+                d = 0  # the same waste pointer with fewer recycles used
+            else:
+                if limited and rec1 + (p1 > p) > rec:
+                    continue
+                d = redraw(tal, p1, p)
+            if e & LOST_BIT or (e >> G_SHIFT) + d <= g:
+                return DOMINATED
+        return at
 
     def astar(self) -> tuple[str, list[Edge]]:
         """(status, path of (parent state, kind, a, b) edges) from the start position."""
@@ -249,12 +300,13 @@ class _Search:
         h0 = self.bounds.heuristic(*unpack(start)[:3])
         if h0 < 0:
             return LOST, []
-        # The smallest g each state was reached with (-1: proved lost). A state is pushed
-        # only when reached with a smaller g than before, and an entry whose g is no
-        # longer its state's best is skipped: so each (state, g) is expanded at most once,
-        # and a state found again with a smaller g is expanded again, which keeps A* exact
-        # even where the bounds are not consistent.
-        best = self.best = {start: (0, -1, 0, 0, 0)}
+        # The positions reached, by pyramid and talon (``rooms``), each with the smallest
+        # g it was reached with. A position is pushed only when reached with a smaller g
+        # than before, and an entry whose g is no longer its position's best, or that is
+        # dominated by now, is skipped: so each (position, g) is expanded at most once,
+        # and a position found again with a smaller g is expanded again, which keeps A*
+        # exact even where the bounds are not consistent.
+        rooms = self.rooms = {start & ROOM_BITS: [(start >> P_SHIFT, -1, 0, 0, 0)]}
         # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
         # are pushed with the cheap bound (CHEAP); when a node is popped, the pass count
         # (``passes_needed``) and its quick bound come first, then the costlier threshold
@@ -272,17 +324,20 @@ class _Search:
             state = frontier.state
             stage = frontier.stage
             g = frontier.g
-            if g > best[state][0]:
-                continue
+            group = rooms[state & ROOM_BITS]
+            tal = state >> TAL_SHIFT & TAL_BITS
+            p = state >> P_SHIFT & P_BITS
+            rec = state >> REC_SHIFT
+            # (g - 1: the node's own entry, at g, is not one that dominates it)
+            at = self.dominated(group, tal, p, rec, g - 1)
+            if at < 0:
+                continue  # dominated by now, or reached again with a smaller g
             mask = state & PYR_BITS
             if is_won(mask):
-                return WON, path_to(state, best)
+                return WON, path_to(state, rooms)
             kind = stage & 3
             if kind != FULL:
                 f = frontier.f
-                tal = state >> TAL_SHIFT & TAL_BITS
-                p = state >> P_SHIFT & P_BITS
-                rec = state >> REC_SHIFT
                 if kind == CHEAP:
                     # The pass count first: when its quick bound alone lifts f, the node
                     # goes back (with the count) and gets the threshold bound only if it
@@ -294,7 +349,7 @@ class _Search:
                     )
                     h = bounds.quick_bound(mask, tal, p, rec, need, far)
                     if h >= BIG:
-                        best[state] = LOST_NODE
+                        group[at] = lost_node(group[at])
                         continue
                     if g + h > f:
                         counted = (need << 6 | far + 1) << 2 | COUNTED
@@ -305,7 +360,7 @@ class _Search:
                     far = (stage >> 2 & 63) - 1
                 h = bounds.threshold_bound(mask, tal, p, rec, need, far)
                 if h >= BIG:
-                    best[state] = LOST_NODE
+                    group[at] = lost_node(group[at])
                     continue
                 if g + h > f:
                     full = (need << 6 | far + 1) << 2 | FULL

@@ -51,10 +51,18 @@ def bit_length(x: int) -> int:
 
 
 Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
-# What A* keeps of a state: (the smallest g it was reached with, then the edge it came by:
-# parent state, kind, a, b); the start has no parent (-1), a state proved lost g = -1.
+# What A* keeps of a position: (its waste pointer | recycles << 6 | LOST_BIT when proved
+# lost | the smallest g it was reached with << G_SHIFT, then the edge it came by: parent
+# state, kind, a, b); the start's parent is -1. Kept per "room": the pyramid and talon
+# bits of the state (``ROOM_BITS``), as A* compares the positions of a room.
 Node = tuple[int, int, int, int, int]
-LOST_NODE: Final[Node] = (-1, -1, 0, 0, 0)
+ROOM_BITS: Final = (1 << P_SHIFT) - 1
+LOST_BIT: Final = 1 << 8
+G_SHIFT: Final = 9
+
+
+def lost_node(node: Node) -> Node:
+    return (node[0] | LOST_BIT, node[1], node[2], node[3], node[4])
 PoolStep = tuple[int, int, int]  # (kind, a, b) of the pool search's plan
 
 
@@ -87,13 +95,32 @@ def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
     return popcount(tal >> p), 1, popcount(below) + 1, bit_length(below)
 
 
-def path_to(state: int, nodes: dict[int, Node]) -> list[Edge]:
+def node_of(state: int, rooms: dict[int, list[Node]]) -> Node:
+    """The node of a position A* reached."""
+    where = state >> P_SHIFT  # waste pointer | recycles << 6
+    for node in rooms[state & ROOM_BITS]:
+        if node[0] & 255 == where:
+            return node
+    raise KeyError(state)
+
+
+def redraw(tal: int, p: int, q: int) -> int:
+    """The draws (and recycle) that take waste pointer ``p`` to ``q`` with talon ``tal``,
+    removing nothing: the cards from p up to q, or when q < p the rest of the stock, a
+    recycle and the cards up to q."""
+    upto = tal & ((1 << q) - 1)  # the cards below q: the waste at q
+    if p <= q:
+        return popcount(upto >> p)
+    return popcount(tal >> p) + 1 + popcount(upto)
+
+
+def path_to(state: int, rooms: dict[int, list[Node]]) -> list[Edge]:
     """The edges from the start to ``state``, following the parent links."""
     path: list[Edge] = []
-    _, before, kind, a, b = nodes[state]
+    _, before, kind, a, b = node_of(state, rooms)
     while before >= 0:
         path.append((before, kind, a, b))
-        _, before, kind, a, b = nodes[before]
+        _, before, kind, a, b = node_of(before, rooms)
     path.reverse()
     return path
 
