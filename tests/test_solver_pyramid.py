@@ -22,7 +22,14 @@ from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
 from dailydeal.solvers.pyramid_bounds import BIG, Bounds
-from dailydeal.solvers.pyramid_plan import bit_length, popcount, redraw, unpack
+from dailydeal.solvers.pyramid_plan import (
+    bit_length,
+    canonical_removal,
+    popcount,
+    redraw,
+    same_before,
+    unpack,
+)
 from dailydeal.verify import verify
 
 VARIANTS: list[str | None] = [None, "passes=1", "passes=2", "passes=3"]
@@ -484,6 +491,56 @@ def test_redraw_counts_the_engine_draws_and_recycle() -> None:
                 game.pop()
             checked += 1
     assert checked >= 100, checked
+
+
+def naive_canonical(tal: int, p: int, tvalues: list[int]) -> tuple[int, int]:
+    """The canonical talon by its definition: left to right, each card left moves to the
+    leftmost removed position, since the card left before it, whose card has its value."""
+    out, last, new_p = 0, -1, 0
+    for k in range(len(tvalues)):
+        if tal >> k & 1:
+            to = next(i for i in range(last + 1, k + 1) if tvalues[i] == tvalues[k])
+            out |= 1 << to
+            if k < p:
+                new_p = to + 1
+            last = to
+    return out, new_p
+
+
+def values_left(tal: int, p: int, tvalues: list[int]) -> tuple[list[int], int]:
+    """What the game sees of a talon: the values left in order, and how many are below the
+    waste pointer."""
+    left = [k for k in range(len(tvalues)) if tal >> k & 1]
+    return [tvalues[k] for k in left], sum(k < p for k in left)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    tvalues=st.lists(st.integers(1, 4), min_size=1, max_size=24),
+    picks=st.lists(st.integers(0, 10**6), max_size=24),
+)
+def test_canonical_removal_keeps_what_the_game_sees(tvalues: list[int], picks: list[int]) -> None:
+    """Removing talon cards one by one (each by its rank among the cards left, the waste
+    pointer then just below it, as A* does), the canonical talon kept incrementally is the
+    canonical form of the real one, and leaves the same values in the same order with the
+    pointer at the same place. Few distinct values, so that cards of the same value often
+    follow each other and one card moving lets the next one move too."""
+    same = same_before(tvalues)
+    real = ctal = (1 << len(tvalues)) - 1
+    for pick in picks:
+        left = [k for k in range(len(tvalues)) if real >> k & 1]
+        if not left:
+            break
+        rank = pick % len(left)
+        j = left[rank]
+        cj = [k for k in range(len(tvalues)) if ctal >> k & 1][rank]
+        assert tvalues[j] == tvalues[cj]
+        real &= ~(1 << j)
+        p = (real & ((1 << j) - 1)).bit_length()
+        cp = (ctal & ((1 << cj) - 1)).bit_length()
+        ctal, cp = canonical_removal(ctal, cp, cj, same)
+        assert (ctal, cp) == naive_canonical(real, p, tvalues)
+        assert values_left(ctal, cp, tvalues) == values_left(real, p, tvalues)
 
 
 def test_frontier_order() -> None:

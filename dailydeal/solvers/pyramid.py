@@ -63,13 +63,16 @@ from dailydeal.solvers.pyramid_plan import (
     Node,
     PoolStep,
     bit_length,
+    canonical_removal,
     lost_node,
     notation,
     pack,
     path_to,
     pool_plan_path,
     reach,
+    realize,
     redraw,
+    same_before,
     unpack,
     waste_top,
 )
@@ -160,7 +163,9 @@ class _Search:
         self.bounds = Bounds(list(game.cards[:SIZE]), talon, self.passes)
         self.mask0 = game.mask
         rec0 = game.recycles if self.passes is not None else 0
+        # The talon of the deal has no card removed: it is canonical (``canonical``).
         self.start = pack(self.mask0, (1 << len(talon)) - 1, len(game.waste), rec0)
+        self.same = same_before(self.bounds.tvalues)
         self.plan: list[PoolStep] = []  # the pool search's winning plan
         # A*: the smallest g each state was reached with, the edge it came by, the open list
         # A*: per pyramid and talon (a state without its waste pointer and recycles), the
@@ -320,6 +325,7 @@ class _Search:
         bounds = self.bounds
         most = BIG if passes is None else passes - 1  # recycles allowed from the deal
         value_bits = bounds.value_bits
+        same = self.same
         while frontier.pop():
             state = frontier.state
             stage = frontier.stage
@@ -334,7 +340,7 @@ class _Search:
                 continue  # dominated by now, or reached again with a smaller g
             mask = state & PYR_BITS
             if is_won(mask):
-                return WON, path_to(state, rooms)
+                return WON, realize(path_to(state, rooms), self.start)
             kind = stage & 3
             if kind != FULL:
                 f = frontier.f
@@ -408,8 +414,9 @@ class _Search:
                         if recycles and not recycle_left:
                             continue
                         cost = 1 + draws + recycles + more
+                        ntal, after = canonical_removal(tal, after, j, same)
                         nhigh = (
-                            (tal ^ lowbit) << TAL_SHIFT
+                            ntal << TAL_SHIFT
                             | after << P_SHIFT
                             | (nrec_after if recycles else rec) << REC_SHIFT
                         )

@@ -114,6 +114,68 @@ def redraw(tal: int, p: int, q: int) -> int:
     return popcount(tal >> p) + 1 + popcount(upto)
 
 
+# Canonical talons. The game only sees the values of the talon cards, so two talons that
+# leave the same sequence of values (and the waste pointer at the same place in it) are the
+# same position for the search. A* keeps one form of each: every card left sits at the
+# leftmost position, among the removed ones just before it, whose card has its value
+# (moving a card there keeps the sequence of values and the order). The moves of a
+# solution found on canonical talons name cards by their rank among those left
+# (``realize``).
+
+
+def same_before(tvalues: Sequence[int]) -> list[list[int]]:
+    """For each talon position, the earlier positions holding a card of the same value,
+    in order."""
+    return [[i for i in range(k) if tvalues[i] == tvalues[k]] for k in range(len(tvalues))]
+
+
+def canonical_removal(tal: int, p: int, j: int, same: list[list[int]]) -> tuple[int, int]:
+    """The canonical talon ``tal`` less its card ``j``, and where waste pointer ``p``
+    (already past the removal) goes. Only cards after j can move: the gap before the next
+    one grew, and each card that moves grows the gap before the next in turn; the first
+    card that stays ends it."""
+    tal &= ~(1 << j)
+    last = bit_length(tal & ((1 << j) - 1)) - 1  # the card left before the gap
+    rest = tal >> (j + 1) << (j + 1)
+    while rest:
+        k = bit_length(rest & -rest) - 1
+        rest &= rest - 1
+        to = k
+        for i in same[k]:
+            if i > last:
+                to = i
+                break
+        if to == k:
+            break
+        tal = tal & ~(1 << k) | 1 << to
+        if p == k + 1:
+            p = to + 1
+        last = to
+    return tal, p
+
+
+def realize(path: Sequence[Edge], start: int) -> list[Edge]:
+    """A macro path found on canonical talons, on the real talon from ``start``: each
+    talon card taken is the one of the same rank among the cards left."""
+    _, tal, p, _ = unpack(start)
+    out: list[Edge] = []
+    for state, kind, a, b in path:
+        mask, ctal, _, rec = unpack(state)
+        real = pack(mask, tal, p, rec)
+        if kind != E_TALON:
+            out.append((real, kind, a, b))
+            continue
+        rest = tal
+        for _ in range(popcount(ctal & ((1 << a) - 1))):
+            rest &= rest - 1
+        j = bit_length(rest & -rest) - 1
+        after = reach(tal, p, waste_top(tal, p), j)[3]
+        out.append((real, E_TALON, j, b))
+        tal &= ~(1 << j)
+        p = after
+    return out
+
+
 def path_to(state: int, rooms: dict[int, list[Node]]) -> list[Edge]:
     """The edges from the start to ``state``, following the parent links."""
     path: list[Edge] = []
