@@ -53,6 +53,7 @@ from dailydeal.solvers.pyramid_plan import (
     E_TALON,
     G_SHIFT,
     LOST_BIT,
+    NO_LINK,
     P_BITS,
     P_SHIFT,
     PYR_BITS,
@@ -61,11 +62,10 @@ from dailydeal.solvers.pyramid_plan import (
     TAL_BITS,
     TAL_SHIFT,
     Edge,
-    Node,
     PoolStep,
     bit_length,
     canonical_removal,
-    lost_node,
+    link,
     notation,
     pack,
     path_to,
@@ -170,8 +170,8 @@ class _Search:
         self.plan: list[PoolStep] = []  # the pool search's winning plan
         # A*: the smallest g each state was reached with, the edge it came by, the open list
         # A*: per pyramid and talon (a state without its waste pointer and recycles), the
-        # nodes of the positions reached (``Node``)
-        self.rooms: dict[int, list[Node]] = {}
+        # positions reached (see ``ROOM_BITS``)
+        self.rooms: dict[int, list[int]] = {}
         self.frontier = _Frontier()
 
     def notation(self, path: list[Edge]) -> list[str]:
@@ -258,28 +258,31 @@ class _Search:
                 return
             if qh > ch:
                 ch = qh
-        node = (cp | crec << 6 | ng << G_SHIFT, state, kind, a, b)
+        where = cp | crec << 6 | ng << G_SHIFT
+        edge = link(state, kind, a, b)
         if group is None:
-            self.rooms[room] = [node]
+            self.rooms[room] = [where, edge]
         elif at >= 0:
-            group[at] = node
+            group[at] = where
+            group[at + 1] = edge
         else:
-            group.append(node)
+            group.append(where)
+            group.append(edge)
         self.frontier.push(ng + ch, ng, child, CHEAP)
 
-    def dominated(self, group: list[Node], tal: int, p: int, rec: int, g: int) -> int:
+    def dominated(self, group: list[int], tal: int, p: int, rec: int, g: int) -> int:
         """Is the position with talon ``tal``, waste pointer ``p`` and ``rec`` recycles
         used, reached at ``g``, dominated by one of ``group`` (the positions of the same
         pyramid and talon reached so far)? Draws alone, and a recycle, lead from any waste
         pointer to any other: a position reached at g1 whose draws (and recycle, if one is
         left) to this one cost d, with g1 + d <= g, has a solution as short as any of this
         one's, and if it is proved lost, so is this one. The same position reached at g or
-        less dominates it too. DOMINATED, or the index of this position's own node in
+        less dominates it too. DOMINATED, or the index of this position's own entry in
         ``group`` (-1: none)."""
         limited = self.passes is not None
         at = -1
-        for k in range(len(group)):
-            e = group[k][0]
+        for k in range(0, len(group), 2):
+            e = group[k]
             p1 = e & 63
             rec1 = e >> 6 & 3
             if p1 == p:
@@ -312,7 +315,7 @@ class _Search:
         # dominated by now, is skipped: so each (position, g) is expanded at most once,
         # and a position found again with a smaller g is expanded again, which keeps A*
         # exact even where the bounds are not consistent.
-        rooms = self.rooms = {start & ROOM_BITS: [(start >> P_SHIFT, -1, 0, 0, 0)]}
+        rooms = self.rooms = {start & ROOM_BITS: [start >> P_SHIFT, NO_LINK]}
         # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
         # are pushed with the cheap bound (CHEAP); when a node is popped, the pass count
         # (``passes_needed``) and its quick bound come first, then the costlier threshold
@@ -356,7 +359,7 @@ class _Search:
                     )
                     h = bounds.quick_bound(mask, tal, p, rec, need, far)
                     if h >= BIG:
-                        group[at] = lost_node(group[at])
+                        group[at] |= LOST_BIT
                         continue
                     if g + h > f:
                         counted = (need << 6 | far + 1) << 2 | COUNTED
@@ -367,7 +370,7 @@ class _Search:
                     far = (stage >> 2 & 63) - 1
                 h = bounds.threshold_bound(mask, tal, p, rec, need, far)
                 if h >= BIG:
-                    group[at] = lost_node(group[at])
+                    group[at] |= LOST_BIT
                     continue
                 if g + h > f:
                     full = (need << 6 | far + 1) << 2 | FULL

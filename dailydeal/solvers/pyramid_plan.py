@@ -51,18 +51,22 @@ def bit_length(x: int) -> int:
 
 
 Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
-# What A* keeps of a position: (its waste pointer | recycles << 6 | LOST_BIT when proved
-# lost | the smallest g it was reached with << G_SHIFT, then the edge it came by: parent
-# state, kind, a, b); the start's parent is -1. Kept per "room": the pyramid and talon
-# bits of the state (``ROOM_BITS``), as A* compares the positions of a room.
-Node = tuple[int, int, int, int, int]
+# What A* keeps of the positions it reached, per "room" (the pyramid and talon bits of
+# the state, ``ROOM_BITS``, as A* compares the positions of a room): a flat list of pairs
+# of ints, (waste pointer | recycles << 6 | LOST_BIT when proved lost | the smallest g it
+# was reached with << G_SHIFT, the edge it came by as ``link``). Flat ints, as scanning a
+# room reads only the first of each pair.
 ROOM_BITS: Final = (1 << P_SHIFT) - 1
 LOST_BIT: Final = 1 << 8
 G_SHIFT: Final = 9
+NO_LINK: Final = -1  # the start's
 
 
-def lost_node(node: Node) -> Node:
-    return (node[0] | LOST_BIT, node[1], node[2], node[3], node[4])
+def link(parent: int, kind: int, a: int, b: int) -> int:
+    """An edge as one int: the parent state, its kind and its two places or cards."""
+    return parent << 14 | kind << 12 | (a + 1) << 6 | (b + 1)
+
+
 PoolStep = tuple[int, int, int]  # (kind, a, b) of the pool search's plan
 
 
@@ -95,12 +99,13 @@ def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
     return popcount(tal >> p), 1, popcount(below) + 1, bit_length(below)
 
 
-def node_of(state: int, rooms: dict[int, list[Node]]) -> Node:
-    """The node of a position A* reached."""
+def link_of(state: int, rooms: dict[int, list[int]]) -> int:
+    """The link of a position A* reached."""
     where = state >> P_SHIFT  # waste pointer | recycles << 6
-    for node in rooms[state & ROOM_BITS]:
-        if node[0] & 255 == where:
-            return node
+    group = rooms[state & ROOM_BITS]
+    for k in range(0, len(group), 2):
+        if group[k] & 255 == where:
+            return group[k + 1]
     raise KeyError(state)
 
 
@@ -176,13 +181,14 @@ def realize(path: Sequence[Edge], start: int) -> list[Edge]:
     return out
 
 
-def path_to(state: int, rooms: dict[int, list[Node]]) -> list[Edge]:
-    """The edges from the start to ``state``, following the parent links."""
+def path_to(state: int, rooms: dict[int, list[int]]) -> list[Edge]:
+    """The edges from the start to ``state``, following the links."""
     path: list[Edge] = []
-    _, before, kind, a, b = node_of(state, rooms)
-    while before >= 0:
-        path.append((before, kind, a, b))
-        _, before, kind, a, b = node_of(before, rooms)
+    edge = link_of(state, rooms)
+    while edge != NO_LINK:
+        parent = edge >> 14
+        path.append((parent, edge >> 12 & 3, (edge >> 6 & 63) - 1, (edge & 63) - 1))
+        edge = link_of(parent, rooms)
     path.reverse()
     return path
 
