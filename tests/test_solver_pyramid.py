@@ -21,8 +21,15 @@ from dailydeal.games.pyramid import Draw, Pair, Pyramid, Recycle
 from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
-from dailydeal.solvers.pyramid_bounds import Bounds
-from dailydeal.solvers.pyramid_plan import unpack
+from dailydeal.solvers.pyramid_bounds import BIG, Bounds
+from dailydeal.solvers.pyramid_plan import (
+    bit_length,
+    canonical_removal,
+    popcount,
+    redraw,
+    same_before,
+    unpack,
+)
 from dailydeal.verify import verify
 
 VARIANTS: list[str | None] = [None, "passes=1", "passes=2", "passes=3"]
@@ -427,6 +434,157 @@ def test_property_passes_needed_admissible(seed: int, left: int, variant: str | 
     need, _ = solver.bounds.passes_needed(mask, tal, p)
     if fewest is not None:
         assert need <= fewest, (need, fewest)
+
+
+def test_inherited_pass_count_stays_admissible() -> None:
+    """A* gives a child its parent's pass count less the recycles of the edge (every
+    solution from the parent runs through the edge): on positions that need recycles,
+    after every legal move, that count never exceeds the child's fewest recycles, and the
+    quick bound it gives never exceeds the child's fewest steps (naive search)."""
+    inherited = 0
+    for variant in (None, "passes=3"):
+        for _, game in positions(variant, 14, 10):
+            solver = pyramid_solver._Search(game, Budget())
+            mask, tal, p, _ = unpack(solver.start)
+            need, _ = solver.bounds.passes_needed(mask, tal, p)
+            if need == 0 or need >= BIG:
+                continue
+            for move in game.legal_moves():
+                game.push(move)
+                try:
+                    cneed = need - isinstance(move, Recycle)
+                    fewest = fewest_recycles(game)
+                    if fewest is None or cneed <= 0:
+                        continue
+                    assert cneed <= fewest, (move, cneed, fewest)
+                    child = pyramid_solver._Search(game, Budget())
+                    cmask, ctal, cp, crec = unpack(child.start)
+                    quick = child.bounds.quick_bound(cmask, ctal, cp, crec, cneed, -1)
+                    shortest = naive_shortest(game, limit=400_000)
+                    assert shortest is not None
+                    assert quick <= shortest, (move, quick, shortest)
+                    inherited += 1
+                finally:
+                    game.pop()
+    assert inherited >= 10, inherited
+
+
+def test_redraw_counts_the_engine_draws_and_recycle() -> None:
+    """``redraw`` (what A*'s dominance test charges to take one waste pointer to another
+    by draws alone) is the number of Draw and Recycle moves the rule engine takes to put
+    each talon card on the waste top, from positions with cards removed from the talon
+    and from the waste."""
+    checked = 0
+    for _, game in positions(None, 12, 14):
+        solver = pyramid_solver._Search(game, Budget())
+        _, tal, p, _ = unpack(solver.start)
+        talon = solver.bounds.talon
+        for j in range(len(talon)):
+            if not tal >> j & 1:
+                continue
+            moves = 0
+            while not (game.waste and game.waste[-1] == talon[j]):
+                game.push(Draw() if game.stock else Recycle())
+                moves += 1
+            assert moves == redraw(tal, p, j + 1), (j, moves)
+            for _ in range(moves):
+                game.pop()
+            checked += 1
+    assert checked >= 100, checked
+
+
+def naive_canonical(tal: int, p: int, tvalues: list[int]) -> tuple[int, int]:
+    """The canonical talon by its definition: left to right, each card left moves to the
+    leftmost removed position, since the card left before it, whose card has its value."""
+    out, last, new_p = 0, -1, 0
+    for k in range(len(tvalues)):
+        if tal >> k & 1:
+            to = next(i for i in range(last + 1, k + 1) if tvalues[i] == tvalues[k])
+            out |= 1 << to
+            if k < p:
+                new_p = to + 1
+            last = to
+    return out, new_p
+
+
+def values_left(tal: int, p: int, tvalues: list[int]) -> tuple[list[int], int]:
+    """What the game sees of a talon: the values left in order, and how many are below the
+    waste pointer."""
+    left = [k for k in range(len(tvalues)) if tal >> k & 1]
+    return [tvalues[k] for k in left], sum(k < p for k in left)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    tvalues=st.lists(st.integers(1, 4), min_size=1, max_size=24),
+    picks=st.lists(st.integers(0, 10**6), max_size=24),
+)
+def test_canonical_removal_keeps_what_the_game_sees(tvalues: list[int], picks: list[int]) -> None:
+    """Removing talon cards one by one (each by its rank among the cards left, the waste
+    pointer then just below it, as A* does), the canonical talon kept incrementally is the
+    canonical form of the real one, and leaves the same values in the same order with the
+    pointer at the same place. Few distinct values, so that cards of the same value often
+    follow each other and one card moving lets the next one move too."""
+    same = same_before(tvalues)
+    real = ctal = (1 << len(tvalues)) - 1
+    for pick in picks:
+        left = [k for k in range(len(tvalues)) if real >> k & 1]
+        if not left:
+            break
+        rank = pick % len(left)
+        j = left[rank]
+        cj = [k for k in range(len(tvalues)) if ctal >> k & 1][rank]
+        assert tvalues[j] == tvalues[cj]
+        real &= ~(1 << j)
+        p = (real & ((1 << j) - 1)).bit_length()
+        cp = (ctal & ((1 << cj) - 1)).bit_length()
+        ctal, cp = canonical_removal(ctal, cp, cj, same)
+        assert (ctal, cp) == naive_canonical(real, p, tvalues)
+        assert values_left(ctal, cp, tvalues) == values_left(real, p, tvalues)
+
+
+def test_frontier_order() -> None:
+    """The open list gives back its entries smallest f first, then largest g, the last in
+    first within a bucket, also when an f below the current one is pushed (bounds that
+    are not consistent), exactly as sorting them would."""
+    rng = random.Random(5)
+    frontier = pyramid_solver._Frontier()
+    live: list[tuple[int, int, int, int]] = []  # (f, -g, -order, state)
+    order = 0
+    taken: list[tuple[int, int, int]] = []
+    expected: list[tuple[int, int, int]] = []
+    low = 10
+    for _ in range(3000):
+        if live and rng.random() < 0.45:
+            assert frontier.pop()
+            taken.append((frontier.f, frontier.g, frontier.state))
+            live.sort()
+            f, g, _, state = live.pop(0)
+            expected.append((f, -g, state))
+            low = frontier.f
+            assert frontier.stage == state % 7
+        else:
+            f = max(0, low + rng.randint(-2, 6))
+            g = rng.randint(0, 40)
+            state = rng.getrandbits(60)
+            frontier.push(f, g, state, state % 7)
+            order += 1
+            live.append((f, -g, -order, state))
+    while live:
+        assert frontier.pop()
+        taken.append((frontier.f, frontier.g, frontier.state))
+        live.sort()
+        f, g, _, state = live.pop(0)
+        expected.append((f, -g, state))
+    assert not frontier.pop()
+    assert taken == expected
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(x=st.one_of(st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 0xFFFF, 1 << 16, 2**32 - 1])))
+def test_bit_tables_match_int_methods(x: int) -> None:
+    assert popcount(x) == x.bit_count()
+    assert bit_length(x) == x.bit_length()
 
 
 def forced_pair_move(game: Pyramid) -> Any | None:

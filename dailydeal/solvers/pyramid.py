@@ -39,8 +39,8 @@ fallback.
 
 from __future__ import annotations
 
-import heapq
-from typing import Any
+import gc
+from typing import Any, Final
 
 from dailydeal.games import Game
 from dailydeal.games.pyramid import Pyramid
@@ -51,26 +51,101 @@ from dailydeal.solvers.pyramid_plan import (
     E_KING,
     E_PAIR,
     E_TALON,
+    G_SHIFT,
+    LOST_BIT,
+    NO_LINK,
     P_BITS,
     P_SHIFT,
     PYR_BITS,
     REC_SHIFT,
+    ROOM_BITS,
     TAL_BITS,
     TAL_SHIFT,
     Edge,
     PoolStep,
+    bit_length,
+    canonical_removal,
+    link,
     notation,
     pack,
     path_to,
     pool_plan_path,
     reach,
+    realize,
+    redraw,
+    same_before,
     unpack,
     waste_top,
 )
 
-# The stage of a heap entry: its bound is the cheap one, the threshold one, or (from
-# COUNTED on) the quick one, with the pass count (need << 6 | far + 1) added.
-CHEAP, FULL, COUNTED = 0, 1, 2
+# The stage of an open entry, in its low two bits: its bound is the cheap one, the
+# threshold one or the quick one; above them, once counted, the pass count
+# (need << 6 | far + 1).
+CHEAP: Final = 0
+FULL: Final = 1
+COUNTED: Final = 2
+
+
+class _Frontier:
+    """The open list of A*: entries (state, stage) in buckets by f and g, taken smallest
+    f first, then largest g (deeper nodes are nearer a goal when the bound is tight),
+    last in first out within a bucket. f and g are small integers, so buckets cost a
+    list append and pop where a binary heap compares entries log n times."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[list[int]]] = []  # rows[f][g]: state, stage, state, ...
+        self.f = 0  # no entry has a smaller f than this
+        self.g = -1  # nor, with this f, a larger g
+        self.size = 0
+        # the entry that ``pop`` took
+        self.state = 0
+        self.stage = 0
+
+    def push(self, f: int, g: int, state: int, stage: int) -> None:
+        rows = self.rows
+        while len(rows) <= f:
+            rows.append([])
+        row = rows[f]
+        while len(row) <= g:
+            row.append([])
+        bucket = row[g]
+        bucket.append(state)
+        bucket.append(stage)
+        self.size += 1
+        if f < self.f:
+            # Bounds that are not consistent let a child's f fall below its parent's;
+            # every smaller f was emptied before, so this bucket is the only one.
+            self.f = f
+            self.g = g
+        elif f == self.f and g > self.g:
+            self.g = g
+
+    def pop(self) -> bool:
+        """Take the next entry into ``state``, ``stage``, ``f`` and ``g``; False when
+        empty."""
+        if not self.size:
+            return False
+        rows = self.rows
+        f = self.f
+        g = self.g
+        row = rows[f]
+        while g < 0 or not row[g]:
+            if g < 0:
+                f += 1
+                row = rows[f]
+                g = len(row) - 1
+            else:
+                g -= 1
+        bucket = row[g]
+        self.stage = bucket.pop()
+        self.state = bucket.pop()
+        self.size -= 1
+        self.f = f
+        self.g = g
+        return True
+
+
+DOMINATED: Final = -2  # what ``dominated`` says of a dominated position
 
 
 class _OutOfBudget(Exception):
@@ -89,8 +164,15 @@ class _Search:
         self.bounds = Bounds(list(game.cards[:SIZE]), talon, self.passes)
         self.mask0 = game.mask
         rec0 = game.recycles if self.passes is not None else 0
+        # The talon of the deal has no card removed: it is canonical (``canonical``).
         self.start = pack(self.mask0, (1 << len(talon)) - 1, len(game.waste), rec0)
+        self.same = same_before(self.bounds.tvalues)
         self.plan: list[PoolStep] = []  # the pool search's winning plan
+        # A*: the smallest g each state was reached with, the edge it came by, the open list
+        # A*: per pyramid and talon (a state without its waste pointer and recycles), the
+        # positions reached (see ``ROOM_BITS``)
+        self.rooms: dict[int, list[int]] = {}
+        self.frontier = _Frontier()
 
     def notation(self, path: list[Edge]) -> list[str]:
         return notation(path, self.bounds.cards, self.bounds.talon)
@@ -144,6 +226,82 @@ class _Search:
         dead.add(key)
         return False
 
+    def _open(
+        self, state: int, g: int, child: int, cost: int, kind: int, a: int, b: int, cneed: int
+    ) -> None:
+        """Push ``child``, reached from ``state`` (at ``g``) by the edge (kind, a, b) of
+        ``cost`` steps, unless it is dominated (``dominated``) or proved lost.
+        ``cneed``: the recycles every solution from the child makes at least, as the
+        parent's pass count says (0 when it says nothing)."""
+        ng = g + cost
+        room = child & ROOM_BITS
+        ctal = child >> TAL_SHIFT & TAL_BITS
+        cp = child >> P_SHIFT & P_BITS
+        crec = child >> REC_SHIFT
+        group = self.rooms.get(room)
+        at = -1
+        if group is not None:
+            at = self.dominated(group, ctal, cp, crec, ng)
+            if at == DOMINATED:
+                return
+        cmask = child & PYR_BITS
+        bounds = self.bounds
+        ch = bounds.heuristic(cmask, ctal, cp)
+        if ch < 0:
+            return
+        if cneed > 0:
+            # Every solution from the parent makes at least its pass count of recycles,
+            # those of the edge included: the rest are the child's, for the quick bound,
+            # before the child is ever counted itself.
+            qh = bounds.quick_bound(cmask, ctal, cp, crec, cneed, -1)
+            if qh >= BIG:
+                return
+            if qh > ch:
+                ch = qh
+        where = cp | crec << 6 | ng << G_SHIFT
+        edge = link(state, kind, a, b)
+        if group is None:
+            self.rooms[room] = [where, edge]
+        elif at >= 0:
+            group[at] = where
+            group[at + 1] = edge
+        else:
+            group.append(where)
+            group.append(edge)
+        self.frontier.push(ng + ch, ng, child, CHEAP)
+
+    def dominated(self, group: list[int], tal: int, p: int, rec: int, g: int) -> int:
+        """Is the position with talon ``tal``, waste pointer ``p`` and ``rec`` recycles
+        used, reached at ``g``, dominated by one of ``group`` (the positions of the same
+        pyramid and talon reached so far)? Draws alone, and a recycle, lead from any waste
+        pointer to any other: a position reached at g1 whose draws (and recycle, if one is
+        left) to this one cost d, with g1 + d <= g, has a solution as short as any of this
+        one's, and if it is proved lost, so is this one. The same position reached at g or
+        less dominates it too. DOMINATED, or the index of this position's own entry in
+        ``group`` (-1: none)."""
+        limited = self.passes is not None
+        at = -1
+        for k in range(0, len(group), 2):
+            e = group[k]
+            p1 = e & 63
+            rec1 = e >> 6 & 3
+            if p1 == p:
+                if rec1 == rec:
+                    if e & LOST_BIT or e >> G_SHIFT <= g:
+                        return DOMINATED
+                    at = k
+                    continue
+                if limited and rec1 > rec:
+                    continue
+                d = 0  # the same waste pointer with fewer recycles used
+            else:
+                if limited and rec1 + (p1 > p) > rec:
+                    continue
+                d = redraw(tal, p1, p)
+            if e & LOST_BIT or (e >> G_SHIFT) + d <= g:
+                return DOMINATED
+        return at
+
     def astar(self) -> tuple[str, list[Edge]]:
         """(status, path of (parent state, kind, a, b) edges) from the start position."""
         passes = self.passes
@@ -151,77 +309,82 @@ class _Search:
         h0 = self.bounds.heuristic(*unpack(start)[:3])
         if h0 < 0:
             return LOST, []
-        best: dict[int, int] = {start: 0}
-        parent: dict[int, Edge] = {}
-        # g at which each state was expanded (-1: proved lost). A state found again with a
-        # smaller g is expanded again, so A* stays exact even where the bounds are not
-        # consistent.
-        closed: dict[int, int] = {}
-        closed_get = closed.get
-        # Entries (priority, state, g, stage). Priority: f first, then deeper nodes first
-        # (nearer a goal when h is tight). Children are pushed with the cheap bound
-        # (CHEAP); when a node is popped, the pass count (``passes_needed``) and its quick
-        # bound come first, then the costlier threshold bound, and the node goes back with
-        # the larger f whenever one rises (COUNTED + the pass count, then FULL): lazy
-        # evaluation keeps A* exact.
-        heap: list[tuple[int, int, int, int]] = [(h0 << 13, start, 0, CHEAP)]
+        # The positions reached, by pyramid and talon (``rooms``), each with the smallest
+        # g it was reached with. A position is pushed only when reached with a smaller g
+        # than before, and an entry whose g is no longer its position's best, or that is
+        # dominated by now, is skipped: so each (position, g) is expanded at most once,
+        # and a position found again with a smaller g is expanded again, which keeps A*
+        # exact even where the bounds are not consistent.
+        rooms = self.rooms = {start & ROOM_BITS: [start >> P_SHIFT, NO_LINK]}
+        # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
+        # are pushed with the cheap bound (CHEAP); when a node is popped, the pass count
+        # (``passes_needed``) and its quick bound come first, then the costlier threshold
+        # bound, and the node goes back with the larger f whenever one rises (COUNTED with
+        # the pass count, then FULL): lazy evaluation keeps A* exact.
+        frontier = self.frontier = _Frontier()
+        frontier.push(h0, 0, start, CHEAP)
         budget = self.budget
-        info_of = self.bounds.info
-        heuristic = self.bounds.heuristic
-        threshold = self.bounds.threshold_bound
-        quick = self.bounds.quick_bound
-        passes_needed = self.bounds.passes_needed
+        # Methods and functions are called by name, never through a local alias: compiled,
+        # a direct call is a C call, an alias a Python one.
+        bounds = self.bounds
         most = BIG if passes is None else passes - 1  # recycles allowed from the deal
-        push = heapq.heappush
-        pop = heapq.heappop
-        best_get = best.get
-        value_bits = self.bounds.value_bits
-        reach_of = reach  # a local name: looked up for every talon card of every node
-        while heap:
-            prio, state, g, stage = pop(heap)
-            if g > best[state] or closed_get(state, BIG) <= g:
-                continue
+        value_bits = bounds.value_bits
+        same = self.same
+        while frontier.pop():
+            state = frontier.state
+            stage = frontier.stage
+            g = frontier.g
+            group = rooms[state & ROOM_BITS]
+            tal = state >> TAL_SHIFT & TAL_BITS
+            p = state >> P_SHIFT & P_BITS
+            rec = state >> REC_SHIFT
+            # (g - 1: the node's own entry, at g, is not one that dominates it)
+            at = self.dominated(group, tal, p, rec, g - 1)
+            if at < 0:
+                continue  # dominated by now, or reached again with a smaller g
             mask = state & PYR_BITS
             if is_won(mask):
-                return WON, path_to(state, parent)
-            if stage != FULL:
-                f = (prio + g) >> 13
-                tal = state >> TAL_SHIFT & TAL_BITS
-                p = state >> P_SHIFT & P_BITS
-                rec = state >> REC_SHIFT
-                if stage == CHEAP:
+                return WON, realize(path_to(state, rooms), self.start)
+            kind = stage & 3
+            if kind != FULL:
+                f = frontier.f
+                if kind == CHEAP:
                     # The pass count first: when its quick bound alone lifts f, the node
                     # goes back (with the count) and gets the threshold bound only if it
                     # comes up again.
                     # With no recycle left, the threshold bound already reads the one
                     # pass left (blockers included): the count costs more than it saves.
-                    need, far = passes_needed(mask, tal, p, most - rec) if rec < most else (0, -1)
-                    h = quick(mask, tal, p, rec, need, far)
+                    need, far = (
+                        bounds.passes_needed(mask, tal, p, most - rec) if rec < most else (0, -1)
+                    )
+                    h = bounds.quick_bound(mask, tal, p, rec, need, far)
                     if h >= BIG:
-                        closed[state] = -1
+                        group[at] |= LOST_BIT
                         continue
                     if g + h > f:
-                        counted = COUNTED + (need << 6 | far + 1)
-                        push(heap, (((g + h) << 13) - g, state, g, counted))
+                        counted = (need << 6 | far + 1) << 2 | COUNTED
+                        frontier.push(g + h, g, state, counted)
                         continue
                 else:
-                    need = (stage - COUNTED) >> 6
-                    far = ((stage - COUNTED) & 63) - 1
-                h = threshold(mask, tal, p, rec, need, far)
+                    need = stage >> 8
+                    far = (stage >> 2 & 63) - 1
+                h = bounds.threshold_bound(mask, tal, p, rec, need, far)
                 if h >= BIG:
-                    closed[state] = -1
+                    group[at] |= LOST_BIT
                     continue
                 if g + h > f:
-                    push(heap, (((g + h) << 13) - g, state, g, FULL))
+                    full = (need << 6 | far + 1) << 2 | FULL
+                    frontier.push(g + h, g, state, full)
                     continue
-            closed[state] = g
+            else:
+                need = stage >> 8
             self.nodes += 1
             if budget.spent(self.nodes):
                 return UNKNOWN, []
             tal = state >> TAL_SHIFT & TAL_BITS
             p = state >> P_SHIFT & P_BITS
             rec = state >> REC_SHIFT
-            info = info_of(mask)
+            info = bounds.info(mask)
             # A forced pair: two accessible cards that pair, one of them (b) the only card
             # of its value left in the pyramid and the talon. The other (a) can leave only
             # with b, so every solution holds the step (a, b); taking it first costs the
@@ -236,13 +399,12 @@ class _Search:
             if info.king >= 0:
                 # Removing an accessible pyramid king at once is never worse: it must go
                 # anyway, stays accessible, and removing it only uncovers cards.
-                edges = [(state & ~(1 << info.king), 1, E_KING, info.king, -1)]
+                self._open(state, g, state & ~(1 << info.king), 1, E_KING, info.king, -1, need)
             elif fa >= 0:
-                edges = [(state & ~(1 << fa) & ~(1 << fb), 1, E_PAIR, fa, fb)]
+                self._open(state, g, state & ~(1 << fa) & ~(1 << fb), 1, E_PAIR, fa, fb, need)
             else:
-                edges = [
-                    (state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b) for a, b in info.pairs
-                ]
+                for a, b in info.pairs:
+                    self._open(state, g, state & ~(1 << a) & ~(1 << b), 1, E_PAIR, a, b, need)
                 top = waste_top(tal, p)
                 recycle_left = may_recycle(passes, rec)
                 nrec_after = rec + 1 if passes is not None else rec
@@ -251,32 +413,20 @@ class _Search:
                     while t:
                         lowbit = t & -t
                         t ^= lowbit
-                        j = lowbit.bit_length() - 1
-                        draws, recycles, more, after = reach_of(tal, p, top, j)
+                        j = bit_length(lowbit) - 1
+                        draws, recycles, more, after = reach(tal, p, top, j)
                         if recycles and not recycle_left:
                             continue
                         cost = 1 + draws + recycles + more
+                        ntal, after = canonical_removal(tal, after, j, same)
                         nhigh = (
-                            (tal ^ lowbit) << TAL_SHIFT
+                            ntal << TAL_SHIFT
                             | after << P_SHIFT
                             | (nrec_after if recycles else rec) << REC_SHIFT
                         )
                         for i in places:
-                            edges.append(
-                                (nhigh | (mask if i < 0 else mask & ~(1 << i)), cost, E_TALON, j, i)
-                            )
-            for child, cost, kind, a, b in edges:
-                ng = g + cost
-                old = best_get(child)
-                if old is not None and old <= ng:
-                    continue
-                ch = heuristic(child & PYR_BITS, child >> TAL_SHIFT & TAL_BITS,
-                               child >> P_SHIFT & P_BITS)
-                if ch < 0:
-                    continue
-                best[child] = ng
-                parent[child] = (state, kind, a, b)
-                push(heap, (((ng + ch) << 13) - ng, child, ng, CHEAP))
+                            child = nhigh | (mask if i < 0 else mask & ~(1 << i))
+                            self._open(state, g, child, cost, E_TALON, j, i, need - recycles)
         return LOST, []
 
 
@@ -293,7 +443,15 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
         return SolveResult(UNKNOWN, [], solver.nodes, stats={"phase": "pool"})
     if not pool:
         return SolveResult(LOST, [], solver.nodes, stats={"phase": "pool", "proof": "pool"})
-    status, path = solver.astar()
+    # A* allocates hundreds of thousands of tuples and lists, none of them in a cycle: the
+    # cyclic collector would walk them again and again for nothing (4% of the time).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        status, path = solver.astar()
+    finally:
+        if collecting:
+            gc.enable()
     stats: dict[str, Any] = {
         "phase": "astar",
         "pool_nodes": pool_nodes,

@@ -27,7 +27,7 @@ threshold bound drops the terms that stop short of either.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
@@ -41,11 +41,12 @@ from dailydeal.games.rules.pyramid import (
     value,
 )
 from dailydeal.games.rules.pyramid import pairs as place_pairs
+from dailydeal.solvers.pyramid_plan import bit_length, popcount
 
-KING_VALUE = KING
-KEY_SHIFT = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
-BIG = 1 << 20  # "impossible" for step counts
-KING_BIT = 1 << KING_VALUE
+KING_VALUE: Final = KING
+KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
+BIG: Final = 1 << 20  # "impossible" for step counts
+KING_BIT: Final = 1 << KING_VALUE
 
 
 def _blockers() -> tuple[int, ...]:
@@ -58,7 +59,7 @@ def _blockers() -> tuple[int, ...]:
     return tuple(below)
 
 
-BLOCKERS = _blockers()
+BLOCKERS: Final = _blockers()
 
 
 @dataclass(slots=True)
@@ -208,7 +209,7 @@ class Bounds:
             if not wanted >> w & 1:
                 dead |= self.value_bits[w]
         caps = [0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE]
-        weight = mask.bit_count() + count[KING_VALUE]
+        weight = popcount(mask) + count[KING_VALUE]
         need_bits = sum(1 << w for w, _ in need)
         lone_pairs: list[tuple[int, int, int]] = []
         for a, b in pairs:
@@ -252,11 +253,11 @@ class Bounds:
         if steps >= BIG:
             return -1
         low = tal & ((1 << p) - 1)
-        top_dead = (low & info.dead).bit_length()
+        top_dead = bit_length(low & info.dead)
         buried = low & ((1 << top_dead) - 1)  # under a dead card: only after a recycle
         # Talon cards the pyramid takes (``talon_used``), each drawn once unless it is a
         # waste card above the buried ones.
-        used = 2 * steps - info.weight - (low ^ buried).bit_count()
+        used = 2 * steps - info.weight - popcount(low ^ buried)
         if not info.need:
             return steps + used if used > 0 else steps
         stock = tal ^ low
@@ -265,24 +266,24 @@ class Bounds:
         far = 0
         for w, e in info.need:
             bits = tal & vb[w]
-            if bits.bit_count() < e:
+            if popcount(bits) < e:
                 return -1
-            missing = e - (bits & ~buried & ~stock).bit_count()
+            missing = e - popcount(bits & ~buried & ~stock)
             if missing > 0:
                 total += missing
                 sb = stock & bits
-                n_stock = sb.bit_count()
+                n_stock = popcount(sb)
                 if n_stock >= missing:
                     for _ in range(missing - 1):
                         sb &= sb - 1
-                    rank = (stock & (((sb & -sb) << 1) - 1)).bit_count()
+                    rank = popcount(stock & (((sb & -sb) << 1) - 1))
                 else:
                     # Draw the whole stock, recycle, then reach the buried cards.
                     bb = buried & bits
                     for _ in range(missing - n_stock - 1):
                         bb &= bb - 1
                     rank = (
-                        stock.bit_count() + 1 + (buried & (((bb & -bb) << 1) - 1)).bit_count()
+                        popcount(stock) + 1 + popcount(buried & (((bb & -bb) << 1) - 1))
                     )
                 if rank > far:
                     far = rank
@@ -303,9 +304,8 @@ class Bounds:
         got = self.pool_cache.get(key)
         if got is not None:
             return got
-        pool_steps = self.pool_steps
         if info.king >= 0:
-            best = 1 + pool_steps(mask & ~(1 << info.king), vset)
+            best = 1 + self.pool_steps(mask & ~(1 << info.king), vset)
         elif info.need_bits & ~vset:
             best = BIG  # a surplus of some value needs talon partners the pool lacks
         else:
@@ -315,7 +315,7 @@ class Bounds:
             best = BIG
             floor = info.h
             for a, b in info.pairs:
-                s = 1 + pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
+                s = 1 + self.pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
                 if s < best:
                     best = s
                     if s <= floor:
@@ -326,8 +326,8 @@ class Bounds:
                 while v:
                     bit = v & -v
                     v ^= bit
-                    for i in partners[bit.bit_length() - 1]:
-                        s = 1 + pool_steps(mask & ~(1 << i), vset)
+                    for i in partners[bit_length(bit) - 1]:
+                        s = 1 + self.pool_steps(mask & ~(1 << i), vset)
                         if s < best:
                             best = s
                     if best <= floor:
@@ -360,11 +360,10 @@ class Bounds:
             # Both pools at once is a relaxation of the two phases: a tighter floor.
             floor = max(info.h, self.pool_steps(mask, va | vb))
             best = self.pool_steps(mask, vb)
-            two_phase = self.two_phase
             # The least of 1 + two_phase(child), as in ``pool_steps`` (first-phase moves).
             if best > floor:
                 for a, b in info.pairs:
-                    s = 1 + two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
+                    s = 1 + self.two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
                     if s < best:
                         best = s
                         if s <= floor:
@@ -375,8 +374,8 @@ class Bounds:
                 while v:
                     bit = v & -v
                     v ^= bit
-                    for i in partners[bit.bit_length() - 1]:
-                        s = 1 + two_phase(mask & ~(1 << i), va, vb)
+                    for i in partners[bit_length(bit) - 1]:
+                        s = 1 + self.two_phase(mask & ~(1 << i), va, vb)
                         if s < best:
                             best = s
                     if best <= floor:
@@ -388,12 +387,12 @@ class Bounds:
         self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1,
         reach: int = -1,
     ) -> int:
-        """min(best, min over R of R + pool_steps(mask, values of ``base`` and of the first R
+        """min(best, min over R of R + self.pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
         once those cards hold enough of each value ``need`` asks for.
 
         With ``va`` >= 0 (the pass after a recycle, ``base`` = the cards the pass before it
-        could use, whose values are ``va``): min over R of R' + two_phase(mask, va, values of
+        could use, whose values are ``va``): min over R of R' + self.two_phase(mask, va, values of
         the first R cards of ``order``), where R' counts only cards outside ``base`` (those
         may have been removed before the recycle, so drawing them again is not charged).
 
@@ -406,19 +405,19 @@ class Bounds:
         tvalues = self.tvalues
         vb = self.value_bits
         two = va >= 0
-        room = info.weight + base.bit_count()
+        room = info.weight + popcount(base)
         fresh = order & ~base
         counted = fresh if two else order
         ready = -1  # talon position from which every deficit is met
         for w, e in info.need:
-            d = e - (base & vb[w]).bit_count()
+            d = e - popcount(base & vb[w])
             if d > 0:
                 bits = fresh & vb[w]
-                if bits.bit_count() < d:
+                if popcount(bits) < d:
                     return best
                 for _ in range(d - 1):
                     bits &= bits - 1
-                j = (bits & -bits).bit_length() - 1
+                j = bit_length(bits & -bits) - 1
                 if j > ready:
                     ready = j
         if reach > ready:
@@ -427,7 +426,7 @@ class Bounds:
         # needed to meet the deficits: when that cannot beat ``best``, nothing can.
         allv = self.values_of(base | order) & wanted
         floor = max(floor, self.pool_steps(mask, allv))
-        if floor + (ready >= 0 and (counted & ((2 << ready) - 1)).bit_count()) >= best:
+        if floor + (ready >= 0 and popcount(counted & ((2 << ready) - 1))) >= best:
             return best
         vset = 0 if two else self.values_of(base) & wanted
         events = []
@@ -435,9 +434,9 @@ class Bounds:
         while v:
             bit = v & -v
             v ^= bit
-            bits = order & vb[bit.bit_length() - 1]
+            bits = order & vb[bit_length(bit) - 1]
             if bits:
-                events.append((bits & -bits).bit_length() - 1)
+                events.append(bit_length(bits & -bits) - 1)
         if ready >= 0:
             events.append(ready)
         else:
@@ -458,14 +457,14 @@ class Bounds:
             vset |= (1 << tvalues[j]) & wanted
             if j < ready:
                 continue
-            rank = (counted & ((2 << j) - 1)).bit_count()
+            rank = popcount(counted & ((2 << j) - 1))
             if rank + floor >= best:
                 break
             if two:
                 steps = (
                     self.two_phase(mask, va, vset) if vset & ~va else self.pool_steps(mask, va)
                 )
-                s = redrawn(rank, steps, room, (order & ((2 << j) - 1)).bit_count(), info.weight)
+                s = redrawn(rank, steps, room, popcount(order & ((2 << j) - 1)), info.weight)
             else:
                 s = with_draws(rank, self.pool_steps(mask, vset), room)
             if s < best:
@@ -485,7 +484,7 @@ class Bounds:
         if two:
             # A solution that recycles again is not bound by the blockers of this pass: it
             # draws every card of it, recycles, and may then use any value.
-            total = counted.bit_count() + 1
+            total = popcount(counted) + 1
             if total + floor < best:
                 s = total + self.pool_steps(mask, self.values_of(order) & wanted)
                 if s < best:
@@ -499,7 +498,7 @@ class Bounds:
         while t:
             b = t & -t
             t ^= b
-            j = b.bit_length() - 1
+            j = bit_length(b) - 1
             every += 1
             if b & counted:
                 rank += 1
@@ -598,7 +597,7 @@ class Bounds:
         used = [0] * 14
         t = low
         while t:
-            j = t.bit_length() - 1
+            j = bit_length(t) - 1
             w = tvalues[j]
             if used[w] == caps[w] or not usable >> w & 1:
                 return low >> (j + 1) << (j + 1)
@@ -675,7 +674,7 @@ class Bounds:
         tvalues = self.tvalues
         pv = self.place_bits
         # Each talon card that leaves, kings aside, takes a pyramid card of its own.
-        takers = 2 * mask.bit_count() - (self.info_cache.get(mask) or self.info(mask)).weight
+        takers = 2 * popcount(mask) - (self.info_cache.get(mask) or self.info(mask)).weight
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
         latest = start
@@ -691,7 +690,7 @@ class Bounds:
             t = -1
             below = wb & ((2 << c0) - 1) if c0 >= 0 else 0
             if below:
-                j = below.bit_length() - 1
+                j = bit_length(below) - 1
                 if j == c0:
                     t = t0
                 else:
@@ -701,7 +700,7 @@ class Bounds:
                         bad = tal & ~self.usable_positions(
                             mask, self.values_of(tal) & info.wanted
                         )
-                    if not gap & bad and (gap & ~kings).bit_count() < takers:
+                    if not gap & bad and popcount(gap & ~kings) < takers:
                         # The cards of the gap leave before this one does, each but a
                         # king with a pyramid card of its own accessible by then: not
                         # this one, none it covers, and none under a card of the chain
@@ -713,7 +712,7 @@ class Bounds:
                         t = t0
                         g = gap & ~kings
                         while g:
-                            u = tvalues[(g & -g).bit_length() - 1]
+                            u = tvalues[bit_length(g & -g) - 1]
                             ub = g & vb[u]
                             g ^= ub
                             room = 0
@@ -721,17 +720,17 @@ class Bounds:
                             while cand:
                                 x = cand & -cand
                                 cand ^= x
-                                if not (BLOCKERS[x.bit_length() - 1] | x) & late:
+                                if not (BLOCKERS[bit_length(x) - 1] | x) & late:
                                     room += 1
-                            if ub.bit_count() > room:
+                            if popcount(ub) > room:
                                 t = -1
                                 break
             if t < 0:
                 ahead = wb >> (c0 + 1)
                 if ahead:
-                    t = (t0 >> 5) << 5 | ((ahead & -ahead).bit_length() + c0 + 1)
+                    t = (t0 >> 5) << 5 | (bit_length(ahead & -ahead) + c0 + 1)
                 else:
-                    t = ((t0 >> 5) + 1) << 5 | (wb & -wb).bit_length()
+                    t = ((t0 >> 5) + 1) << 5 | bit_length(wb & -wb)
             times.append(t)
             if t > latest:
                 latest = t
@@ -754,9 +753,9 @@ class Bounds:
             steps = self.pool_steps(mask, vset)
         stock = tal >> p << p
         if need:
-            return steps + stock.bit_count() + 2 * need
+            return steps + popcount(stock) + 2 * need
         if far >= p:
-            return steps + (stock & ((2 << far) - 1)).bit_count()
+            return steps + popcount(stock & ((2 << far) - 1))
         return steps
 
     def staying(self, mask: int, tal: int, last: int) -> int:
@@ -767,11 +766,11 @@ class Bounds:
         upto = tal & ((2 << last) - 1)
         bad = upto & ~self.usable_positions(mask, self.values_of(tal) & info.wanted)
         left = upto & ~bad
-        total = bad.bit_count()
+        total = popcount(bad)
         caps = info.caps
         vb = self.value_bits
         for u in range(1, 13):
-            extra = (left & vb[u]).bit_count() - caps[u]
+            extra = popcount(left & vb[u]) - caps[u]
             if extra > 0:
                 total += extra
         return total
@@ -814,21 +813,21 @@ class Bounds:
         if need == 0:
             reach = -1
             if far >= p:
-                reach = (stock & ((2 << far) - 1)).bit_length() - 1
+                reach = bit_length(stock & ((2 << far) - 1)) - 1
             best = self.pass_bound(mask, free, stock, floor, BIG, -1, reach)
         if may_recycle(self.passes, rec):
-            draws = stock.bit_count() + 1
+            draws = popcount(stock) + 1
             reach = -1
             if need >= 2:
                 # The pass after the first recycle ends in another, so it is drawn to its
                 # end; then the other recycles, and the passes after them draw at least
                 # one card each, and every card that stays in the talon for good.
-                reach = tal.bit_length() - 1
+                reach = bit_length(tal) - 1
                 draws += need - 1
                 draws += max(1, self.staying(mask, tal, far))
                 draws += (need - 2) * max(1, self.staying(mask, tal, reach))
             elif need == 1:
-                reach = (tal & ((2 << far) - 1)).bit_length() - 1
+                reach = bit_length(tal & ((2 << far) - 1)) - 1
             if draws + floor < best:
                 base = free | stock
                 va = self.values_of(base) & wanted

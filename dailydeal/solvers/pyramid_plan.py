@@ -10,6 +10,7 @@ This module turns the found paths back into moves of docs/rules.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from dailydeal.cards import Card
 from dailydeal.games.pyramid import King, Pair
@@ -19,15 +20,53 @@ from dailydeal.games.rules.pyramid import SIZE, may_recycle
 # recycles used << 58. The talon is one cyclic sequence: waste bottom..top, then the stock
 # in drawing order; the waste pointer is (index of the waste top) + 1, 0 for an empty
 # waste, so the talon positions below it are the waste and the others the stock.
-TAL_SHIFT, P_SHIFT, REC_SHIFT = SIZE, 52, 58
-PYR_BITS = (1 << TAL_SHIFT) - 1
-TAL_BITS = (1 << 24) - 1
-P_BITS = 63
+TAL_SHIFT: Final = SIZE
+P_SHIFT: Final = 52
+REC_SHIFT: Final = 58
+PYR_BITS: Final = (1 << TAL_SHIFT) - 1
+TAL_BITS: Final = (1 << 24) - 1
+P_BITS: Final = 63
 
 # Edge kinds, for rebuilding the move list.
-E_PAIR, E_KING, E_TALON = 0, 1, 2
+E_PAIR: Final = 0
+E_KING: Final = 1
+E_TALON: Final = 2
+
+# Bit counts through tables: compiled by mypyc, ``int.bit_count()`` and ``bit_length()``
+# are method calls through Python's generic lookup, several times the cost of two table
+# reads. For the masks of this solver only: 0 <= x < 2**32 (pyramid 28 bits, talon 24).
+_POP16: Final = bytes(bin(i).count("1") for i in range(1 << 16))
+_LEN16: Final = bytes(i.bit_length() for i in range(1 << 16))
+
+
+def popcount(x: int) -> int:
+    """``x.bit_count()`` for 0 <= x < 2**32."""
+    return _POP16[x & 0xFFFF] + _POP16[x >> 16]
+
+
+def bit_length(x: int) -> int:
+    """``x.bit_length()`` for 0 <= x < 2**32."""
+    high = x >> 16
+    return _LEN16[high] + 16 if high else _LEN16[x]
+
 
 Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
+# What A* keeps of the positions it reached, per "room" (the pyramid and talon bits of
+# the state, ``ROOM_BITS``, as A* compares the positions of a room): a flat list of pairs
+# of ints, (waste pointer | recycles << 6 | LOST_BIT when proved lost | the smallest g it
+# was reached with << G_SHIFT, the edge it came by as ``link``). Flat ints, as scanning a
+# room reads only the first of each pair.
+ROOM_BITS: Final = (1 << P_SHIFT) - 1
+LOST_BIT: Final = 1 << 8
+G_SHIFT: Final = 9
+NO_LINK: Final = -1  # the start's
+
+
+def link(parent: int, kind: int, a: int, b: int) -> int:
+    """An edge as one int: the parent state, its kind and its two places or cards."""
+    return parent << 14 | kind << 12 | (a + 1) << 6 | (b + 1)
+
+
 PoolStep = tuple[int, int, int]  # (kind, a, b) of the pool search's plan
 
 
@@ -43,7 +82,7 @@ def unpack(state: int) -> tuple[int, int, int, int]:
 
 def waste_top(tal: int, p: int) -> int:
     """The talon position of the waste top (-1 for an empty waste)."""
-    return (tal & ((1 << p) - 1)).bit_length() - 1
+    return bit_length(tal & ((1 << p) - 1)) - 1
 
 
 def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
@@ -54,19 +93,102 @@ def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
     Removing it is one more step, and leaves the talon ``tal & ~(1 << j)``."""
     below = tal & ((1 << j) - 1)
     if j == top:
-        return 0, 0, 0, below.bit_length()
+        return 0, 0, 0, bit_length(below)
     if j > top:
-        return (below >> p).bit_count() + 1, 0, 0, below.bit_length()
-    return (tal >> p).bit_count(), 1, below.bit_count() + 1, below.bit_length()
+        return popcount(below >> p) + 1, 0, 0, bit_length(below)
+    return popcount(tal >> p), 1, popcount(below) + 1, bit_length(below)
 
 
-def path_to(state: int, parent: dict[int, Edge]) -> list[Edge]:
-    """The edges from the start to ``state``, following the parent links."""
-    path = []
-    while state in parent:
-        edge = parent[state]
-        path.append(edge)
-        state = edge[0]
+def link_of(state: int, rooms: dict[int, list[int]]) -> int:
+    """The link of a position A* reached."""
+    where = state >> P_SHIFT  # waste pointer | recycles << 6
+    group = rooms[state & ROOM_BITS]
+    for k in range(0, len(group), 2):
+        if group[k] & 255 == where:
+            return group[k + 1]
+    raise KeyError(state)
+
+
+def redraw(tal: int, p: int, q: int) -> int:
+    """The draws (and recycle) that take waste pointer ``p`` to ``q`` with talon ``tal``,
+    removing nothing: the cards from p up to q, or when q < p the rest of the stock, a
+    recycle and the cards up to q."""
+    upto = tal & ((1 << q) - 1)  # the cards below q: the waste at q
+    if p <= q:
+        return popcount(upto >> p)
+    return popcount(tal >> p) + 1 + popcount(upto)
+
+
+# Canonical talons. The game only sees the values of the talon cards, so two talons that
+# leave the same sequence of values (and the waste pointer at the same place in it) are the
+# same position for the search. A* keeps one form of each: every card left sits at the
+# leftmost position, among the removed ones just before it, whose card has its value
+# (moving a card there keeps the sequence of values and the order). The moves of a
+# solution found on canonical talons name cards by their rank among those left
+# (``realize``).
+
+
+def same_before(tvalues: Sequence[int]) -> list[list[int]]:
+    """For each talon position, the earlier positions holding a card of the same value,
+    in order."""
+    return [[i for i in range(k) if tvalues[i] == tvalues[k]] for k in range(len(tvalues))]
+
+
+def canonical_removal(tal: int, p: int, j: int, same: list[list[int]]) -> tuple[int, int]:
+    """The canonical talon ``tal`` less its card ``j``, and where waste pointer ``p``
+    (already past the removal) goes. Only cards after j can move: the gap before the next
+    one grew, and each card that moves grows the gap before the next in turn; the first
+    card that stays ends it."""
+    tal &= ~(1 << j)
+    last = bit_length(tal & ((1 << j) - 1)) - 1  # the card left before the gap
+    rest = tal >> (j + 1) << (j + 1)
+    while rest:
+        k = bit_length(rest & -rest) - 1
+        rest &= rest - 1
+        to = k
+        for i in same[k]:
+            if i > last:
+                to = i
+                break
+        if to == k:
+            break
+        tal = tal & ~(1 << k) | 1 << to
+        if p == k + 1:
+            p = to + 1
+        last = to
+    return tal, p
+
+
+def realize(path: Sequence[Edge], start: int) -> list[Edge]:
+    """A macro path found on canonical talons, on the real talon from ``start``: each
+    talon card taken is the one of the same rank among the cards left."""
+    _, tal, p, _ = unpack(start)
+    out: list[Edge] = []
+    for state, kind, a, b in path:
+        mask, ctal, _, rec = unpack(state)
+        real = pack(mask, tal, p, rec)
+        if kind != E_TALON:
+            out.append((real, kind, a, b))
+            continue
+        rest = tal
+        for _ in range(popcount(ctal & ((1 << a) - 1))):
+            rest &= rest - 1
+        j = bit_length(rest & -rest) - 1
+        after = reach(tal, p, waste_top(tal, p), j)[3]
+        out.append((real, E_TALON, j, b))
+        tal &= ~(1 << j)
+        p = after
+    return out
+
+
+def path_to(state: int, rooms: dict[int, list[int]]) -> list[Edge]:
+    """The edges from the start to ``state``, following the links."""
+    path: list[Edge] = []
+    edge = link_of(state, rooms)
+    while edge != NO_LINK:
+        parent = edge >> 14
+        path.append((parent, edge >> 12 & 3, (edge >> 6 & 63) - 1, (edge & 63) - 1))
+        edge = link_of(parent, rooms)
     path.reverse()
     return path
 
@@ -94,9 +216,9 @@ def pool_plan_path(
                 j = top
             elif cards >> p:
                 ahead = cards >> p << p
-                j = (ahead & -ahead).bit_length() - 1
+                j = bit_length(ahead & -ahead) - 1
             else:
-                j = (cards & -cards).bit_length() - 1
+                j = bit_length(cards & -cards) - 1
             _, recycles, _, after = reach(tal, p, top, j)
             if recycles:
                 if not may_recycle(passes, rec):

@@ -9,28 +9,29 @@ talon is the stock (next card drawn last) and the waste (top last); the waste to
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from dailydeal.cards import Card
 from dailydeal.games.rules import EMPTY
 
-ROWS = 7
-SIZE = 28
-FULL = (1 << SIZE) - 1  # the mask of the deal: every place filled
-ROW_OF = tuple(r for r in range(ROWS) for _ in range(r + 1))
-PLACE_OF = tuple(p for r in range(ROWS) for p in range(r + 1))
+ROWS: Final = 7
+SIZE: Final = 28
+FULL: Final = (1 << SIZE) - 1  # the mask of the deal: every place filled
+ROW_OF: Final = tuple(r for r in range(ROWS) for _ in range(r + 1))
+PLACE_OF: Final = tuple(p for r in range(ROWS) for p in range(r + 1))
 # The two places that cover each place (none for the bottom row).
-COVERS: tuple[tuple[int, ...], ...] = tuple(
+COVERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     () if r == ROWS - 1 else ((r + 1) * (r + 2) // 2 + p, (r + 1) * (r + 2) // 2 + p + 1)
     for r in range(ROWS)
     for p in range(r + 1)
 )
-COVER_MASK = tuple(sum(1 << c for c in COVERS[i]) for i in range(SIZE))
+COVER_MASK: Final = tuple(sum(1 << c for c in COVERS[i]) for i in range(SIZE))
 # The places each place covers (its parents): what removing it may uncover.
-PARENTS: tuple[tuple[int, ...], ...] = tuple(
+PARENTS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(p for p in range(SIZE) if i in COVERS[p]) for i in range(SIZE)
 )
-KING = 13
-PAIR_SUM = 13
+KING: Final = 13
+PAIR_SUM: Final = 13
 
 _free: dict[int, tuple[int, ...]] = {}
 
