@@ -32,7 +32,7 @@ ordered, and positions are only skipped when proved lost, so ``lost`` is exact.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dailydeal import cards as C
 from dailydeal.games import Game
@@ -52,7 +52,7 @@ from dailydeal.games.rules.gaps import (
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
-CAPPED = "capped"
+CAPPED: Final = "capped"
 
 # Move = (card, destination cell); None is a redeal.
 Step = tuple[int, int] | None
@@ -126,8 +126,8 @@ def _take_back(
     gaps[gaps.index(src)] = dst
 
 
-UNLIMITED = 255  # the relocations left in the real game (no limit): see ``last_round``
-CHECK = 64  # nodes between two looks at the budget in the last round
+UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
+CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
 class _Search:
