@@ -127,7 +127,14 @@ def _take_back(
 
 
 UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
+DEAD: Final = -1  # in ``_Search.known``: the position is proved lost
 CHECK: Final = 64  # nodes between two looks at the budget in the last round
+
+
+def _forget(known: dict[bytes, int], comp: list[bytes]) -> None:
+    """A pass ends with components still open: their positions are not proved lost."""
+    for key in comp:
+        del known[key]
 
 
 class _Search:
@@ -147,9 +154,11 @@ class _Search:
         # may make, UNLIMITED in the real game. A limited game is smaller (searched for
         # a quick win; its "lost" proves nothing about the real game).
         self.relocations = UNLIMITED
-        # Positions of the last round proved lost, kept from pass to pass: the 52 cells
-        # and the relocations left (a position is lost *with that many left*).
-        self.dead: set[bytes] = set()
+        # Positions of the last round (the 52 cells and the relocations left) -> DEAD
+        # when proved lost (*with that many left*), kept from pass to pass; or, during a
+        # pass, the visit number of a position in an open component. One table, so that
+        # a new position costs one lookup (the open ones are forgotten when a pass ends).
+        self.known: dict[bytes, int] = {}
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
@@ -243,12 +252,13 @@ class _Search:
         A depth-first search with Tarjan's strongly connected components (2s moving
         between column-1 gaps make cycles): when a component is complete, every position
         reachable from it has been searched and none is won, so its positions go to
-        ``self.dead`` and later passes skip them. The positions of a pass cut short by its
-        cap that are still in an open component are not proved and are forgotten.
+        ``self.known`` as DEAD and later passes skip them. The positions of a pass cut
+        short by its cap that are still in an open component are not proved and are
+        forgotten.
 
         A position is the 52 cells and one byte more, the relocations left (``cells[52]``,
         UNLIMITED in the real game): the graph searched is that of these pairs, so its
-        components, and what ``self.dead`` records, are exact for it.
+        components, and what ``self.known`` records, are exact for it.
         """
         cells = cells + bytes((self.relocations,))
         pos = [-1] * 53
@@ -259,16 +269,16 @@ class _Search:
                 gaps.append(i)
             else:
                 pos[c] = i
-        dead = self.dead
+        known = self.known
         budget = self.budget
         root = bytes(cells)
-        if root in dead:
+        if root in known:  # DEAD: between passes no position is open
             return LOST, []
         first = _moves(cells, pos, gaps, self.tb, cells[CELLS] != 0)
         if not first:
             if is_won(cells):
                 return WON, []
-            dead.add(root)
+            known[root] = DEAD
             return LOST, []
         nodes = self.nodes
         stop = nodes + cap + 1  # the cap: a pass ends CAPPED past it
@@ -276,7 +286,7 @@ class _Search:
         check = (nodes // CHECK + 1) * CHECK
         if budget.max_nodes is not None and budget.max_nodes < check:
             check = budget.max_nodes
-        index = {root: 0}  # positions of the open components -> visit number
+        known[root] = 0  # its visit number
         comp = [root]  # the open components' positions, by visit number
         counter = 1
         stack = [first]  # per open position: its moves left to try (first to try last)
@@ -290,10 +300,8 @@ class _Search:
                 i = ids.pop()
                 low = lows.pop()
                 if low == i:  # a complete component: all of it is lost
-                    while comp and index[comp[-1]] >= i:
-                        key = comp.pop()
-                        del index[key]
-                        dead.add(key)
+                    while comp and known[comp[-1]] >= i:
+                        known[comp.pop()] = DEAD
                 elif low < lows[-1]:
                     lows[-1] = low
                 if not path:
@@ -313,18 +321,19 @@ class _Search:
             if left != UNLIMITED and src % COLS == 0 and dst % COLS == 0:  # a relocation
                 cells[CELLS] = left - 1
             key = bytes(cells)
-            seen = index.get(key)
-            if seen is not None or key in dead:
+            seen = known.get(key)
+            if seen is not None:  # proved lost, or open (its visit number)
                 cells[CELLS] = left
                 cells[dst] = GAP
                 cells[src] = card
-                if seen is not None and seen < lows[-1]:
+                if seen != DEAD and seen < lows[-1]:
                     lows[-1] = seen
                 continue
             nodes += 1
             if nodes >= check:
                 self.nodes = nodes
                 if budget.spent(nodes):
+                    _forget(known, comp)
                     raise _OutOfBudget
                 check = nodes + CHECK
                 if budget.max_nodes is not None and budget.max_nodes < check:
@@ -335,17 +344,19 @@ class _Search:
             if not nxt:  # blocked (or no move left but relocations)
                 if is_won(cells):
                     self.nodes = nodes
+                    _forget(known, comp)
                     steps: list[Step] = [(c, d) for c, _, d in path]
                     return WON, [*steps, (card, dst)]
-                dead.add(key)
+                known[key] = DEAD
                 cells[CELLS] = left
                 _take_back(cells, pos, gaps, card, src, dst)
                 continue
             if nodes >= stop:
                 self.nodes = nodes
+                _forget(known, comp)
                 return CAPPED, []
             path.append((card, src, dst))
-            index[key] = counter
+            known[key] = counter
             comp.append(key)
             stack.append(nxt)
             ids.append(counter)
