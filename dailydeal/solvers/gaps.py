@@ -70,10 +70,31 @@ def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
     )
 
 
+# A placement is one small int: ``card | row << ROW_SHIFT``, the row (0..3) only for a 2
+# (any other card goes right of its predecessor). All are below 256, the ints Python
+# keeps ready-made: the move stacks allocate nothing per move.
+ROW_SHIFT: Final = 6
+CARD_MASK: Final = 63
+
+
+def _target(move: int, pos: list[int]) -> int:
+    """The destination cell of ``move`` (as ``rules.gaps.target``)."""
+    card = move & CARD_MASK
+    if card % 13 == 1:  # a 2: column 1 of its row
+        return (move >> ROW_SHIFT) * COLS
+    return pos[card - 1] + 1
+
+
 def _moves(
-    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int], relocate: bool = True
-) -> list[tuple[int, int]]:
-    """Legal placements (card, destination), ordered so that the first to try is LAST.
+    cells: bytearray,
+    pos: list[int],
+    gaps: list[int],
+    tb: list[int],
+    out: list[int],
+    relocate: bool = True,
+) -> bool:
+    """Append the legal placements to ``out``, ordered so that the first to try is LAST;
+    False when there is none.
 
     First: a card that extends the kept run of its row (or a 2 that lands left of its 3);
     then the others in the pass's tie-break order ``tb``; last: a 2 that already stands in
@@ -81,20 +102,23 @@ def _moves(
     (Scoring the other moves by gaps kept alive or by in-suit neighbours was tried: no
     better than a random order, and slower.)
     """
-    best: list[tuple[int, int]] = []
-    mid: list[tuple[int, int, int]] = []
-    out: list[tuple[int, int]] = []  # the worst moves, then mid, then best
-    for g in gaps:
+    n = len(out)
+    best: list[int] = []
+    # the others, as one int ordered as (tb[card], card, destination): (tb[card] << 6 |
+    # card) << 2 | row, the row 0 but for a 2 (another card has one destination)
+    mid: list[int] = []
+    for g in gaps:  # the relocations go straight to ``out``: the worst moves, tried last
         col = g % COLS
         if col == 0:
+            row = g // COLS
             for two in TWOS:
                 if pos[two] % COLS == 0:
                     if relocate:
-                        out.append((two, g))
+                        out.append(two | row << ROW_SHIFT)
                 elif cells[g + 1] == two + 1:
-                    best.append((two, g))
+                    best.append(two | row << ROW_SHIFT)
                 else:
-                    mid.append((tb[two], two, g))
+                    mid.append((tb[two] << ROW_SHIFT | two) << 2 | row)
             continue
         card = SUCCESSOR[cells[g - 1]]
         if card == GAP:
@@ -106,14 +130,15 @@ def _moves(
             while j < col and cells[base + j] == first + j:
                 j += 1
             if j == col:  # the card extends the kept run of its row
-                best.append((card, g))
+                best.append(card)
                 continue
-        mid.append((tb[card], card, g))
+        mid.append((tb[card] << ROW_SHIFT | card) << 2)
     if mid:
         mid.sort()
-        out.extend([(c, g) for _, c, g in mid])
+        for key in mid:
+            out.append((key >> 2 & CARD_MASK) | (key & 3) << ROW_SHIFT)
     out.extend(best)
-    return out
+    return len(out) > n
 
 
 def _take_back(
@@ -128,6 +153,7 @@ def _take_back(
 
 UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
 DEAD: Final = -1  # in ``_Search.known``: the position is proved lost
+FRAME: Final = -1  # in ``last_round``'s move stack: below the moves of one position
 CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
@@ -135,6 +161,19 @@ def _forget(known: dict[bytes, int], comp: list[bytes]) -> None:
     """A pass ends with components still open: their positions are not proved lost."""
     for key in comp:
         del known[key]
+
+
+def _steps(pos: list[int], path: list[int]) -> list[Step]:
+    """The placements (card, destination) of a ``last_round`` path (card, src pairs):
+    the moves taken back in turn, from the card positions ``pos`` at its end."""
+    pos = list(pos)
+    steps: list[Step] = []
+    for i in range(len(path) - 2, -1, -2):
+        card = path[i]
+        steps.append((card, pos[card]))
+        pos[card] = path[i + 1]
+    steps.reverse()
+    return steps
 
 
 class _Search:
@@ -181,8 +220,10 @@ class _Search:
         path: list[tuple[int, int, int]] = []  # (card, src, dst)
         leaves: dict[tuple[tuple[int, int], ...], list[tuple[int, int, int]]] = {}
         capped = False
-        stack = [_moves(cells, pos, gaps, self.tb)]
-        if not stack[0]:
+        first: list[int] = []
+        _moves(cells, pos, gaps, self.tb, first)
+        stack = [first]
+        if not first:
             if is_won(cells):
                 return WON, []
             if not last:
@@ -196,7 +237,9 @@ class _Search:
                     card, src, dst = path.pop()
                     _take_back(cells, pos, gaps, card, src, dst)
                 continue
-            card, dst = ms.pop()
+            move = ms.pop()
+            card = move & CARD_MASK
+            dst = _target(move, pos)
             src = pos[card]
             # The effect of rules.gaps.move, inlined in the hot loop (pos and gaps are only
             # updated once the position is known to be new).
@@ -214,8 +257,8 @@ class _Search:
             self.nodes += 1
             if budget.spent(self.nodes):
                 raise _OutOfBudget
-            nxt = _moves(cells, pos, gaps, self.tb)
-            if nxt:
+            nxt: list[int] = []
+            if _moves(cells, pos, gaps, self.tb, nxt):
                 if self.nodes - start_nodes > cap:
                     capped = True
                     stack.clear()
@@ -274,8 +317,10 @@ class _Search:
         root = bytes(cells)
         if root in known:  # DEAD: between passes no position is open
             return LOST, []
-        first = _moves(cells, pos, gaps, self.tb, cells[CELLS] != 0)
-        if not first:
+        # the moves left to try of every open position, one list: each position's moves
+        # (the first to try last) above a FRAME that marks where they begin
+        moves = [FRAME]
+        if not _moves(cells, pos, gaps, self.tb, moves, cells[CELLS] != 0):
             if is_won(cells):
                 return WON, []
             known[root] = DEAD
@@ -289,14 +334,12 @@ class _Search:
         known[root] = 0  # its visit number
         comp = [root]  # the open components' positions, by visit number
         counter = 1
-        stack = [first]  # per open position: its moves left to try (first to try last)
-        ids = [0]  # its visit number
+        ids = [0]  # per open position: its visit number
         lows = [0]  # the lowest visit number of an open position it reaches
-        path: list[tuple[int, int, int]] = []  # (card, src, dst)
+        path: list[int] = []  # card, src of each move played (the card is now at dst)
         while True:
-            ms = stack[-1]
-            if not ms:  # every move of this position is searched
-                stack.pop()
+            move = moves.pop()
+            if move == FRAME:  # every move of this position is searched
                 i = ids.pop()
                 low = lows.pop()
                 if low == i:  # a complete component: all of it is lost
@@ -307,12 +350,15 @@ class _Search:
                 if not path:
                     self.nodes = nodes
                     return LOST, []
-                card, src, dst = path.pop()
+                src = path.pop()
+                card = path.pop()
+                dst = pos[card]
                 if src % COLS == 0 and dst % COLS == 0 and cells[CELLS] != UNLIMITED:
                     cells[CELLS] += 1  # a relocation taken back
                 _take_back(cells, pos, gaps, card, src, dst)
                 continue
-            card, dst = ms.pop()
+            card = move & CARD_MASK
+            dst = _target(move, pos)
             src = pos[card]
             # rules.gaps.move, inlined (pos and gaps follow once the position is new)
             cells[src] = GAP
@@ -340,13 +386,16 @@ class _Search:
                     check = budget.max_nodes
             pos[card] = dst
             gaps[gaps.index(dst)] = src
-            nxt = _moves(cells, pos, gaps, self.tb, cells[CELLS] != 0)
-            if not nxt:  # blocked (or no move left but relocations)
+            moves.append(FRAME)
+            if not _moves(cells, pos, gaps, self.tb, moves, cells[CELLS] != 0):
+                # blocked (or no move left but relocations)
+                moves.pop()
                 if is_won(cells):
                     self.nodes = nodes
                     _forget(known, comp)
-                    steps: list[Step] = [(c, d) for c, _, d in path]
-                    return WON, [*steps, (card, dst)]
+                    path.append(card)
+                    path.append(src)
+                    return WON, _steps(pos, path)
                 known[key] = DEAD
                 cells[CELLS] = left
                 _take_back(cells, pos, gaps, card, src, dst)
@@ -355,10 +404,10 @@ class _Search:
                 self.nodes = nodes
                 _forget(known, comp)
                 return CAPPED, []
-            path.append((card, src, dst))
+            path.append(card)
+            path.append(src)
             known[key] = counter
             comp.append(key)
-            stack.append(nxt)
             ids.append(counter)
             lows.append(counter)
             counter += 1
