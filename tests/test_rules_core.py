@@ -97,7 +97,7 @@ def gaps_check(game: Gaps) -> None:
             pos[c] = i
     gaps = [i for i, c in enumerate(board) if c == EMPTY]
     moves: list[int] = []
-    gaps_solver._moves(board, pos, gaps, [0] * 53, moves)
+    gaps_solver._moves(list(board), pos, gaps, [0] * 53, moves)
     solver = [(m & gaps_solver.CARD_MASK, gaps_solver._target(m, pos)) for m in moves]
     assert sorted(solver) == sorted(core)
     assert game.score() == gaps_rules.score(cells) == sum(game.kept_lengths())

@@ -86,15 +86,16 @@ def _target(move: int, pos: list[int]) -> int:
 
 
 def _moves(
-    cells: bytearray,
+    board: list[int],
     pos: list[int],
     gaps: list[int],
     tb: list[int],
     out: list[int],
     relocate: bool = True,
 ) -> bool:
-    """Append the legal placements to ``out``, ordered so that the first to try is LAST;
-    False when there is none.
+    """Append the legal placements on ``board`` (the cells as a list: mypyc reads a list
+    item natively, a bytearray item through Python's generic protocol) to ``out``, ordered
+    so that the first to try is LAST; False when there is none.
 
     First: a card that extends the kept run of its row (or a 2 that lands left of its 3);
     then the others in the pass's tie-break order ``tb``; last: a 2 that already stands in
@@ -115,19 +116,19 @@ def _moves(
                 if pos[two] % COLS == 0:
                     if relocate:
                         out.append(two | row << ROW_SHIFT)
-                elif cells[g + 1] == two + 1:
+                elif board[g + 1] == two + 1:
                     best.append(two | row << ROW_SHIFT)
                 else:
                     mid.append((tb[two] << ROW_SHIFT | two) << 2 | row)
             continue
-        card = SUCCESSOR[cells[g - 1]]
+        card = SUCCESSOR[board[g - 1]]
         if card == GAP:
             continue
         base = g - col
-        first = cells[base]
+        first = board[base]
         if card % 13 == col + 1 and first == card - col:
             j = 1
-            while j < col and cells[base + j] == first + j:
+            while j < col and board[base + j] == first + j:
                 j += 1
             if j == col:  # the card extends the kept run of its row
                 best.append(card)
@@ -142,11 +143,20 @@ def _moves(
 
 
 def _take_back(
-    cells: bytearray, pos: list[int], gaps: list[int], card: int, src: int, dst: int
+    cells: bytearray,
+    board: list[int],
+    pos: list[int],
+    gaps: list[int],
+    card: int,
+    src: int,
+    dst: int,
 ) -> None:
-    """Undo moving ``card`` from ``src`` to ``dst`` (cells, card positions, gap list)."""
+    """Undo moving ``card`` from ``src`` to ``dst`` (cells and board, card positions, gap
+    list)."""
     cells[dst] = GAP
     cells[src] = card
+    board[dst] = GAP
+    board[src] = card
     pos[card] = src
     gaps[gaps.index(src)] = dst
 
@@ -203,7 +213,8 @@ class _Search:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
         if self.redeals == 0:  # no redeal left from the start: the restarts' own search
             return self.last_round(cells, caps[k])
-        cells = bytearray(cells)
+        cells = bytearray(cells)  # the key of a position is bytes(cells)
+        board = list(cells)  # the same, read by _moves (and written once a position is new)
         pos = [-1] * 53
         gaps = []
         for i in range(len(cells)):
@@ -221,7 +232,7 @@ class _Search:
         leaves: dict[tuple[tuple[int, int], ...], list[tuple[int, int, int]]] = {}
         capped = False
         first: list[int] = []
-        _moves(cells, pos, gaps, self.tb, first)
+        _moves(board, pos, gaps, self.tb, first)
         stack = [first]
         if not first:
             if is_won(cells):
@@ -235,7 +246,7 @@ class _Search:
                 stack.pop()
                 if path:
                     card, src, dst = path.pop()
-                    _take_back(cells, pos, gaps, card, src, dst)
+                    _take_back(cells, board, pos, gaps, card, src, dst)
                 continue
             move = ms.pop()
             card = move & CARD_MASK
@@ -251,6 +262,8 @@ class _Search:
                 cells[src] = card
                 continue
             seen.add(key)
+            board[src] = GAP
+            board[dst] = card
             pos[card] = dst
             gaps[gaps.index(dst)] = src
             path.append((card, src, dst))
@@ -258,7 +271,7 @@ class _Search:
             if budget.spent(self.nodes):
                 raise _OutOfBudget
             nxt: list[int] = []
-            if _moves(cells, pos, gaps, self.tb, nxt):
+            if _moves(board, pos, gaps, self.tb, nxt):
                 if self.nodes - start_nodes > cap:
                     capped = True
                     stack.clear()
@@ -273,7 +286,7 @@ class _Search:
                 if sig not in leaves:
                     leaves[sig] = list(path)
             path.pop()
-            _take_back(cells, pos, gaps, card, src, dst)
+            _take_back(cells, board, pos, gaps, card, src, dst)
         if not last and leaves:
             # restore the round's start position to redeal from each leaf
             start = bytearray(cells)
@@ -303,7 +316,9 @@ class _Search:
         UNLIMITED in the real game): the graph searched is that of these pairs, so its
         components, and what ``self.known`` records, are exact for it.
         """
-        cells = cells + bytes((self.relocations,))
+        cells = cells + bytes((self.relocations,))  # a position's key is bytes(cells)
+        board = list(cells[:CELLS])  # the cells, read by _moves (written once a position is new)
+        left = self.relocations  # cells[CELLS], kept as an int
         pos = [-1] * 53
         gaps = []
         for i in range(CELLS):
@@ -320,8 +335,8 @@ class _Search:
         # the moves left to try of every open position, one list: each position's moves
         # (the first to try last) above a FRAME that marks where they begin
         moves = [FRAME]
-        if not _moves(cells, pos, gaps, self.tb, moves, cells[CELLS] != 0):
-            if is_won(cells):
+        if not _moves(board, pos, gaps, self.tb, moves, left != 0):
+            if is_won(board):
                 return WON, []
             known[root] = DEAD
             return LOST, []
@@ -353,9 +368,10 @@ class _Search:
                 src = path.pop()
                 card = path.pop()
                 dst = pos[card]
-                if src % COLS == 0 and dst % COLS == 0 and cells[CELLS] != UNLIMITED:
-                    cells[CELLS] += 1  # a relocation taken back
-                _take_back(cells, pos, gaps, card, src, dst)
+                if left != UNLIMITED and src % COLS == 0 and dst % COLS == 0:
+                    left += 1  # a relocation taken back
+                    cells[CELLS] = left
+                _take_back(cells, board, pos, gaps, card, src, dst)
                 continue
             card = move & CARD_MASK
             dst = _target(move, pos)
@@ -363,13 +379,14 @@ class _Search:
             # rules.gaps.move, inlined (pos and gaps follow once the position is new)
             cells[src] = GAP
             cells[dst] = card
-            left = cells[CELLS]
-            if left != UNLIMITED and src % COLS == 0 and dst % COLS == 0:  # a relocation
+            relocation = left != UNLIMITED and src % COLS == 0 and dst % COLS == 0
+            if relocation:
                 cells[CELLS] = left - 1
             key = bytes(cells)
             seen = known.get(key)
             if seen is not None:  # proved lost, or open (its visit number)
-                cells[CELLS] = left
+                if relocation:
+                    cells[CELLS] = left
                 cells[dst] = GAP
                 cells[src] = card
                 if seen != DEAD and seen < lows[-1]:
@@ -384,21 +401,27 @@ class _Search:
                 check = nodes + CHECK
                 if budget.max_nodes is not None and budget.max_nodes < check:
                     check = budget.max_nodes
+            board[src] = GAP
+            board[dst] = card
             pos[card] = dst
             gaps[gaps.index(dst)] = src
+            if relocation:
+                left -= 1
             moves.append(FRAME)
-            if not _moves(cells, pos, gaps, self.tb, moves, cells[CELLS] != 0):
+            if not _moves(board, pos, gaps, self.tb, moves, left != 0):
                 # blocked (or no move left but relocations)
                 moves.pop()
-                if is_won(cells):
+                if is_won(board):
                     self.nodes = nodes
                     _forget(known, comp)
                     path.append(card)
                     path.append(src)
                     return WON, _steps(pos, path)
                 known[key] = DEAD
-                cells[CELLS] = left
-                _take_back(cells, pos, gaps, card, src, dst)
+                if relocation:
+                    left += 1
+                    cells[CELLS] = left
+                _take_back(cells, board, pos, gaps, card, src, dst)
                 continue
             if nodes >= stop:
                 self.nodes = nodes
