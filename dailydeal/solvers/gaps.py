@@ -85,6 +85,23 @@ def _target(move: int, pos: list[int]) -> int:
     return pos[card - 1] + 1
 
 
+def _rank(move: int, tb: list[int]) -> int:
+    """The order of the moves neither best nor relocations: (tb[card], card, destination),
+    as one int (the row is 0 but for a 2: another card has one destination)."""
+    card = move & CARD_MASK
+    return (tb[card] << ROW_SHIFT | card) << 2 | move >> ROW_SHIFT
+
+
+def _insert(out: list[int], lo: int, hi: int, move: int, tb: list[int]) -> None:
+    """Insert ``move`` into ``out[lo:hi]``, kept sorted by _rank (an insertion sort: a
+    position has a handful of such moves)."""
+    rank = _rank(move, tb)
+    i = hi
+    while i > lo and _rank(out[i - 1], tb) > rank:
+        i -= 1
+    out.insert(i, move)
+
+
 def _moves(
     board: list[int],
     pos: list[int],
@@ -103,23 +120,27 @@ def _moves(
     (Scoring the other moves by gaps kept alive or by in-suit neighbours was tried: no
     better than a random order, and slower.)
     """
+    # ``out`` grows in three parts, with nothing allocated: from ``n`` the relocations
+    # (the worst moves, tried last), from ``r`` the others sorted by _rank, from ``b`` the
+    # best (tried first); each move goes in its place as it is found
     n = len(out)
-    best: list[int] = []
-    # the others, as one int ordered as (tb[card], card, destination): (tb[card] << 6 |
-    # card) << 2 | row, the row 0 but for a 2 (another card has one destination)
-    mid: list[int] = []
-    for g in gaps:  # the relocations go straight to ``out``: the worst moves, tried last
+    r = n
+    b = n
+    for g in gaps:
         col = g % COLS
         if col == 0:
             row = g // COLS
             for two in TWOS:
                 if pos[two] % COLS == 0:
                     if relocate:
-                        out.append(two | row << ROW_SHIFT)
+                        out.insert(r, two | row << ROW_SHIFT)
+                        r += 1
+                        b += 1
                 elif board[g + 1] == two + 1:
-                    best.append(two | row << ROW_SHIFT)
+                    out.append(two | row << ROW_SHIFT)
                 else:
-                    mid.append((tb[two] << ROW_SHIFT | two) << 2 | row)
+                    _insert(out, r, b, two | row << ROW_SHIFT, tb)
+                    b += 1
             continue
         card = SUCCESSOR[board[g - 1]]
         if card == GAP:
@@ -131,14 +152,10 @@ def _moves(
             while j < col and board[base + j] == first + j:
                 j += 1
             if j == col:  # the card extends the kept run of its row
-                best.append(card)
+                out.append(card)
                 continue
-        mid.append((tb[card] << ROW_SHIFT | card) << 2)
-    if mid:
-        mid.sort()
-        for key in mid:
-            out.append((key >> 2 & CARD_MASK) | (key & 3) << ROW_SHIFT)
-    out.extend(best)
+        _insert(out, r, b, card, tb)
+        b += 1
     return len(out) > n
 
 
