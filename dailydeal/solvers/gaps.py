@@ -159,6 +159,15 @@ def _moves(
     return len(out) > n
 
 
+def _replace(gaps: list[int], old: int, new: int) -> None:
+    """``gaps[gaps.index(old)] = new`` as a native loop (list.index compares through
+    Python's generic comparison; the list holds the 4 gaps)."""
+    i = 0
+    while gaps[i] != old:
+        i += 1
+    gaps[i] = new
+
+
 def _take_back(
     cells: bytearray,
     board: list[int],
@@ -175,7 +184,7 @@ def _take_back(
     board[dst] = GAP
     board[src] = card
     pos[card] = src
-    gaps[gaps.index(src)] = dst
+    _replace(gaps, src, dst)
 
 
 UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
@@ -282,7 +291,7 @@ class _Search:
             board[src] = GAP
             board[dst] = card
             pos[card] = dst
-            gaps[gaps.index(dst)] = src
+            _replace(gaps, dst, src)
             path.append((card, src, dst))
             self.nodes += 1
             if budget.spent(self.nodes):
@@ -421,7 +430,7 @@ class _Search:
             board[src] = GAP
             board[dst] = card
             pos[card] = dst
-            gaps[gaps.index(dst)] = src
+            _replace(gaps, dst, src)
             if relocation:
                 left -= 1
             moves.append(FRAME)
