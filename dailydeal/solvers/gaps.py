@@ -189,7 +189,6 @@ def _take_back(
 
 UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
 DEAD: Final = -1  # in ``_Search.known``: the position is proved lost
-FRAME: Final = -1  # in ``last_round``'s move stack: below the moves of one position
 CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
@@ -359,8 +358,8 @@ class _Search:
         if root in known:  # DEAD: between passes no position is open
             return LOST, []
         # the moves left to try of every open position, one list: each position's moves
-        # (the first to try last) above a FRAME that marks where they begin
-        moves = [FRAME]
+        # (the first to try last) above a mark, -1 - its visit number (moves are >= 0)
+        moves = [-1]
         if not _moves(board, pos, gaps, self.tb, moves, left != 0):
             if is_won(board):
                 return WON, []
@@ -375,13 +374,12 @@ class _Search:
         known[root] = 0  # its visit number
         comp = [root]  # the open components' positions, by visit number
         counter = 1
-        ids = [0]  # per open position: its visit number
-        lows = [0]  # the lowest visit number of an open position it reaches
+        lows = [0]  # per open position: the lowest visit number of one it reaches
         path: list[int] = []  # card, src of each move played (the card is now at dst)
         while True:
             move = moves.pop()
-            if move == FRAME:  # every move of this position is searched
-                i = ids.pop()
+            if move < 0:  # every move of this position is searched
+                i = -1 - move
                 low = lows.pop()
                 if low == i:  # a complete component: all of it is lost
                     while comp and known[comp[-1]] >= i:
@@ -433,7 +431,7 @@ class _Search:
             _replace(gaps, dst, src)
             if relocation:
                 left -= 1
-            moves.append(FRAME)
+            moves.append(-1 - counter)
             if not _moves(board, pos, gaps, self.tb, moves, left != 0):
                 # blocked (or no move left but relocations)
                 moves.pop()
@@ -457,7 +455,6 @@ class _Search:
             path.append(src)
             known[key] = counter
             comp.append(key)
-            ids.append(counter)
             lows.append(counter)
             counter += 1
 
