@@ -354,7 +354,11 @@ class _Search:
                 pos[c] = i
         known = self.known
         budget = self.budget
-        root = bytes(cells)
+        # a position's key, bytes(cells), is made as b"".join(whole): the same bytes
+        # without the generic call of the bytes type (an argument tuple, a lookup of
+        # __bytes__), a measured cost at one or two keys per node
+        whole = [cells]
+        root = b"".join(whole)
         if root in known:  # DEAD: between passes no position is open
             return LOST, []
         # the moves left to try of every open position, one list: each position's moves
@@ -406,7 +410,7 @@ class _Search:
             relocation = left != UNLIMITED and src % COLS == 0 and dst % COLS == 0
             if relocation:
                 cells[CELLS] = left - 1
-            key = bytes(cells)
+            key = b"".join(whole)
             seen = known.get(key)
             if seen is not None:  # proved lost, or open (its visit number)
                 if relocation:
