@@ -238,7 +238,8 @@ class _Search:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
         if self.redeals == 0:  # no redeal left from the start: the restarts' own search
             return self.last_round(cells, caps[k])
-        cells = bytearray(cells)  # the key of a position is bytes(cells)
+        cells = bytearray(cells)  # the key of a position: bytes(cells), as in last_round
+        whole = [cells]
         board = list(cells)  # the same, read by _moves (and written once a position is new)
         pos = [-1] * 53
         gaps = []
@@ -251,7 +252,7 @@ class _Search:
         cap = caps[k]
         last = k >= self.redeals
         budget = self.budget
-        seen = {bytes(cells)}
+        seen = {b"".join(whole)}
         start_nodes = self.nodes
         path: list[tuple[int, int, int]] = []  # (card, src, dst)
         leaves: dict[tuple[tuple[int, int], ...], list[tuple[int, int, int]]] = {}
@@ -281,7 +282,7 @@ class _Search:
             # updated once the position is known to be new).
             cells[src] = GAP
             cells[dst] = card
-            key = bytes(cells)
+            key = b"".join(whole)
             if key in seen:
                 cells[dst] = GAP
                 cells[src] = card
