@@ -412,8 +412,10 @@ class _Search:
             if relocation:
                 cells[CELLS] = left - 1
             key = b"".join(whole)
-            seen = known.get(key)
-            if seen is not None:  # proved lost, or open (its visit number)
+            # one lookup: a new position goes in at once as open with the next visit
+            # number (every known one has DEAD or a smaller one)
+            seen = known.setdefault(key, counter)
+            if seen != counter:  # proved lost, or open (its visit number)
                 if relocation:
                     cells[CELLS] = left
                 cells[dst] = GAP
@@ -421,6 +423,7 @@ class _Search:
                 if seen != DEAD and seen < lows[-1]:
                     lows[-1] = seen
                 continue
+            comp.append(key)
             nodes += 1
             if nodes >= check:
                 self.nodes = nodes
@@ -447,6 +450,7 @@ class _Search:
                     path.append(src)
                     return WON, _steps(pos, path)
                 known[key] = DEAD
+                comp.pop()
                 if relocation:
                     left += 1
                     cells[CELLS] = left
@@ -458,8 +462,6 @@ class _Search:
                 return CAPPED, []
             path.append(card)
             path.append(src)
-            known[key] = counter
-            comp.append(key)
             lows.append(counter)
             counter += 1
 
