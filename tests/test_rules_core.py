@@ -96,7 +96,10 @@ def gaps_check(game: Gaps) -> None:
         if c != EMPTY:
             pos[c] = i
     gaps = [i for i, c in enumerate(board) if c == EMPTY]
-    assert sorted(gaps_solver._moves(board, pos, gaps, [0] * 53)) == sorted(core)
+    moves: list[int] = []
+    gaps_solver._moves(list(board), pos, gaps, [0] * 53, moves)
+    solver = [(m & gaps_solver.CARD_MASK, gaps_solver._target(m, pos)) for m in moves]
+    assert sorted(solver) == sorted(core)
     assert game.score() == gaps_rules.score(cells) == sum(game.kept_lengths())
     if [str(m) for m in game.legal_moves()] == ["R"]:
         k = game.redeals_used + 1

@@ -302,7 +302,7 @@ def test_positions_proved_lost_are_lost() -> None:
     """Second method for the table of positions proved lost, which the later passes
     skip: the naive search finds no win from any of them, in the real game (relocations
     left UNLIMITED) and in the limited games (at most that many relocations)."""
-    from dailydeal.solvers.gaps import UNLIMITED, _Search
+    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _Search
 
     cls = _no_redeal_class()
     checked = {"real": 0, "limited": 0}
@@ -316,7 +316,8 @@ def test_positions_proved_lost_are_lost() -> None:
                 status, _ = search.round(bytearray(game.cells), 0, [5])
                 if status == "won" or (status == "lost" and search.relocations == UNLIMITED):
                     break
-            for key in sorted(search.dead)[:30]:
+            assert set(search.known.values()) <= {DEAD}  # no position left open
+            for key in sorted(search.known)[:30]:
                 left = key[52]
                 position = _position_game(key[:52], cls)
                 if left == UNLIMITED:

@@ -32,7 +32,7 @@ ordered, and positions are only skipped when proved lost, so ``lost`` is exact.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dailydeal import cards as C
 from dailydeal.games import Game
@@ -52,7 +52,7 @@ from dailydeal.games.rules.gaps import (
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
-CAPPED = "capped"
+CAPPED: Final = "capped"
 
 # Move = (card, destination cell); None is a redeal.
 Step = tuple[int, int] | None
@@ -70,10 +70,49 @@ def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
     )
 
 
+# A placement is one small int: ``card | row << ROW_SHIFT``, the row (0..3) only for a 2
+# (any other card goes right of its predecessor). All are below 256, the ints Python
+# keeps ready-made: the move stacks allocate nothing per move.
+ROW_SHIFT: Final = 6
+CARD_MASK: Final = 63
+
+
+def _target(move: int, pos: list[int]) -> int:
+    """The destination cell of ``move`` (as ``rules.gaps.target``)."""
+    card = move & CARD_MASK
+    if card % 13 == 1:  # a 2: column 1 of its row
+        return (move >> ROW_SHIFT) * COLS
+    return pos[card - 1] + 1
+
+
+def _rank(move: int, tb: list[int]) -> int:
+    """The order of the moves neither best nor relocations: (tb[card], card, destination),
+    as one int (the row is 0 but for a 2: another card has one destination)."""
+    card = move & CARD_MASK
+    return (tb[card] << ROW_SHIFT | card) << 2 | move >> ROW_SHIFT
+
+
+def _insert(out: list[int], lo: int, hi: int, move: int, tb: list[int]) -> None:
+    """Insert ``move`` into ``out[lo:hi]``, kept sorted by _rank (an insertion sort: a
+    position has a handful of such moves)."""
+    rank = _rank(move, tb)
+    i = hi
+    while i > lo and _rank(out[i - 1], tb) > rank:
+        i -= 1
+    out.insert(i, move)
+
+
 def _moves(
-    cells: bytearray, pos: list[int], gaps: list[int], tb: list[int], relocate: bool = True
-) -> list[tuple[int, int]]:
-    """Legal placements (card, destination), ordered so that the first to try is LAST.
+    board: list[int],
+    pos: list[int],
+    gaps: list[int],
+    tb: list[int],
+    out: list[int],
+    relocate: bool = True,
+) -> bool:
+    """Append the legal placements on ``board`` (the cells as a list: mypyc reads a list
+    item natively, a bytearray item through Python's generic protocol) to ``out``, ordered
+    so that the first to try is LAST; False when there is none.
 
     First: a card that extends the kept run of its row (or a 2 that lands left of its 3);
     then the others in the pass's tie-break order ``tb``; last: a 2 that already stands in
@@ -81,53 +120,95 @@ def _moves(
     (Scoring the other moves by gaps kept alive or by in-suit neighbours was tried: no
     better than a random order, and slower.)
     """
-    best: list[tuple[int, int]] = []
-    mid: list[tuple[int, int, int]] = []
-    out: list[tuple[int, int]] = []  # the worst moves, then mid, then best
+    # ``out`` grows in three parts, with nothing allocated: from ``n`` the relocations
+    # (the worst moves, tried last), from ``r`` the others sorted by _rank, from ``b`` the
+    # best (tried first); each move goes in its place as it is found
+    n = len(out)
+    r = n
+    b = n
     for g in gaps:
         col = g % COLS
         if col == 0:
+            row = g // COLS
             for two in TWOS:
                 if pos[two] % COLS == 0:
                     if relocate:
-                        out.append((two, g))
-                elif cells[g + 1] == two + 1:
-                    best.append((two, g))
+                        out.insert(r, two | row << ROW_SHIFT)
+                        r += 1
+                        b += 1
+                elif board[g + 1] == two + 1:
+                    out.append(two | row << ROW_SHIFT)
                 else:
-                    mid.append((tb[two], two, g))
+                    _insert(out, r, b, two | row << ROW_SHIFT, tb)
+                    b += 1
             continue
-        card = SUCCESSOR[cells[g - 1]]
+        card = SUCCESSOR[board[g - 1]]
         if card == GAP:
             continue
         base = g - col
-        first = cells[base]
+        first = board[base]
         if card % 13 == col + 1 and first == card - col:
             j = 1
-            while j < col and cells[base + j] == first + j:
+            while j < col and board[base + j] == first + j:
                 j += 1
             if j == col:  # the card extends the kept run of its row
-                best.append((card, g))
+                out.append(card)
                 continue
-        mid.append((tb[card], card, g))
-    if mid:
-        mid.sort()
-        out.extend([(c, g) for _, c, g in mid])
-    out.extend(best)
-    return out
+        _insert(out, r, b, card, tb)
+        b += 1
+    return len(out) > n
+
+
+def _replace(gaps: list[int], old: int, new: int) -> None:
+    """``gaps[gaps.index(old)] = new`` as a native loop (list.index compares through
+    Python's generic comparison; the list holds the 4 gaps)."""
+    i = 0
+    while gaps[i] != old:
+        i += 1
+    gaps[i] = new
 
 
 def _take_back(
-    cells: bytearray, pos: list[int], gaps: list[int], card: int, src: int, dst: int
+    cells: bytearray,
+    board: list[int],
+    pos: list[int],
+    gaps: list[int],
+    card: int,
+    src: int,
+    dst: int,
 ) -> None:
-    """Undo moving ``card`` from ``src`` to ``dst`` (cells, card positions, gap list)."""
+    """Undo moving ``card`` from ``src`` to ``dst`` (cells and board, card positions, gap
+    list)."""
     cells[dst] = GAP
     cells[src] = card
+    board[dst] = GAP
+    board[src] = card
     pos[card] = src
-    gaps[gaps.index(src)] = dst
+    _replace(gaps, src, dst)
 
 
-UNLIMITED = 255  # the relocations left in the real game (no limit): see ``last_round``
-CHECK = 64  # nodes between two looks at the budget in the last round
+UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
+DEAD: Final = -1  # in ``_Search.known``: the position is proved lost
+CHECK: Final = 64  # nodes between two looks at the budget in the last round
+
+
+def _forget(known: dict[bytes, int], comp: list[bytes]) -> None:
+    """A pass ends with components still open: their positions are not proved lost."""
+    for key in comp:
+        del known[key]
+
+
+def _steps(pos: list[int], path: list[int]) -> list[Step]:
+    """The placements (card, destination) of a ``last_round`` path (card, src pairs):
+    the moves taken back in turn, from the card positions ``pos`` at its end."""
+    pos = list(pos)
+    steps: list[Step] = []
+    for i in range(len(path) - 2, -1, -2):
+        card = path[i]
+        steps.append((card, pos[card]))
+        pos[card] = path[i + 1]
+    steps.reverse()
+    return steps
 
 
 class _Search:
@@ -147,15 +228,19 @@ class _Search:
         # may make, UNLIMITED in the real game. A limited game is smaller (searched for
         # a quick win; its "lost" proves nothing about the real game).
         self.relocations = UNLIMITED
-        # Positions of the last round proved lost, kept from pass to pass: the 52 cells
-        # and the relocations left (a position is lost *with that many left*).
-        self.dead: set[bytes] = set()
+        # Positions of the last round (the 52 cells and the relocations left) -> DEAD
+        # when proved lost (*with that many left*), kept from pass to pass; or, during a
+        # pass, the visit number of a position in an open component. One table, so that
+        # a new position costs one lookup (the open ones are forgotten when a pass ends).
+        self.known: dict[bytes, int] = {}
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
         if self.redeals == 0:  # no redeal left from the start: the restarts' own search
             return self.last_round(cells, caps[k])
-        cells = bytearray(cells)
+        cells = bytearray(cells)  # the key of a position: bytes(cells), as in last_round
+        whole = [cells]
+        board = list(cells)  # the same, read by _moves (and written once a position is new)
         pos = [-1] * 53
         gaps = []
         for i in range(len(cells)):
@@ -167,13 +252,15 @@ class _Search:
         cap = caps[k]
         last = k >= self.redeals
         budget = self.budget
-        seen = {bytes(cells)}
+        seen = {b"".join(whole)}
         start_nodes = self.nodes
         path: list[tuple[int, int, int]] = []  # (card, src, dst)
         leaves: dict[tuple[tuple[int, int], ...], list[tuple[int, int, int]]] = {}
         capped = False
-        stack = [_moves(cells, pos, gaps, self.tb)]
-        if not stack[0]:
+        first: list[int] = []
+        _moves(board, pos, gaps, self.tb, first)
+        stack = [first]
+        if not first:
             if is_won(cells):
                 return WON, []
             if not last:
@@ -185,28 +272,32 @@ class _Search:
                 stack.pop()
                 if path:
                     card, src, dst = path.pop()
-                    _take_back(cells, pos, gaps, card, src, dst)
+                    _take_back(cells, board, pos, gaps, card, src, dst)
                 continue
-            card, dst = ms.pop()
+            move = ms.pop()
+            card = move & CARD_MASK
+            dst = _target(move, pos)
             src = pos[card]
             # The effect of rules.gaps.move, inlined in the hot loop (pos and gaps are only
             # updated once the position is known to be new).
             cells[src] = GAP
             cells[dst] = card
-            key = bytes(cells)
+            key = b"".join(whole)
             if key in seen:
                 cells[dst] = GAP
                 cells[src] = card
                 continue
             seen.add(key)
+            board[src] = GAP
+            board[dst] = card
             pos[card] = dst
-            gaps[gaps.index(dst)] = src
+            _replace(gaps, dst, src)
             path.append((card, src, dst))
             self.nodes += 1
             if budget.spent(self.nodes):
                 raise _OutOfBudget
-            nxt = _moves(cells, pos, gaps, self.tb)
-            if nxt:
+            nxt: list[int] = []
+            if _moves(board, pos, gaps, self.tb, nxt):
                 if self.nodes - start_nodes > cap:
                     capped = True
                     stack.clear()
@@ -221,7 +312,7 @@ class _Search:
                 if sig not in leaves:
                     leaves[sig] = list(path)
             path.pop()
-            _take_back(cells, pos, gaps, card, src, dst)
+            _take_back(cells, board, pos, gaps, card, src, dst)
         if not last and leaves:
             # restore the round's start position to redeal from each leaf
             start = bytearray(cells)
@@ -243,14 +334,17 @@ class _Search:
         A depth-first search with Tarjan's strongly connected components (2s moving
         between column-1 gaps make cycles): when a component is complete, every position
         reachable from it has been searched and none is won, so its positions go to
-        ``self.dead`` and later passes skip them. The positions of a pass cut short by its
-        cap that are still in an open component are not proved and are forgotten.
+        ``self.known`` as DEAD and later passes skip them. The positions of a pass cut
+        short by its cap that are still in an open component are not proved and are
+        forgotten.
 
         A position is the 52 cells and one byte more, the relocations left (``cells[52]``,
         UNLIMITED in the real game): the graph searched is that of these pairs, so its
-        components, and what ``self.dead`` records, are exact for it.
+        components, and what ``self.known`` records, are exact for it.
         """
-        cells = cells + bytes((self.relocations,))
+        cells = cells + bytes((self.relocations,))  # a position's key is bytes(cells)
+        board = list(cells[:CELLS])  # the cells, read by _moves (written once a position is new)
+        left = self.relocations  # cells[CELLS], kept as an int
         pos = [-1] * 53
         gaps = []
         for i in range(CELLS):
@@ -259,16 +353,22 @@ class _Search:
                 gaps.append(i)
             else:
                 pos[c] = i
-        dead = self.dead
+        known = self.known
         budget = self.budget
-        root = bytes(cells)
-        if root in dead:
+        # a position's key, bytes(cells), is made as b"".join(whole): the same bytes
+        # without the generic call of the bytes type (an argument tuple, a lookup of
+        # __bytes__), a measured cost at one or two keys per node
+        whole = [cells]
+        root = b"".join(whole)
+        if root in known:  # DEAD: between passes no position is open
             return LOST, []
-        first = _moves(cells, pos, gaps, self.tb, cells[CELLS] != 0)
-        if not first:
-            if is_won(cells):
+        # the moves left to try of every open position, one list: each position's moves
+        # (the first to try last) above a mark, -1 - its visit number (moves are >= 0)
+        moves = [-1]
+        if not _moves(board, pos, gaps, self.tb, moves, left != 0):
+            if is_won(board):
                 return WON, []
-            dead.add(root)
+            known[root] = DEAD
             return LOST, []
         nodes = self.nodes
         stop = nodes + cap + 1  # the cap: a pass ends CAPPED past it
@@ -276,79 +376,92 @@ class _Search:
         check = (nodes // CHECK + 1) * CHECK
         if budget.max_nodes is not None and budget.max_nodes < check:
             check = budget.max_nodes
-        index = {root: 0}  # positions of the open components -> visit number
+        known[root] = 0  # its visit number
         comp = [root]  # the open components' positions, by visit number
         counter = 1
-        stack = [first]  # per open position: its moves left to try (first to try last)
-        ids = [0]  # its visit number
-        lows = [0]  # the lowest visit number of an open position it reaches
-        path: list[tuple[int, int, int]] = []  # (card, src, dst)
+        lows = [0]  # per open position: the lowest visit number of one it reaches
+        path: list[int] = []  # card, src of each move played (the card is now at dst)
         while True:
-            ms = stack[-1]
-            if not ms:  # every move of this position is searched
-                stack.pop()
-                i = ids.pop()
+            move = moves.pop()
+            if move < 0:  # every move of this position is searched
+                i = -1 - move
                 low = lows.pop()
                 if low == i:  # a complete component: all of it is lost
-                    while comp and index[comp[-1]] >= i:
-                        key = comp.pop()
-                        del index[key]
-                        dead.add(key)
+                    while comp and known[comp[-1]] >= i:
+                        known[comp.pop()] = DEAD
                 elif low < lows[-1]:
                     lows[-1] = low
                 if not path:
                     self.nodes = nodes
                     return LOST, []
-                card, src, dst = path.pop()
-                if src % COLS == 0 and dst % COLS == 0 and cells[CELLS] != UNLIMITED:
-                    cells[CELLS] += 1  # a relocation taken back
-                _take_back(cells, pos, gaps, card, src, dst)
+                src = path.pop()
+                card = path.pop()
+                dst = pos[card]
+                if left != UNLIMITED and src % COLS == 0 and dst % COLS == 0:
+                    left += 1  # a relocation taken back
+                    cells[CELLS] = left
+                _take_back(cells, board, pos, gaps, card, src, dst)
                 continue
-            card, dst = ms.pop()
+            card = move & CARD_MASK
+            dst = _target(move, pos)
             src = pos[card]
             # rules.gaps.move, inlined (pos and gaps follow once the position is new)
             cells[src] = GAP
             cells[dst] = card
-            left = cells[CELLS]
-            if left != UNLIMITED and src % COLS == 0 and dst % COLS == 0:  # a relocation
+            relocation = left != UNLIMITED and src % COLS == 0 and dst % COLS == 0
+            if relocation:
                 cells[CELLS] = left - 1
-            key = bytes(cells)
-            seen = index.get(key)
-            if seen is not None or key in dead:
-                cells[CELLS] = left
+            key = b"".join(whole)
+            # one lookup: a new position goes in at once as open with the next visit
+            # number (every known one has DEAD or a smaller one)
+            seen = known.setdefault(key, counter)
+            if seen != counter:  # proved lost, or open (its visit number)
+                if relocation:
+                    cells[CELLS] = left
                 cells[dst] = GAP
                 cells[src] = card
-                if seen is not None and seen < lows[-1]:
+                if seen != DEAD and seen < lows[-1]:
                     lows[-1] = seen
                 continue
+            comp.append(key)
             nodes += 1
             if nodes >= check:
                 self.nodes = nodes
                 if budget.spent(nodes):
+                    _forget(known, comp)
                     raise _OutOfBudget
                 check = nodes + CHECK
                 if budget.max_nodes is not None and budget.max_nodes < check:
                     check = budget.max_nodes
+            board[src] = GAP
+            board[dst] = card
             pos[card] = dst
-            gaps[gaps.index(dst)] = src
-            nxt = _moves(cells, pos, gaps, self.tb, cells[CELLS] != 0)
-            if not nxt:  # blocked (or no move left but relocations)
-                if is_won(cells):
+            _replace(gaps, dst, src)
+            if relocation:
+                left -= 1
+            moves.append(-1 - counter)
+            if not _moves(board, pos, gaps, self.tb, moves, left != 0):
+                # blocked (or no move left but relocations)
+                moves.pop()
+                if is_won(board):
                     self.nodes = nodes
-                    steps: list[Step] = [(c, d) for c, _, d in path]
-                    return WON, [*steps, (card, dst)]
-                dead.add(key)
-                cells[CELLS] = left
-                _take_back(cells, pos, gaps, card, src, dst)
+                    _forget(known, comp)
+                    path.append(card)
+                    path.append(src)
+                    return WON, _steps(pos, path)
+                known[key] = DEAD
+                comp.pop()
+                if relocation:
+                    left += 1
+                    cells[CELLS] = left
+                _take_back(cells, board, pos, gaps, card, src, dst)
                 continue
             if nodes >= stop:
                 self.nodes = nodes
+                _forget(known, comp)
                 return CAPPED, []
-            path.append((card, src, dst))
-            index[key] = counter
-            comp.append(key)
-            stack.append(nxt)
-            ids.append(counter)
+            path.append(card)
+            path.append(src)
             lows.append(counter)
             counter += 1
 

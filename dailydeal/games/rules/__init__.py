@@ -9,8 +9,10 @@ what is won or what a redeal deals. (``tests/test_rules_core.py`` holds them to 
 
 from __future__ import annotations
 
+from typing import Final
+
 from dailydeal.cards import Card
 
-EMPTY: Card = 52  # no card here; one past the last card, so it fits in a byte
+EMPTY: Final[Card] = 52  # no card here; one past the last card, so it fits in a byte
 
 __all__ = ["EMPTY"]
