@@ -15,7 +15,11 @@ fallback.
 2. **A\\*** for the shortest solution on the real order. The talon (stock and waste) is one
    cyclic sequence: waste bottom to top, then the stock in drawing order. Removing a card
    from it never reorders the rest, so a position is the pyramid mask, the set of talon
-   cards removed, the waste-top position and (for ``passes=N``) the recycles used. Edges are
+   cards removed, the waste-top position and (for ``passes=N``) the recycles used; the talon
+   is kept in canonical form (talons that leave the same values in the same order are one
+   position, ``canonical_removal``), and a position is skipped when another of the same
+   pyramid and talon reached at g1, whose draws to it cost d, has g1 + d <= its g
+   (``dominated``). Edges are
    macro moves: a pair or king of pyramid cards (1 step), or "draw/recycle until talon card
    ``j`` is the waste top, then remove it" (1 step plus the draws and recycles). Draws only
    ever serve to expose a card that is then removed, and pyramid moves do not depend on the
@@ -285,19 +289,14 @@ class _Search:
             e = group[k]
             p1 = e & 63
             rec1 = e >> 6 & 3
-            if p1 == p:
-                if rec1 == rec:
-                    if e & LOST_BIT or e >> G_SHIFT <= g:
-                        return DOMINATED
-                    at = k
-                    continue
-                if limited and rec1 > rec:
-                    continue
-                d = 0  # the same waste pointer with fewer recycles used
-            else:
-                if limited and rec1 + (p1 > p) > rec:
-                    continue
-                d = redraw(tal, p1, p)
+            if p1 == p and rec1 == rec:
+                if e & LOST_BIT or e >> G_SHIFT <= g:
+                    return DOMINATED
+                at = k
+                continue
+            if limited and rec1 + (p1 > p) > rec:
+                continue  # not enough recycles left to get here from there
+            d = redraw(tal, p1, p)  # 0 for the same pointer with fewer recycles used
             if e & LOST_BIT or (e >> G_SHIFT) + d <= g:
                 return DOMINATED
         return at
