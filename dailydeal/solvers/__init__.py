@@ -20,7 +20,8 @@ VERSION = "5"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps 
 # 3: Pyramid bounds count the recycles a position needs (passes_needed);
 # 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone;
 # Gaps without redeals raises the limit on relocations of its limited game;
-# 5: Pyramid A* opens ties by bucket (last in, first out), children inherit the pass count
+# 5: Pyramid A* opens ties by bucket (last in, first out), children inherit the pass count,
+# positions dominated by draws are skipped, talons are kept in canonical form
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
