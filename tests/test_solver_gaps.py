@@ -405,3 +405,64 @@ def test_deals_that_need_relocations(deck: list[int], needed: int) -> None:
     # the whole solver: the limited games searched out below ``needed``, then a win
     result = solve_game(game, Budget())
     assert result.status == "won" and replays_to_win(game, result.moves)
+
+
+def _solver_move(move: Place) -> int:
+    """The solver's int for a placement: ``card | row << 6``, the row (0..3) only for a 2."""
+    return move.card | ((move.row - 1) << 6 if move.row is not None else 0)
+
+
+def test_sleeping_moves_commute() -> None:
+    """What lets the search skip a lookup (``_inherit``'s sleep sets): a move t kept
+    asleep after a move c is legal after c, c is legal after t, and both orders reach the
+    same position (so t after c reaches a position reachable from t's: lost when t's is).
+    In a limited game two relocations are never kept asleep. Checked on every pair of
+    legal moves along random walks of real deals (relocations included)."""
+    from dailydeal.solvers.gaps import _inherit
+
+    cls = _no_redeal_class()
+    kept = dropped = relocation_pairs = 0
+    for i in range(40):
+        game = new_game("gaps", 1000 + i, "redeals=0")
+        assert isinstance(game, cls)
+        rng = SplitMix64(i)
+        for _ in range(60):
+            moves = [m for m in game.legal_moves() if isinstance(m, Place)]
+            if not moves:
+                break
+            for c in moves:
+                for t in moves:
+                    if t == c:
+                        continue
+                    both = is_relocation(game, t) and is_relocation(game, c)
+                    src = game.pos[c.card]
+                    game.push(c)
+                    dst = game.pos[c.card]
+                    z = _solver_move(t)
+                    after = {
+                        limited: _inherit(z, c.card, src, dst, list(game.pos), limited)
+                        for limited in (False, True)
+                    }
+                    if both:
+                        relocation_pairs += 1
+                        assert after[True] == 0
+                    if after[False] == 0:
+                        dropped += 1
+                        game.pop()
+                        continue
+                    assert after[False] == z
+                    kept += 1
+                    assert game.is_legal(t), (i, str(c), str(t))
+                    game.push(t)
+                    one = game.key()
+                    game.pop()
+                    game.pop()
+                    game.push(t)
+                    assert game.is_legal(c), (i, str(t), str(c))
+                    game.push(c)
+                    assert game.key() == one
+                    game.pop()
+                    game.pop()
+            game.push(moves[rng.below(len(moves))])
+    assert kept > 1000 and dropped > 100 and relocation_pairs > 10, (
+        kept, dropped, relocation_pairs)

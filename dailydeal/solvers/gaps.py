@@ -198,6 +198,44 @@ def _forget(known: dict[bytes, int], comp: list[bytes]) -> None:
         del known[key]
 
 
+def _asleep(z: int, move: int) -> bool:
+    """Whether ``move`` is in the packed set ``z`` (a move a byte, 0 for none)."""
+    while z:
+        if z & 255 == move:
+            return True
+        z >>= 8
+    return False
+
+
+SLEEP_ROOM: Final = 1 << 48  # a packed set below this has room for one more move (7 at most)
+
+
+def _inherit(z: int, card: int, src: int, dst: int, pos: list[int], limited: bool) -> int:
+    """The moves of ``z`` that stay asleep after ``card`` moved from ``src`` to ``dst``
+    (``pos`` is already updated): those independent of that move. Two moves are
+    independent when each leaves the other legal and they touch different cells, so that
+    both orders lead to the same position; in a limited game two relocations are taken as
+    dependent (one may use the last relocation left)."""
+    out = 0
+    while z:
+        t = z & 255
+        z >>= 8
+        y = t & CARD_MASK
+        if y == card:
+            continue
+        if y % 13 == 1:  # a 2 to column 1 of a row
+            if (t >> ROW_SHIFT) * COLS == dst:
+                continue  # the same gap
+            if limited and src % COLS == 0 and dst % COLS == 0 and pos[y] % COLS == 0:
+                continue  # two relocations
+        elif y - 1 == card:
+            continue  # the move took away the predecessor t is placed right of
+        if dst % COLS != 0 and pos[y] == dst - 1:
+            continue  # t takes away the predecessor the move was placed right of
+        out = out << 8 | t
+    return out
+
+
 def _steps(pos: list[int], path: list[int]) -> list[Step]:
     """The placements (card, destination) of a ``last_round`` path (card, src pairs):
     the moves taken back in turn, from the card positions ``pos`` at its end."""
@@ -380,12 +418,22 @@ class _Search:
         comp = [root]  # the open components' positions, by visit number
         counter = 1
         lows = [0]  # per open position: the lowest visit number of one it reaches
+        # per open position, its moves known to lead to a lost position without a lookup
+        # (packed, a byte each): the moves of its parent's set independent of the move
+        # that led to it (a sleep set), then its own moves whose position was proved lost.
+        # If t's position from P is lost and m is independent of t, then m then t from P
+        # reaches the position of t then m, reachable from a lost position: lost too. So
+        # skipping t after m skips only a lookup that would answer DEAD: the search, its
+        # nodes and its answers are the same.
+        sleeps = [0]
+        limited = left != UNLIMITED
         path: list[int] = []  # card, src of each move played (the card is now at dst)
         while True:
             move = moves.pop()
             if move < 0:  # every move of this position is searched
                 i = -1 - move
                 low = lows.pop()
+                sleeps.pop()
                 if low == i:  # a complete component: all of it is lost
                     while comp and known[comp[-1]] >= i:
                         known[comp.pop()] = DEAD
@@ -397,10 +445,17 @@ class _Search:
                 src = path.pop()
                 card = path.pop()
                 dst = pos[card]
+                if low == i and sleeps[-1] < SLEEP_ROOM:  # the move led to a lost position
+                    sleeps[-1] = sleeps[-1] << 8 | (
+                        card | (dst // COLS) << ROW_SHIFT if card % 13 == 1 else card
+                    )
                 if left != UNLIMITED and src % COLS == 0 and dst % COLS == 0:
                     left += 1  # a relocation taken back
                     cells[CELLS] = left
                 _take_back(cells, board, pos, gaps, card, src, dst)
+                continue
+            z = sleeps[-1]
+            if z and _asleep(z, move):
                 continue
             card = move & CARD_MASK
             dst = _target(move, pos)
@@ -420,7 +475,10 @@ class _Search:
                     cells[CELLS] = left
                 cells[dst] = GAP
                 cells[src] = card
-                if seen != DEAD and seen < lows[-1]:
+                if seen == DEAD:
+                    if z < SLEEP_ROOM:
+                        sleeps[-1] = z << 8 | move
+                elif seen < lows[-1]:
                     lows[-1] = seen
                 continue
             comp.append(key)
@@ -451,6 +509,8 @@ class _Search:
                     return WON, _steps(pos, path)
                 known[key] = DEAD
                 comp.pop()
+                if z < SLEEP_ROOM:
+                    sleeps[-1] = z << 8 | move
                 if relocation:
                     left += 1
                     cells[CELLS] = left
@@ -463,6 +523,7 @@ class _Search:
             path.append(card)
             path.append(src)
             lows.append(counter)
+            sleeps.append(_inherit(z, card, src, dst, pos, limited) if z else 0)
             counter += 1
 
     def redeal(
