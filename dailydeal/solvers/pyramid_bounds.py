@@ -162,7 +162,7 @@ class Bounds:
         self.phase_cache: dict[int, int] = {}
         self.usable_cache: dict[int, int] = {}
         self.usable_pos_cache: dict[int, int] = {}
-        self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int]]]] = {}
+        self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int]]] | None] = {}
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -609,30 +609,102 @@ class Bounds:
                 usable = self.usable_values(mask, pool)
         return low
 
-    def forced_chain(self, mask: int) -> list[tuple[int, list[int], int, list[int]]]:
-        """The mask's cards that can only leave with a talon card (``passes_needed``), by
-        decreasing place (the cards covering a place come first): (talon value w that pairs
-        with it, indices of the nearest earlier entries that must leave before it, its
-        place, indices of all the earlier entries that must leave before it)."""
-        got = self.forced_cache.get(mask)
-        if got is not None:
-            return got
+    def forced_chain(
+        self, mask: int, vals: int
+    ) -> list[tuple[int, list[int], int, list[int]]] | None:
+        """The mask's cards that can only leave with a talon card (``passes_needed``), in an
+        order where the cards that must leave before a card come first: (talon value w that
+        pairs with it, indices of the nearest earlier entries that must leave before it, its
+        place, indices of all the earlier entries that must leave before it). ``vals``: the
+        values (bits) of the talon cards left. None when the position is lost.
+
+        Which cards must leave before a card c (``pre[c]``, strictly before the step that
+        removes c, in every solution): the cards covering it; what must leave before any of
+        those; and when no talon card of c's partner value is left (c is not a king), c
+        leaves in the same step as one of its possible pyramid partners j, so what must
+        leave before every such j (other than c) leaves before c too. A pyramid card j is
+        no possible partner of c when j must leave before c, or c before j. A card with no
+        possible pyramid partner must leave with a talon card (a chain card); with no talon
+        card of its partner value either, the position is lost, and so it is when a card
+        would have to leave before itself."""
+        info = self.info_cache.get(mask) or self.info(mask)
+        key = mask | (vals & info.wanted) << KEY_SHIFT
+        cached = self.forced_cache.get(key)
+        if cached is not None or key in self.forced_cache:
+            return cached
         values = self.values
+        pv = self.place_bits
         places = [i for i in reversed(range(SIZE)) if mask >> i & 1]
+        pre = [0] * SIZE
+        for i in places:
+            pre[i] = BLOCKERS[i] & mask
+        # The cards that must pair in the pyramid: no talon partner left, not a king.
+        only = [
+            i for i in places
+            if values[i] != KING_VALUE and not vals >> (PAIR_SUM - values[i]) & 1
+        ]
+        lost = False
+        changed = bool(only)
+        while changed and not lost:
+            changed = False
+            for c in only:
+                cand = mask & pv[PAIR_SUM - values[c]]
+                meet = mask
+                some = False
+                while cand:
+                    x = cand & -cand
+                    cand ^= x
+                    j = bit_length(x) - 1
+                    if pre[c] & x or pre[j] >> c & 1:
+                        continue
+                    some = True
+                    meet &= pre[j]
+                if not some:
+                    lost = True
+                    break
+                meet &= ~(1 << c)
+                if meet & ~pre[c]:
+                    pre[c] |= meet
+                    changed = True
+            if lost:
+                break
+            # What must leave before a card that must leave before c, leaves before c.
+            for i in places:
+                t = pre[i]
+                closed = t
+                while t:
+                    x = t & -t
+                    t ^= x
+                    closed |= pre[bit_length(x) - 1]
+                if closed != pre[i]:
+                    pre[i] = closed
+                    changed = True
+                if closed >> i & 1:
+                    lost = True
+                    break
+        if lost:
+            self.forced_cache[key] = None
+            return None
+        # c before d makes pre[c] a strict subset of pre[d]: fewer first is an order in
+        # which every card comes after those that must leave before it.
+        places.sort(key=lambda i: popcount(pre[i]))
         index: dict[int, int] = {}
-        got = []
+        got: list[tuple[int, list[int], int, list[int]]] = []
         for i in places:
             v = values[i]
             if v == KING_VALUE:
                 continue
-            if any(
-                values[j] + v == PAIR_SUM
-                and not BLOCKERS[i] >> j & 1
-                and not BLOCKERS[j] >> i & 1
-                for j in places
-            ):
-                continue  # a pyramid partner may take it
-            above = [k for place, k in index.items() if BLOCKERS[i] >> place & 1]
+            cand = mask & pv[PAIR_SUM - v]
+            free = False
+            while cand:
+                x = cand & -cand
+                cand ^= x
+                if not pre[i] & x and not pre[bit_length(x) - 1] >> i & 1:
+                    free = True  # a pyramid partner may take it
+                    break
+            if free:
+                continue
+            above = [k for place, k in index.items() if pre[i] >> place & 1]
             # Only the nearest ones: the cursor of each is at least that of those above it.
             covered = set()
             for k in above:
@@ -641,7 +713,7 @@ class Bounds:
             before = [k for k in above if k not in covered]
             index[i] = len(got)
             got.append((PAIR_SUM - v, before, i, above))
-        self.forced_cache[mask] = got
+        self.forced_cache[key] = got
         return got
 
     def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
@@ -649,10 +721,10 @@ class Bounds:
         least up to talon position ``c`` in its last pass (c = -1: no such position). S is
         BIG when the position is lost, or needs more than ``most`` recycles.
 
-        The waste is a stack. A pyramid card with no pyramid partner it can ever be
-        accessible with (no such card of the partner value outside the cards covering it
-        and those it covers) must leave with a talon card of the partner value w, and only
-        after the cards covering it. Time is the draw cursor (pass, position of the last
+        The waste is a stack. A pyramid card with no pyramid partner it can ever leave with
+        (``forced_chain``: none outside the cards that must leave before it and those that
+        must leave after it) must leave with a talon card of the partner value w, and only
+        after the cards that must leave before it. Time is the draw cursor (pass, position of the last
         card drawn), which never goes back. At cursor c a card j of value w can be taken
         only if it is c, or lies below c in the waste and every card above it (talon
         positions j+1..c) leaves first; a card leaves only if ``usable_values`` allows its
@@ -665,7 +737,9 @@ class Bounds:
         of ``tal`` between j and c count even if they may have gone already: they had to
         leave, so the conditions above hold for them all the same).
         """
-        chain = self.forced_chain(mask)
+        chain = self.forced_chain(mask, self.values_of(tal))
+        if chain is None:
+            return BIG, -1
         if not chain:
             return 0, -1
         bad = -1  # cards that never leave, looked up at the first gap
