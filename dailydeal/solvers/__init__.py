@@ -16,12 +16,15 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "5"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+VERSION = "6"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
 # 3: Pyramid bounds count the recycles a position needs (passes_needed);
 # 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone;
 # Gaps without redeals raises the limit on relocations of its limited game;
 # 5: Pyramid A* opens ties by bucket (last in, first out), children inherit the pass count,
-# positions dominated by draws are skipped, talons are kept in canonical form
+# positions dominated by draws are skipped, talons are kept in canonical form;
+# 6: Pyramid passes_needed follows the cards whose pyramid partners must all leave before
+# them (or after them): what must leave before a card includes what must leave before
+# every partner it can leave with
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
