@@ -684,7 +684,7 @@ def test_partners_that_must_leave_first_make_a_chain_card() -> None:
     bounds = solver.bounds
     chain = bounds.forced_chain(mask, bounds.values_of(tal))
     assert chain is not None
-    assert 3 in [place for _, _, place, _ in chain]
+    assert 3 in [entry[2] for entry in chain]
     need, _ = bounds.passes_needed(mask, tal, p)
     assert need == 1
     assert fewest_recycles(game) == 1
@@ -727,3 +727,25 @@ def test_chain_of_cards_that_must_leave_first_is_admissible() -> None:
                         covering += 1
                 wider += len(chain) > covering
     assert wider > 0
+
+
+def test_a_card_kept_in_the_waste_buries_what_is_under_it() -> None:
+    """Two moves before that recycle (stock empty) the 5 at place 1 can only leave with
+    the talon 8 under the waste top, which then stays in the waste until the 5 leaves: the
+    cards that must leave before the 5 may only take the talon cards above the 8 (one 5),
+    and cannot all leave so. ``passes_needed`` counts a recycle, and the 0-1 search over
+    the rule engine agrees; the bounds stay under the naive shortest length."""
+    game = cast(Pyramid, new_game("pyramid", WORST))
+    for move in WORST_FIRST_PASS[:43]:
+        game.push(game.parse_move(move))
+    solver = pyramid_solver._Search(game, Budget())
+    mask, tal, p, _ = unpack(solver.start)
+    assert not tal >> p  # the stock is empty
+    need, _ = solver.bounds.passes_needed(mask, tal, p)
+    assert need == 1
+    fewest = fewest_recycles(game)
+    assert fewest is not None and fewest >= need
+    shortest = naive_shortest(game, limit=400_000)
+    assert shortest is not None
+    cheap, full = solver_bounds(game)
+    assert cheap <= shortest and full <= shortest, (cheap, full, shortest)

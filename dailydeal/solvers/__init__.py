@@ -24,7 +24,8 @@ VERSION = "6"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps 
 # positions dominated by draws are skipped, talons are kept in canonical form;
 # 6: Pyramid passes_needed follows the cards whose pyramid partners must all leave before
 # them (or after them): what must leave before a card includes what must leave before
-# every partner it can leave with
+# every partner it can leave with, and a card that can only take a waste card under the
+# cursor keeps it there, so what must leave before it takes only talon cards above it
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
