@@ -749,3 +749,27 @@ def test_a_card_kept_in_the_waste_buries_what_is_under_it() -> None:
     assert shortest is not None
     cheap, full = solver_bounds(game)
     assert cheap <= shortest and full <= shortest, (cheap, full, shortest)
+
+
+WORST_REST = "d d d d d 9D+4C d d TH+3C 8S+5D 3S+TC d r d 9H+4D d d d d 5H+8D TS+3D".split()
+
+
+def test_pass_count_along_the_worst_deals_solution() -> None:
+    """Along that deal's shortest solution (2 recycles; no win from the deal recycles
+    fewer times, as an exhaustive search of its first two passes found), the positions
+    before the first recycle need 2 recycles, then 1, then 0: ``passes_needed`` never
+    says more there, and counts one on more than 20 of them."""
+    game = cast(Pyramid, new_game("pyramid", WORST))
+    moves = WORST_FIRST_PASS + WORST_REST
+    assert verify("pyramid", WORST, moves, None).won
+    fewest = 2
+    counted = []
+    for move in moves:
+        solver = pyramid_solver._Search(game, Budget())
+        mask, tal, p, _ = unpack(solver.start)
+        need, _ = solver.bounds.passes_needed(mask, tal, p)
+        assert need <= fewest, (len(counted), need, fewest)
+        counted.append(need)
+        game.push(game.parse_move(move))
+        fewest -= move == "r"
+    assert counted.count(1) >= 20, counted

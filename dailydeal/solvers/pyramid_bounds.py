@@ -163,6 +163,7 @@ class Bounds:
         self.usable_cache: dict[int, int] = {}
         self.usable_pos_cache: dict[int, int] = {}
         self.window_cache: dict[int, bool] = {}
+        self.pre_cache: dict[int, list[int]] = {}  # ``precedence`` of forced_chain's keys
         self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int], int]] | None] = {}
 
     def values_of(self, talon_set: int) -> int:
@@ -680,7 +681,7 @@ class Bounds:
         wanted = info.wanted
         ivals = self.values_of(above)
         key = mask | (vals & wanted) << KEY_SHIFT | (ivals & wanted) << (KEY_SHIFT + 14)
-        key |= place << (KEY_SHIFT + 28)
+        key |= place << (KEY_SHIFT + 28) | inside << (KEY_SHIFT + 33)
         got = self.window_cache.get(key)
         if got is not None:
             return got
@@ -775,6 +776,7 @@ class Bounds:
             index[i] = len(got)
             got.append((PAIR_SUM - v, before, i, above, pre[i]))
         self.forced_cache[key] = got
+        self.pre_cache[key] = pre
         return got
 
     def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
@@ -818,7 +820,8 @@ class Bounds:
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
         latest = start
-        for w, before, place, _, inside in chain:
+        pre: list[int] = []
+        for w, before, place, above, inside in chain:
             t0 = start
             for k in before:
                 if times[k] > t0:
@@ -865,15 +868,36 @@ class Bounds:
                             if popcount(ub) > room:
                                 t = -1
                                 break
-                        if t >= 0 and j < p and not t0 >> 5:
-                            # Every card of value w this card can take in this pass lies
-                            # in the waste under the cursor: it stays there, and buries
-                            # the cards under it, until this card leaves, so the cards
-                            # that must leave first take talon cards above the lowest of
-                            # them.
+                        if t >= 0 and not t0 >> 5:
+                            # The card of value w this card takes in this pass (one under
+                            # cursor c0, or none) stays in the waste from its draw until
+                            # this card leaves, and buries the cards under it: the cards
+                            # that must leave first and leave after that draw take talon
+                            # cards above the lowest of them. When those cards are all in
+                            # the waste now, that is all the cards that must leave
+                            # first; otherwise the chain cards among them whose cursor
+                            # is at the top one or later, and those that must leave
+                            # after one of these.
                             low = bit_length(below & -below) - 1
                             rest = tal >> (low + 1) << (low + 1)
-                            if self.window_blocked(mask, vals, place, inside, rest):
+                            window = inside
+                            if j >= p:
+                                window = 0
+                                for k in above:
+                                    if times[k] > j:
+                                        window |= 1 << chain[k][2]
+                                if window:
+                                    if not pre:
+                                        info = self.info_cache.get(mask) or self.info(mask)
+                                        pkey = mask | (vals & info.wanted) << KEY_SHIFT
+                                        pre = self.pre_cache[pkey]
+                                    x = inside & ~window
+                                    while x:
+                                        y = x & -x
+                                        x ^= y
+                                        if pre[bit_length(y) - 1] & window:
+                                            window |= y
+                            if window and self.window_blocked(mask, vals, place, window, rest):
                                 t = -1
             if t < 0:
                 ahead = wb >> (c0 + 1)
