@@ -868,23 +868,24 @@ class Bounds:
                             if popcount(ub) > room:
                                 t = -1
                                 break
-                        if t >= 0 and not t0 >> 5:
-                            # The card of value w this card takes in this pass (one under
-                            # cursor c0, or none) stays in the waste from its draw until
-                            # this card leaves, and buries the cards under it: the cards
-                            # that must leave first and leave after that draw take talon
-                            # cards above the lowest of them. When those cards are all in
-                            # the waste now, that is all the cards that must leave
-                            # first; otherwise the chain cards among them whose cursor
-                            # is at the top one or later, and those that must leave
-                            # after one of these.
+                        if t >= 0:
+                            # The card of value w this card takes in the pass of t0 (one
+                            # under cursor c0, or none) stays in the waste from its draw
+                            # until this card leaves, and buries the cards under it: the
+                            # cards that must leave first and leave after that draw take
+                            # talon cards above the lowest of them. When those cards are
+                            # all in the waste now (this pass), that is all the cards
+                            # that must leave first; otherwise the chain cards among them
+                            # whose cursor is at the top one or later, and those that
+                            # must leave after one of these.
                             low = bit_length(below & -below) - 1
                             rest = tal >> (low + 1) << (low + 1)
                             window = inside
-                            if j >= p:
+                            if j >= p or t0 >> 5:
                                 window = 0
+                                drawn = t0 >> 5 << 5 | j  # the time of its draw, less 1
                                 for k in above:
-                                    if times[k] > j:
+                                    if times[k] > drawn:
                                         window |= 1 << chain[k][2]
                                 if window:
                                     if not pre:
