@@ -21,7 +21,7 @@ from dailydeal.games.pyramid import Draw, Pair, Pyramid, Recycle
 from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
-from dailydeal.solvers.pyramid_bounds import BIG, Bounds
+from dailydeal.solvers.pyramid_bounds import BIG, BLOCKERS, Bounds
 from dailydeal.solvers.pyramid_plan import (
     bit_length,
     canonical_removal,
@@ -659,3 +659,117 @@ def test_property_forced_pair_first_is_never_worse(
         if game is not None:
             assert check_forced_pair(game)
             return
+
+
+# The shortest solution of the slowest relaxed deal of the benchmark, to its first recycle.
+WORST = 6605316896373965992
+WORST_FIRST_PASS = (
+    "3H+TD d KC d d d d d d 6D+7C 5S+8H KH d d 6H+7D d d d d AS+QC QH+AD KD d d d AH+QD "
+    "9S+4H JH+2C KS 2H+JC d d d d JS+2D d d d d 6S+7S 2S+JD 7H+6C 4S+9C 5C+8C r"
+).split()
+
+
+def test_partners_that_must_leave_first_make_a_chain_card() -> None:
+    """After the first recycle of that solution the 9 at place 3 has one pyramid partner,
+    the 4 at place 5, which must leave before the 9 is free (the 8 at place 10 covering
+    it can only pair with the 5 at place 2, under the 4): so the 9 needs the talon 4,
+    buried under an ace and a queen that no card can take. ``passes_needed`` counts a
+    recycle there, as the 0-1 search over the rule engine does, and the bounds stay under
+    the naive shortest length."""
+    game = cast(Pyramid, new_game("pyramid", WORST))
+    for move in WORST_FIRST_PASS:
+        game.push(game.parse_move(move))
+    solver = pyramid_solver._Search(game, Budget())
+    mask, tal, p, _ = unpack(solver.start)
+    bounds = solver.bounds
+    chain = bounds.forced_chain(mask, bounds.values_of(tal))
+    assert chain is not None
+    assert 3 in [entry[2] for entry in chain]
+    need, _ = bounds.passes_needed(mask, tal, p)
+    assert need == 1
+    assert fewest_recycles(game) == 1
+    shortest = naive_shortest(game, limit=400_000)
+    assert shortest is not None
+    cheap, full = solver_bounds(game)
+    assert cheap <= shortest and full <= shortest, (cheap, full, shortest)
+
+
+def test_chain_of_cards_that_must_leave_first_is_admissible() -> None:
+    """On positions with 8 to 10 pyramid cards left, ``passes_needed`` (its chain now also
+    holds cards whose pyramid partners must all leave before them, or after them) never
+    claims more recycles than the 0-1 search finds, and calls a position lost only when
+    it has no win; and the wider chain is there on some of them (more cards than the
+    chain of covering cards alone)."""
+    wider = 0
+    for variant in (None, "passes=3"):
+        for left in (8, 10):
+            for seed, game in positions(variant, 12, left):
+                fewest = fewest_recycles(game)
+                solver = pyramid_solver._Search(game, Budget())
+                mask, tal, p, _ = unpack(solver.start)
+                bounds = solver.bounds
+                need, _ = bounds.passes_needed(mask, tal, p)
+                if fewest is None:
+                    continue
+                assert need <= fewest, (seed, variant, left, need, fewest)
+                chain = bounds.forced_chain(mask, bounds.values_of(tal))
+                assert chain is not None
+                covering = 0
+                places = [i for i in range(28) if mask >> i & 1]
+                for i in places:
+                    v = bounds.values[i]
+                    if v != 13 and not any(
+                        bounds.values[j] + v == 13
+                        and not BLOCKERS[i] >> j & 1
+                        and not BLOCKERS[j] >> i & 1
+                        for j in places
+                    ):
+                        covering += 1
+                wider += len(chain) > covering
+    assert wider > 0
+
+
+def test_a_card_kept_in_the_waste_buries_what_is_under_it() -> None:
+    """Two moves before that recycle (stock empty) the 5 at place 1 can only leave with
+    the talon 8 under the waste top, which then stays in the waste until the 5 leaves: the
+    cards that must leave before the 5 may only take the talon cards above the 8 (one 5),
+    and cannot all leave so. ``passes_needed`` counts a recycle, and the 0-1 search over
+    the rule engine agrees; the bounds stay under the naive shortest length."""
+    game = cast(Pyramid, new_game("pyramid", WORST))
+    for move in WORST_FIRST_PASS[:43]:
+        game.push(game.parse_move(move))
+    solver = pyramid_solver._Search(game, Budget())
+    mask, tal, p, _ = unpack(solver.start)
+    assert not tal >> p  # the stock is empty
+    need, _ = solver.bounds.passes_needed(mask, tal, p)
+    assert need == 1
+    fewest = fewest_recycles(game)
+    assert fewest is not None and fewest >= need
+    shortest = naive_shortest(game, limit=400_000)
+    assert shortest is not None
+    cheap, full = solver_bounds(game)
+    assert cheap <= shortest and full <= shortest, (cheap, full, shortest)
+
+
+WORST_REST = "d d d d d 9D+4C d d TH+3C 8S+5D 3S+TC d r d 9H+4D d d d d 5H+8D TS+3D".split()
+
+
+def test_pass_count_along_the_worst_deals_solution() -> None:
+    """Along that deal's shortest solution (2 recycles; no win from the deal recycles
+    fewer times, as an exhaustive search of its first two passes found), the positions
+    before the first recycle need 2 recycles, then 1, then 0: ``passes_needed`` never
+    says more there, and counts one on more than 20 of them."""
+    game = cast(Pyramid, new_game("pyramid", WORST))
+    moves = WORST_FIRST_PASS + WORST_REST
+    assert verify("pyramid", WORST, moves, None).won
+    fewest = 2
+    counted = []
+    for move in moves:
+        solver = pyramid_solver._Search(game, Budget())
+        mask, tal, p, _ = unpack(solver.start)
+        need, _ = solver.bounds.passes_needed(mask, tal, p)
+        assert need <= fewest, (len(counted), need, fewest)
+        counted.append(need)
+        game.push(game.parse_move(move))
+        fewest -= move == "r"
+    assert counted.count(1) >= 20, counted

@@ -22,7 +22,11 @@ VERSION = "6"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps 
 # Gaps without redeals raises the limit on relocations of its limited game;
 # 5: Pyramid A* opens ties by bucket (last in, first out), children inherit the pass count,
 # positions dominated by draws are skipped, talons are kept in canonical form;
-# 6: Gaps without redeals gives the limited game two passes in three (was one in two)
+# 6: Gaps without redeals gives the limited game two passes in three (was one in two);
+# Pyramid passes_needed follows the cards whose pyramid partners must all leave before
+# them (or after them): what must leave before a card includes what must leave before
+# every partner it can leave with, and a card that can only take a waste card under the
+# cursor keeps it there, so what must leave before it takes only talon cards above it
 
 
 def solver_for(game: Game[Any]) -> SolverFn:

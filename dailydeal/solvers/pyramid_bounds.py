@@ -162,7 +162,9 @@ class Bounds:
         self.phase_cache: dict[int, int] = {}
         self.usable_cache: dict[int, int] = {}
         self.usable_pos_cache: dict[int, int] = {}
-        self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int]]]] = {}
+        self.window_cache: dict[int, bool] = {}
+        self.pre_cache: dict[int, list[int]] = {}  # ``precedence`` of forced_chain's keys
+        self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int], int]] | None] = {}
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -609,30 +611,162 @@ class Bounds:
                 usable = self.usable_values(mask, pool)
         return low
 
-    def forced_chain(self, mask: int) -> list[tuple[int, list[int], int, list[int]]]:
-        """The mask's cards that can only leave with a talon card (``passes_needed``), by
-        decreasing place (the cards covering a place come first): (talon value w that pairs
-        with it, indices of the nearest earlier entries that must leave before it, its
-        place, indices of all the earlier entries that must leave before it)."""
-        got = self.forced_cache.get(mask)
+    def precedence(self, mask: int, vals: int, inside: int, ivals: int) -> list[int] | None:
+        """For each card c of the mask, the cards that must leave before it (``pre[c]``,
+        see ``forced_chain``), when the talon cards left have the values ``vals``, and the
+        cards of ``inside`` can only leave with talon cards of the values ``ivals``. None
+        when some card cannot leave at all."""
+        values = self.values
+        pv = self.place_bits
+        places = [i for i in reversed(range(SIZE)) if mask >> i & 1]
+        pre = [0] * SIZE
+        for i in places:
+            pre[i] = BLOCKERS[i] & mask
+        # The cards that must pair in the pyramid: no talon partner left, not a king.
+        only = [
+            i for i in places
+            if values[i] != KING_VALUE
+            and not (ivals if inside >> i & 1 else vals) >> (PAIR_SUM - values[i]) & 1
+        ]
+        lost = False
+        changed = bool(only)
+        while changed and not lost:
+            changed = False
+            for c in only:
+                cand = mask & pv[PAIR_SUM - values[c]]
+                meet = mask
+                some = False
+                while cand:
+                    x = cand & -cand
+                    cand ^= x
+                    j = bit_length(x) - 1
+                    if pre[c] & x or pre[j] >> c & 1:
+                        continue
+                    some = True
+                    meet &= pre[j]
+                if not some:
+                    lost = True
+                    break
+                meet &= ~(1 << c)
+                if meet & ~pre[c]:
+                    pre[c] |= meet
+                    changed = True
+            if lost:
+                break
+            # What must leave before a card that must leave before c, leaves before c.
+            for i in places:
+                t = pre[i]
+                closed = t
+                while t:
+                    x = t & -t
+                    t ^= x
+                    closed |= pre[bit_length(x) - 1]
+                if closed != pre[i]:
+                    pre[i] = closed
+                    changed = True
+                if closed >> i & 1:
+                    lost = True
+                    break
+        if lost:
+            return None
+        return pre
+
+    def window_blocked(self, mask: int, vals: int, place: int, inside: int, above: int) -> bool:
+        """Can the cards ``inside`` (those that must leave before the card at ``place``)
+        not all leave when they may only take talon cards among ``above`` (a set of talon
+        positions)? By ``precedence`` with only the values of ``above`` for them, then by
+        counting: those with no possible pyramid partner each take a card of ``above`` of
+        their partner value, their own."""
+        info = self.info_cache.get(mask) or self.info(mask)
+        wanted = info.wanted
+        ivals = self.values_of(above)
+        key = mask | (vals & wanted) << KEY_SHIFT | (ivals & wanted) << (KEY_SHIFT + 14)
+        key |= place << (KEY_SHIFT + 28) | inside << (KEY_SHIFT + 33)
+        got = self.window_cache.get(key)
         if got is not None:
             return got
+        pre = self.precedence(mask, vals, inside, ivals)
+        blocked = pre is None
+        if pre is not None:
+            values = self.values
+            pv = self.place_bits
+            vb = self.value_bits
+            takes = [0] * 14
+            t = inside
+            while t:
+                x = t & -t
+                t ^= x
+                c = bit_length(x) - 1
+                v = values[c]
+                if v == KING_VALUE:
+                    continue
+                cand = mask & pv[PAIR_SUM - v]
+                free = False
+                while cand:
+                    y = cand & -cand
+                    cand ^= y
+                    if not pre[c] & y and not pre[bit_length(y) - 1] >> c & 1:
+                        free = True
+                        break
+                if not free:
+                    w = PAIR_SUM - v
+                    takes[w] += 1
+                    if takes[w] > popcount(above & vb[w]):
+                        blocked = True
+                        break
+        self.window_cache[key] = blocked
+        return blocked
+
+    def forced_chain(
+        self, mask: int, vals: int
+    ) -> list[tuple[int, list[int], int, list[int], int]] | None:
+        """The mask's cards that can only leave with a talon card (``passes_needed``), in an
+        order where the cards that must leave before a card come first: (talon value w that
+        pairs with it, indices of the nearest earlier entries that must leave before it, its
+        place, indices of all the earlier entries that must leave before it). ``vals``: the
+        values (bits) of the talon cards left. None when the position is lost.
+
+        Which cards must leave before a card c (``pre[c]``, strictly before the step that
+        removes c, in every solution): the cards covering it; what must leave before any of
+        those; and when no talon card of c's partner value is left (c is not a king), c
+        leaves in the same step as one of its possible pyramid partners j, so what must
+        leave before every such j (other than c) leaves before c too. A pyramid card j is
+        no possible partner of c when j must leave before c, or c before j. A card with no
+        possible pyramid partner must leave with a talon card (a chain card); with no talon
+        card of its partner value either, the position is lost, and so it is when a card
+        would have to leave before itself."""
+        info = self.info_cache.get(mask) or self.info(mask)
+        key = mask | (vals & info.wanted) << KEY_SHIFT
+        cached = self.forced_cache.get(key)
+        if cached is not None or key in self.forced_cache:
+            return cached
+        pre = self.precedence(mask, vals, 0, 0)
+        if pre is None:
+            self.forced_cache[key] = None
+            return None
         values = self.values
+        pv = self.place_bits
         places = [i for i in reversed(range(SIZE)) if mask >> i & 1]
+        # c before d makes pre[c] a strict subset of pre[d]: fewer first is an order in
+        # which every card comes after those that must leave before it.
+        places.sort(key=lambda i: popcount(pre[i]))
         index: dict[int, int] = {}
-        got = []
+        got: list[tuple[int, list[int], int, list[int], int]] = []
         for i in places:
             v = values[i]
             if v == KING_VALUE:
                 continue
-            if any(
-                values[j] + v == PAIR_SUM
-                and not BLOCKERS[i] >> j & 1
-                and not BLOCKERS[j] >> i & 1
-                for j in places
-            ):
-                continue  # a pyramid partner may take it
-            above = [k for place, k in index.items() if BLOCKERS[i] >> place & 1]
+            cand = mask & pv[PAIR_SUM - v]
+            free = False
+            while cand:
+                x = cand & -cand
+                cand ^= x
+                if not pre[i] & x and not pre[bit_length(x) - 1] >> i & 1:
+                    free = True  # a pyramid partner may take it
+                    break
+            if free:
+                continue
+            above = [k for place, k in index.items() if pre[i] >> place & 1]
             # Only the nearest ones: the cursor of each is at least that of those above it.
             covered = set()
             for k in above:
@@ -640,8 +774,9 @@ class Bounds:
                 covered.update(got[k][3])
             before = [k for k in above if k not in covered]
             index[i] = len(got)
-            got.append((PAIR_SUM - v, before, i, above))
-        self.forced_cache[mask] = got
+            got.append((PAIR_SUM - v, before, i, above, pre[i]))
+        self.forced_cache[key] = got
+        self.pre_cache[key] = pre
         return got
 
     def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
@@ -649,23 +784,30 @@ class Bounds:
         least up to talon position ``c`` in its last pass (c = -1: no such position). S is
         BIG when the position is lost, or needs more than ``most`` recycles.
 
-        The waste is a stack. A pyramid card with no pyramid partner it can ever be
-        accessible with (no such card of the partner value outside the cards covering it
-        and those it covers) must leave with a talon card of the partner value w, and only
-        after the cards covering it. Time is the draw cursor (pass, position of the last
-        card drawn), which never goes back. At cursor c a card j of value w can be taken
-        only if it is c, or lies below c in the waste and every card above it (talon
-        positions j+1..c) leaves first; a card leaves only if ``usable_values`` allows its
-        value, and each one but a king with a pyramid card of its own, accessible by then:
-        not the waiting card, nor one it covers, nor one under a card of the chain whose
-        cursor comes later. So each such card's earliest cursor is the first one, from
-        the latest of the cards covering it, where a card of value w is takeable; the
-        latest of them is a lower bound on where every solution's cursor must get to.
-        Cards removed meanwhile only make the talon smaller, which this ignores (the cards
-        of ``tal`` between j and c count even if they may have gone already: they had to
-        leave, so the conditions above hold for them all the same).
+        The waste is a stack. A pyramid card with no pyramid partner it can ever leave
+        with (``forced_chain``: none outside the cards that must leave before it and those
+        that must leave after it) must leave with a talon card of the partner value w, and
+        only after the cards that must leave before it. Time is the draw cursor (pass,
+        position of the last card drawn), which never goes back. At cursor c a card j of
+        value w can be taken only if it is c, or lies below c in the waste and every card
+        above it (talon positions j+1..c) leaves first; a card leaves only if
+        ``usable_values`` allows its value, and each one but a king with a pyramid card of
+        its own, accessible by then: not the waiting card, nor one it covers, nor one under
+        a card of the chain whose cursor comes later. When every card of value w the
+        waiting card could take in this pass is in the waste now, the one it takes stays
+        there until it leaves, so the cards that must leave before it take talon cards
+        above the lowest of them only (``window_blocked``). So each such card's earliest
+        cursor is the first one, from the latest of the cards that must leave before it,
+        where a card of value w is takeable; the latest of them is a lower bound on where
+        every solution's cursor must get to. Cards removed meanwhile only make the talon
+        smaller, which this ignores (the cards of ``tal`` between j and c count even if
+        they may have gone already: they had to leave, so the conditions above hold for
+        them all the same).
         """
-        chain = self.forced_chain(mask)
+        vals = self.values_of(tal)
+        chain = self.forced_chain(mask, vals)
+        if chain is None:
+            return BIG, -1
         if not chain:
             return 0, -1
         bad = -1  # cards that never leave, looked up at the first gap
@@ -678,7 +820,8 @@ class Bounds:
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
         latest = start
-        for w, before, place, _ in chain:
+        pre: list[int] = []
+        for w, before, place, above, inside in chain:
             t0 = start
             for k in before:
                 if times[k] > t0:
@@ -725,6 +868,38 @@ class Bounds:
                             if popcount(ub) > room:
                                 t = -1
                                 break
+                        if t >= 0:
+                            # The card of value w this card takes in the pass of t0 (one
+                            # under cursor c0, or none) stays in the waste from its draw
+                            # until this card leaves, and buries the cards under it: the
+                            # cards that must leave first and leave after that draw take
+                            # talon cards above the lowest of them. When those cards are
+                            # all in the waste now (this pass), that is all the cards
+                            # that must leave first; otherwise the chain cards among them
+                            # whose cursor is at the top one or later, and those that
+                            # must leave after one of these.
+                            low = bit_length(below & -below) - 1
+                            rest = tal >> (low + 1) << (low + 1)
+                            window = inside
+                            if j >= p or t0 >> 5:
+                                window = 0
+                                drawn = t0 >> 5 << 5 | j  # the time of its draw, less 1
+                                for k in above:
+                                    if times[k] > drawn:
+                                        window |= 1 << chain[k][2]
+                                if window:
+                                    if not pre:
+                                        info = self.info_cache.get(mask) or self.info(mask)
+                                        pkey = mask | (vals & info.wanted) << KEY_SHIFT
+                                        pre = self.pre_cache[pkey]
+                                    x = inside & ~window
+                                    while x:
+                                        y = x & -x
+                                        x ^= y
+                                        if pre[bit_length(y) - 1] & window:
+                                            window |= y
+                            if window and self.window_blocked(mask, vals, place, window, rest):
+                                t = -1
             if t < 0:
                 ahead = wb >> (c0 + 1)
                 if ahead:
