@@ -221,6 +221,12 @@ def _asleep(z: int, move: int) -> bool:
 SLEEP_ROOM: Final = 1 << 48  # a packed set below this has room for one more move (7 at most)
 
 
+def _fall_asleep(z: int, move: int) -> int:
+    """``z`` with ``move`` added, or ``z`` when it is full (a move left out is only a
+    lookup made: safe)."""
+    return z << 8 | move if z < SLEEP_ROOM else z
+
+
 def _inherit(z: int, card: int, src: int, dst: int, pos: list[int], limited: bool) -> int:
     """The moves of ``z`` that stay asleep after ``card`` moved from ``src`` to ``dst``
     (``pos`` is already updated): those independent of that move. Two moves are
@@ -456,11 +462,11 @@ class _Search:
                 src = path.pop()
                 card = path.pop()
                 dst = pos[card]
-                if low == i and sleeps[-1] < SLEEP_ROOM:  # the move led to a lost position
-                    sleeps[-1] = sleeps[-1] << 8 | (
-                        card | (dst // COLS) << ROW_SHIFT if card % 13 == 1 else card
+                if low == i:  # the move led to a lost position
+                    sleeps[-1] = _fall_asleep(
+                        sleeps[-1], card | (dst // COLS) << ROW_SHIFT if card % 13 == 1 else card
                     )
-                if left != UNLIMITED and src % COLS == 0 and dst % COLS == 0:
+                if limited and src % COLS == 0 and dst % COLS == 0:
                     left += 1  # a relocation taken back
                     cells[CELLS] = left
                 _take_back(cells, board, pos, gaps, card, src, dst)
@@ -474,7 +480,7 @@ class _Search:
             # rules.gaps.move, inlined (pos and gaps follow once the position is new)
             cells[src] = GAP
             cells[dst] = card
-            relocation = left != UNLIMITED and src % COLS == 0 and dst % COLS == 0
+            relocation = limited and src % COLS == 0 and dst % COLS == 0
             if relocation:
                 cells[CELLS] = left - 1
             key = b"".join(whole)
@@ -487,8 +493,7 @@ class _Search:
                 cells[dst] = GAP
                 cells[src] = card
                 if seen == DEAD:
-                    if z < SLEEP_ROOM:
-                        sleeps[-1] = z << 8 | move
+                    sleeps[-1] = _fall_asleep(z, move)
                 elif seen < lows[-1]:
                     lows[-1] = seen
                 continue
@@ -520,8 +525,7 @@ class _Search:
                     return WON, _steps(pos, path)
                 known[key] = DEAD
                 comp.pop()
-                if z < SLEEP_ROOM:
-                    sleeps[-1] = z << 8 | move
+                sleeps[-1] = _fall_asleep(z, move)
                 if relocation:
                     left += 1
                     cells[CELLS] = left

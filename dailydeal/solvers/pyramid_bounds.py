@@ -131,6 +131,18 @@ class _Walk(NamedTuple):
     room: int  # the mask's weight plus the cards of ``base``: see ``with_draws``
 
 
+def has_partner(pre: list[int], cand: int, c: int) -> bool:
+    """Whether a pyramid card of ``cand`` (places, as bits) may leave with the card at
+    place ``c``: one that must leave neither before it nor after it (``pre``:
+    ``Bounds.precedence``)."""
+    while cand:
+        x = cand & -cand
+        cand ^= x
+        if not pre[c] & x and not pre[bit_length(x) - 1] >> c & 1:
+            return True
+    return False
+
+
 class Bounds:
     """The bounds of one solve: the pyramid cards, the talon order and their caches."""
 
@@ -700,15 +712,7 @@ class Bounds:
                 v = values[c]
                 if v == KING_VALUE:
                     continue
-                cand = mask & pv[PAIR_SUM - v]
-                free = False
-                while cand:
-                    y = cand & -cand
-                    cand ^= y
-                    if not pre[c] & y and not pre[bit_length(y) - 1] >> c & 1:
-                        free = True
-                        break
-                if not free:
+                if not has_partner(pre, mask & pv[PAIR_SUM - v], c):
                     w = PAIR_SUM - v
                     takes[w] += 1
                     if takes[w] > popcount(above & vb[w]):
@@ -716,6 +720,11 @@ class Bounds:
                         break
         self.window_cache[key] = blocked
         return blocked
+
+    def chain_key(self, mask: int, vals: int) -> int:
+        """The key of ``forced_chain``'s caches: the mask and the talon values it needs."""
+        info = self.info_cache.get(mask) or self.info(mask)
+        return mask | (vals & info.wanted) << KEY_SHIFT
 
     def forced_chain(
         self, mask: int, vals: int
@@ -735,8 +744,7 @@ class Bounds:
         possible pyramid partner must leave with a talon card (a chain card); with no talon
         card of its partner value either, the position is lost, and so it is when a card
         would have to leave before itself."""
-        info = self.info_cache.get(mask) or self.info(mask)
-        key = mask | (vals & info.wanted) << KEY_SHIFT
+        key = self.chain_key(mask, vals)
         cached = self.forced_cache.get(key)
         if cached is not None or key in self.forced_cache:
             return cached
@@ -756,16 +764,8 @@ class Bounds:
             v = values[i]
             if v == KING_VALUE:
                 continue
-            cand = mask & pv[PAIR_SUM - v]
-            free = False
-            while cand:
-                x = cand & -cand
-                cand ^= x
-                if not pre[i] & x and not pre[bit_length(x) - 1] >> i & 1:
-                    free = True  # a pyramid partner may take it
-                    break
-            if free:
-                continue
+            if has_partner(pre, mask & pv[PAIR_SUM - v], i):
+                continue  # a pyramid partner may take it
             above = [k for place, k in index.items() if pre[i] >> place & 1]
             # Only the nearest ones: the cursor of each is at least that of those above it.
             covered = set()
@@ -889,9 +889,7 @@ class Bounds:
                                         window |= 1 << chain[k][2]
                                 if window:
                                     if not pre:
-                                        info = self.info_cache.get(mask) or self.info(mask)
-                                        pkey = mask | (vals & info.wanted) << KEY_SHIFT
-                                        pre = self.pre_cache[pkey]
+                                        pre = self.pre_cache[self.chain_key(mask, vals)]
                                     x = inside & ~window
                                     while x:
                                         y = x & -x
