@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from dailydeal.games import Game, new_game
 from dailydeal.games.pyramid import Draw, Pair, Pyramid, Recycle
+from dailydeal.games.rules.pyramid import free_places
 from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
@@ -773,3 +774,93 @@ def test_pass_count_along_the_worst_deals_solution() -> None:
         game.push(game.parse_move(move))
         fewest -= move == "r"
     assert counted.count(1) >= 20, counted
+
+
+def naive_pool(values: list[int], mask: int, pool: tuple[int, ...]) -> bool:
+    """Whether the pyramid cards of ``mask`` can all leave when the talon cards are a pool
+    (``pool``: the values left, sorted) that any step may draw from: every king, pair and
+    pool card move tried in turn, with a table of the states seen (no bound, no order)."""
+    seen: dict[tuple[int, tuple[int, ...]], bool] = {}
+
+    def clear(mask: int, pool: tuple[int, ...]) -> bool:
+        if mask == 0:
+            return True
+        key = (mask, pool)
+        if key not in seen:
+            seen[key] = False
+            free = free_places(mask)
+            for i in free:
+                if values[i] == 13 and clear(mask & ~(1 << i), pool):
+                    seen[key] = True
+                for j in free:
+                    if values[i] + values[j] == 13 and clear(mask & ~(1 << i) & ~(1 << j), pool):
+                        seen[key] = True
+                for k, w in enumerate(pool):
+                    rest = pool[:k] + pool[k + 1 :]
+                    if values[i] + w == 13 and clear(mask & ~(1 << i), rest):
+                        seen[key] = True
+        return seen[key]
+
+    return clear(mask, pool)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pool_check_is_exact_when_relaxed(variant: str | None) -> None:
+    """``pool_open`` (A* asks it of every new pyramid and talon) says no exactly when the
+    naive search over the rule engine finds no win with unlimited recycles, and only when
+    it finds none under a pass limit."""
+    answers = set()
+    for left in (6, 8):
+        for seed, game in positions(variant, 12, left):
+            solver = pyramid_solver._Search(game, Budget())
+            mask, tal, p, _ = unpack(solver.start)
+            got = solver.pool_open(mask, tal)
+            answers.add(got)
+            shortest = naive_shortest(game)
+            if variant is None:
+                assert got == (shortest is not None), (seed, left)
+            elif not got:
+                assert shortest is None, (seed, variant, left)
+    assert answers == {True, False}
+
+
+def test_pool_tables_shared_by_the_checks_stay_exact() -> None:
+    """One search answers many checks from the tables of states it proved won or lost:
+    along random walks of pool moves from the deal (a king, a pair, or a pyramid card with
+    a talon card of its partner value; now and then a talon card thrown away, so that
+    many walks end lost), every answer equals the naive pool search's on positions of up
+    to 14 pyramid cards, and some of its losses are ones the push-time bound does not
+    see."""
+    answers = []
+    unseen = 0
+    for seed in range(12):
+        game = cast(Pyramid, new_game("pyramid", seed))
+        solver = pyramid_solver._Search(game, Budget())
+        values = solver.bounds.values
+        tvalues = solver.bounds.tvalues
+        mask, tal, _, _ = unpack(solver.start)
+        rng = random.Random(seed)
+        while mask:
+            left = [j for j in range(len(tvalues)) if tal >> j & 1]
+            got = solver.pool_open(mask, tal)
+            if popcount(mask) <= 14:
+                pool = tuple(sorted(tvalues[j] for j in left))
+                assert got == naive_pool(values, mask, pool), (seed, mask, tal)
+            answers.append(got)
+            unseen += not got and solver.bounds.heuristic(mask, tal, 0) >= 0
+            free = free_places(mask)
+            moves = [1 << i for i in free if values[i] == 13]
+            moves += [1 << i | 1 << k for i in free for k in free if values[i] + values[k] == 13]
+            takes = [(1 << i, 1 << j) for i in free for j in left if values[i] + tvalues[j] == 13]
+            if left and rng.random() < 0.15:
+                tal &= ~(1 << rng.choice(left))
+            elif takes and (not moves or rng.random() < 0.5):
+                gone, card = rng.choice(takes)
+                mask &= ~gone
+                tal &= ~card
+            elif moves:
+                mask &= ~rng.choice(moves)
+            else:
+                break
+    assert True in answers and False in answers
+    assert answers.count(False) >= 10 and unseen > 0, (answers.count(False), unseen)

@@ -16,7 +16,7 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "6"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+VERSION = "7"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
 # 3: Pyramid bounds count the recycles a position needs (passes_needed);
 # 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone;
 # Gaps without redeals raises the limit on relocations of its limited game;
@@ -26,7 +26,9 @@ VERSION = "6"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps 
 # Pyramid passes_needed follows the cards whose pyramid partners must all leave before
 # them (or after them): what must leave before a card includes what must leave before
 # every partner it can leave with, and a card that can only take a waste card under the
-# cursor keeps it there, so what must leave before it takes only talon cards above it
+# cursor keeps it there, so what must leave before it takes only talon cards above it;
+# 7: Pyramid A* drops a child whose pyramid the pool search (kept from phase 1, a table
+# of pool states shared by all calls) cannot clear with the talon cards left
 
 
 def solver_for(game: Game[Any]) -> SolverFn:

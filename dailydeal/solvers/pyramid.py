@@ -11,7 +11,11 @@ fallback.
    does not matter: the abstract state is the pyramid mask plus how many talon cards of each
    value remain. A depth-first search with a table of dead states decides it exactly. It is
    the verdict for the relaxed variant and a quick proof of loss for ``passes=N`` (fewer
-   passes can only lose more).
+   passes can only lose more). Its table (whether each pool state it searched can be
+   cleared) is kept for phase 2, which asks it of every new pyramid and talon
+   (``pool_open``): a child whose pool cannot clear the pyramid is lost, exactly so when
+   relaxed, and is never pushed. The bounds below see most of these losses but not all
+   of them: they take each talon value left as unlimited, where the pool counts the cards.
 2. **A\\*** for the shortest solution on the real order. The talon (stock and waste) is one
    cyclic sequence: waste bottom to top, then the stock in drawing order. Removing a card
    from it never reorders the rest, so a position is the pyramid mask, the set of talon
@@ -50,7 +54,7 @@ from dailydeal.games import Game
 from dailydeal.games.pyramid import Pyramid
 from dailydeal.games.rules.pyramid import SIZE, is_won, may_recycle
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
-from dailydeal.solvers.pyramid_bounds import BIG, Bounds
+from dailydeal.solvers.pyramid_bounds import BIG, KING_VALUE, Bounds, count_shift
 from dailydeal.solvers.pyramid_plan import (
     E_KING,
     E_PAIR,
@@ -149,6 +153,7 @@ class _Frontier:
         return True
 
 
+COUNTS_BITS: Final = 36  # the pool search's counts (``count_shift``) below a mask's index
 DOMINATED: Final = -2  # what ``dominated`` says of a dominated position
 
 
@@ -163,6 +168,7 @@ class _Search:
         self.budget = budget
         self.nodes = 0
         self.passes = game.PASSES
+        self.most = BIG if self.passes is None else self.passes - 1  # recycles allowed
         # The talon as one cyclic order: waste bottom..top, then the stock in drawing order.
         talon = list(game.waste) + game.stock[::-1]
         self.bounds = Bounds(list(game.cards[:SIZE]), talon, self.passes)
@@ -172,6 +178,12 @@ class _Search:
         self.start = pack(self.mask0, (1 << len(talon)) - 1, len(game.waste), rec0)
         self.same = same_before(self.bounds.tvalues)
         self.plan: list[PoolStep] = []  # the pool search's winning plan
+        # The pool search's table, kept for A* (``pool_open``): whether each pool state
+        # (mask index << COUNTS_BITS | counts) it searched can be cleared; the steps of its
+        # last win.
+        self.pool_table: dict[int, bool] = {}
+        self.steps: list[PoolStep] = []
+        self.pool_nodes = 0
         # A*: the smallest g each state was reached with, the edge it came by, the open list
         # A*: per pyramid and talon (a state without its waste pointer and recycles), the
         # positions reached (see ``ROOM_BITS``)
@@ -184,51 +196,70 @@ class _Search:
     # --- phase 1: the pool search ---------------------------------------------------
     def pool_winnable(self) -> bool | None:
         """Winnable with unlimited recycles? None when the budget ran out."""
-        counts = 0  # 4 bits per value: talon cards of that value remaining
-        for v in self.bounds.tvalues:
-            counts += 1 << (4 * v)
-        dead: set[int] = set()
-        self.plan = []
         try:
-            won = self._pool(self.mask0, counts, dead)
+            won = self._pool(self.mask0, self.bounds.counts_of(self.bounds.full))
         except _OutOfBudget:
             return None
-        self.plan.reverse()
+        self.plan = self.steps[::-1]
+        self.steps.clear()
         return won
 
-    def _pool(self, mask: int, counts: int, dead: set[int]) -> bool:
+    def pool_open(self, mask: int, tal: int) -> bool:
+        """Can the pool search clear ``mask`` with the talon cards ``tal``? When it cannot,
+        every position of that pyramid and talon is lost: exactly so with unlimited
+        recycles (the pool is the game then), and with a pass limit, as fewer passes only
+        lose more. A* asks this of every child; the pool search's tables are shared by all
+        the calls, so most answers are a lookup."""
+        counts = self.bounds.counts_of(tal)
+        won = self._pool(mask, counts)
+        self.steps.clear()
+        return won
+
+    def _pool(self, mask: int, counts: int) -> bool:
+        """Depth-first pool search from ``mask`` with ``counts`` (``count_shift``: the talon
+        cards of each value left). Records in ``pool_table`` whether each state it searched
+        can be cleared, and the winning steps, last first, in ``steps``."""
         if mask == 0:
             return True
-        key = mask | counts << TAL_SHIFT  # counts: 4 bits per value
-        if key in dead:
-            return False
+        bounds = self.bounds
+        info = bounds.info_cache.get(mask) or bounds.info(mask)
+        key = info.index << COUNTS_BITS | counts
+        known = self.pool_table.get(key)
+        if known is not None:
+            return known
         self.nodes += 1
+        self.pool_nodes += 1
         if self.budget.spent(self.nodes):
             raise _OutOfBudget
-        info = self.bounds.info(mask)
         for w, e in info.need:
-            if counts >> (4 * w) & 15 < e:
-                dead.add(key)
+            if counts >> count_shift(w) & 7 < e:
+                self.pool_table[key] = False
                 return False
-        plan = self.plan
+        steps = self.steps
+        won = False
         if info.king >= 0:
-            if self._pool(mask & ~(1 << info.king), counts, dead):
-                plan.append((E_KING, info.king, -1))
-                return True
-            dead.add(key)
-            return False
-        for a, b in info.pairs:
-            if self._pool(mask & ~(1 << a) & ~(1 << b), counts, dead):
-                plan.append((E_PAIR, a, b))
-                return True
-        for w in range(1, 13):
-            if counts >> (4 * w) & 15:
-                for i in info.partners[w]:
-                    if self._pool(mask & ~(1 << i), counts - (1 << (4 * w)), dead):
-                        plan.append((E_TALON, w, i))
-                        return True
-        dead.add(key)
-        return False
+            if self._pool(mask & ~(1 << info.king), counts):
+                steps.append((E_KING, info.king, -1))
+                won = True
+        else:
+            for a, b in info.pairs:
+                if self._pool(mask & ~(1 << a) & ~(1 << b), counts):
+                    steps.append((E_PAIR, a, b))
+                    won = True
+                    break
+            if not won:
+                for w, places in info.talon_moves:
+                    shift = count_shift(w)
+                    if w != KING_VALUE and counts >> shift & 7:
+                        for i in places:
+                            if self._pool(mask & ~(1 << i), counts - (1 << shift)):
+                                steps.append((E_TALON, w, i))
+                                won = True
+                                break
+                        if won:
+                            break
+        self.pool_table[key] = won
+        return won
 
     def _open(
         self, state: int, g: int, child: int, cost: int, kind: int, a: int, b: int, cneed: int
@@ -252,6 +283,11 @@ class _Search:
         bounds = self.bounds
         ch = bounds.heuristic(cmask, ctal, cp)
         if ch < 0:
+            return
+        if group is None and crec < self.most and not self.pool_open(cmask, ctal):
+            # A room is opened only once its pool is (or with no recycle left, where the
+            # threshold bound reads the one pass left, the talon's order included, and
+            # the pool rarely sees more), so only new rooms are asked.
             return
         if cneed > 0:
             # Every solution from the parent makes at least its pass count of recycles,
@@ -326,7 +362,7 @@ class _Search:
         # Methods and functions are called by name, never through a local alias: compiled,
         # a direct call is a C call, an alias a Python one.
         bounds = self.bounds
-        most = BIG if passes is None else passes - 1  # recycles allowed from the deal
+        most = self.most
         value_bits = bounds.value_bits
         same = self.same
         while frontier.pop():
@@ -448,12 +484,15 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     gc.disable()
     try:
         status, path = solver.astar()
+    except _OutOfBudget:  # in a pool search A* asked for (``pool_open``)
+        status, path = UNKNOWN, []
     finally:
         if collecting:
             gc.enable()
     stats: dict[str, Any] = {
         "phase": "astar",
         "pool_nodes": pool_nodes,
+        "pool_check_nodes": solver.pool_nodes - pool_nodes,
         "masks": len(solver.bounds.info_cache),
         "optimal": status == WON,
     }

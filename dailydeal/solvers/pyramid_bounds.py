@@ -85,6 +85,14 @@ class _MaskInfo:
     # (both ways round when both are alone); when no talon card of value w is left either,
     # a can only ever leave with b (the forced pair of the search)
     lone_pairs: list[tuple[int, int, int]]
+    index: int  # the order in which the mask was first met: a short name for it
+
+
+def count_shift(w: int) -> int:
+    """Where the count of the talon cards of value w (1 to 12) sits in the pool search's
+    counts: 3 bits per value (at most 4 cards), 36 bits in all, so that a pool state's key
+    (``_MaskInfo.index`` above them) stays a machine-sized int."""
+    return 3 * (w - 1)
 
 
 def with_draws(rank: int, steps: int, room: int) -> int:
@@ -162,13 +170,24 @@ class Bounds:
             self.place_bits[v] |= 1 << i
         for j, v in enumerate(self.tvalues):
             self.value_bits[v] |= 1 << j
-        # vtab[k][x]: the values (as bits) of the talon cards at positions 8k..8k+7 in x.
+        self.full = (1 << self.n) - 1  # every talon position
+        # vtab[k][x]: the values (as bits) of the talon cards at positions 8k..8k+7 in x;
+        # ctab[k][x]: how many of them of each value but kings (``counts_of``).
         self.vtab = [[0] * 256 for _ in range(3)]
+        self.ctab = [[0] * 256 for _ in range(3)]
         for k in range(3):
-            for x in range(256):
-                for i in range(8):
-                    if x >> i & 1 and 8 * k + i < self.n:
-                        self.vtab[k][x] |= self.vbit[8 * k + i]
+            vt = self.vtab[k]
+            ct = self.ctab[k]
+            for x in range(1, 256):  # x from x less its lowest card
+                j = 8 * k + bit_length(x & -x) - 1
+                rest = x & (x - 1)
+                vt[x] = vt[rest]
+                ct[x] = ct[rest]
+                if j < self.n:
+                    v = self.tvalues[j]
+                    vt[x] |= 1 << v
+                    if v != KING_VALUE:
+                        ct[x] += 1 << count_shift(v)
         self.info_cache: dict[int, _MaskInfo] = {}
         self.pool_cache: dict[int, int] = {}
         self.phase_cache: dict[int, int] = {}
@@ -182,6 +201,12 @@ class Bounds:
         """The values (as bits) of the talon cards in a set of positions."""
         t0, t1, t2 = self.vtab
         return t0[talon_set & 255] | t1[talon_set >> 8 & 255] | t2[talon_set >> 16]
+
+    def counts_of(self, talon_set: int) -> int:
+        """How many talon cards of each value but kings a set of positions holds (the pool
+        search's counts: ``count_shift``; a talon king never takes a pyramid card)."""
+        c0, c1, c2 = self.ctab
+        return c0[talon_set & 255] + c1[talon_set >> 8 & 255] + c2[talon_set >> 16]
 
     def info(self, mask: int) -> _MaskInfo:
         """Moves and bounds of a pyramid mask.
@@ -233,7 +258,7 @@ class Bounds:
                 lone_pairs.append((b, a, values[a]))
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
-            lone_pairs,
+            lone_pairs, len(self.info_cache),
         )
         self.info_cache[mask] = got
         return got
