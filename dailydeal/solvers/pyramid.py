@@ -208,8 +208,8 @@ class _Search:
         """Can the pool search clear ``mask`` with the talon cards ``tal``? When it cannot,
         every position of that pyramid and talon is lost: exactly so with unlimited
         recycles (the pool is the game then), and with a pass limit, as fewer passes only
-        lose more. A* asks this of every child; the pool search's tables are shared by all
-        the calls, so most answers are a lookup."""
+        lose more. A* asks this of every new pyramid and talon; the pool search's table is
+        shared by all the calls, so most answers are a lookup."""
         counts = self.bounds.counts_of(tal)
         won = self._pool(mask, counts)
         self.steps.clear()
