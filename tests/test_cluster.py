@@ -55,11 +55,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def generate(db: Path, secret: str) -> Path:
+def generate(db: Path, secret: str, first: str | None = None) -> Path:
     """A real `dailydeal generate` of yesterday..tomorrow (UTC): every date some time zone
-    may call today, so /healthz is "ok"."""
+    may call today, so /healthz is "ok". ``first``: the first date instead of yesterday."""
     db.parent.mkdir(parents=True, exist_ok=True)
-    first = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
+    if first is None:
+        first = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
            "DAILYDEAL_SECRET": secret, "DAILYDEAL_GAMES": "accordion"}
     subprocess.run([str(DAILYDEAL), "generate", "--db", str(db), "--from", first,
@@ -374,9 +375,10 @@ def test_independent_generators_serve_byte_identical_deals(tmp_path: Path, now: 
     from dailydeal.web import create_app
 
     secret = secrets.token_hex(32)
-    a = generate(tmp_path / "a" / "d.db", secret)
-    time.sleep(1.1)
-    b = generate(tmp_path / "b" / "d.db", secret)
+    first = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
+    a = generate(tmp_path / "a" / "d.db", secret, first)  # the same dates, even across
+    time.sleep(1.1)  # midnight UTC
+    b = generate(tmp_path / "b" / "d.db", secret, first)
     when = ("created_at", "committed_at", "solver")
 
     def rows(db: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

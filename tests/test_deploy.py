@@ -42,10 +42,12 @@ def server(tmp_path: Path, fill_db: Any) -> Any:
 
 
 def test_gunicorn_serves_a_deal_and_verifies_its_solution(
-    server: Any, solutions: dict[str, list[str]]
+    server: Any, solutions: dict[str, list[str]], days: dict[str, dt.date]
 ) -> None:
     base, pid = server
-    today = dt.datetime.now(dt.UTC).date()  # the real clock: the server's is not frozen
+    # The date the database holds as today; the server reads the real clock, which still
+    # serves it (today somewhere) if midnight UTC has passed since the session started.
+    today = days["today"]
     status, headers, body = fetch(f"{base}/daily/{today}/gaps/medium")
     assert status == 200, body
     assert headers["Cache-Control"] == "public, max-age=31536000, immutable"

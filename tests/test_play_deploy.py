@@ -18,10 +18,12 @@ def _room_for_many_players(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_concurrent_results_count_each_player_once(
-    server: Any, solutions: dict[str, list[str]]  # noqa: F811
+    server: Any, solutions: dict[str, list[str]], days: dict[str, dt.date]  # noqa: F811
 ) -> None:
     base, _ = server
-    today = dt.datetime.now(dt.UTC).date()  # the real clock: the server's is not frozen
+    # The date the database holds as today; the server reads the real clock, which still
+    # takes its results (today somewhere) if midnight UTC has passed since the session began.
+    today = days["today"]
     id_ = f"{today}-pyramid-medium"
     win = solutions["pyramid"]
     # 12 players, each posting 3 times at once, over 2 worker processes
@@ -40,10 +42,10 @@ def test_concurrent_results_count_each_player_once(
 
 
 def test_hint_and_commitment_over_the_wire(
-    server: Any, solutions: dict[str, list[str]]  # noqa: F811
+    server: Any, solutions: dict[str, list[str]], days: dict[str, dt.date]  # noqa: F811
 ) -> None:
     base, _ = server
-    today = dt.datetime.now(dt.UTC).date()
+    today = days["today"]  # as in the test above
     id_ = f"{today}-gaps-easy"
     status, _, hint = fetch(f"{base}/deals/{id_}/hint", {"moves": solutions["gaps"][:3]})
     assert status == 200 and hint["verdict"] == "winnable" and hint["move"]
