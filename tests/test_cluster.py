@@ -55,12 +55,17 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+def yesterday() -> str:
+    """Yesterday's date (UTC), ISO."""
+    return (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
+
+
 def generate(db: Path, secret: str, first: str | None = None) -> Path:
     """A real `dailydeal generate` of yesterday..tomorrow (UTC): every date some time zone
     may call today, so /healthz is "ok". ``first``: the first date instead of yesterday."""
     db.parent.mkdir(parents=True, exist_ok=True)
     if first is None:
-        first = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
+        first = yesterday()
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
            "DAILYDEAL_SECRET": secret, "DAILYDEAL_GAMES": "accordion"}
     subprocess.run([str(DAILYDEAL), "generate", "--db", str(db), "--from", first,
@@ -375,7 +380,7 @@ def test_independent_generators_serve_byte_identical_deals(tmp_path: Path, now: 
     from dailydeal.web import create_app
 
     secret = secrets.token_hex(32)
-    first = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
+    first = yesterday()
     a = generate(tmp_path / "a" / "d.db", secret, first)  # the same dates, even across
     time.sleep(1.1)  # midnight UTC
     b = generate(tmp_path / "b" / "d.db", secret, first)

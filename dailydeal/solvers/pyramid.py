@@ -175,7 +175,7 @@ class _Search:
         self.mask0 = game.mask
         rec0 = game.recycles if self.passes is not None else 0
         # The talon of the deal has no card removed: it is canonical (``canonical``).
-        self.start = pack(self.mask0, (1 << len(talon)) - 1, len(game.waste), rec0)
+        self.start = pack(self.mask0, self.bounds.full, len(game.waste), rec0)
         self.same = same_before(self.bounds.tvalues)
         self.plan: list[PoolStep] = []  # the pool search's winning plan
         # The pool search's table, kept for A* (``pool_open``): whether each pool state
@@ -473,7 +473,7 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     if is_won(solver.mask0):
         return SolveResult(WON, [], 0, stats={"phase": "start"})
     pool = solver.pool_winnable()
-    pool_nodes = solver.nodes
+    pool_nodes = solver.pool_nodes
     if pool is None:
         return SolveResult(UNKNOWN, [], solver.nodes, stats={"phase": "pool"})
     if not pool:

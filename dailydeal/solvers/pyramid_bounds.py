@@ -163,7 +163,6 @@ class Bounds:
         self.passes = passes
         # value_bits[w]: talon positions holding a card of value w.
         self.value_bits = [0] * 14
-        self.vbit = [1 << v for v in self.tvalues]
         # place_bits[v]: pyramid places dealt a card of value v.
         self.place_bits = [0] * 14
         for i, v in enumerate(self.values):
