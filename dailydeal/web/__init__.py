@@ -21,7 +21,12 @@ Configuration (``test_config`` replaces the environment entirely):
   ``HINT_MAX_NODES`` (env ``DAILYDEAL_HINT_MAX_NODES``: the solver's node budget per hint)
   and ``HINT_TIME_LIMIT`` (env ``DAILYDEAL_HINT_TIME_LIMIT``: seconds, a safety net that
   answers 503); ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
-  ``20 per hour``): results posted per client address.
+  ``60 per minute``): results posted per client address; ``COUNTED_RATE_LIMIT`` (env
+  ``DAILYDEAL_COUNTED_LIMIT``, ``5 per minute``): results counted per address;
+  ``PLAYS_RATE_LIMIT`` (env ``DAILYDEAL_PLAYS_LIMIT``, ``3000 per day``): plays begun per
+  address; ``STATS_RATE_LIMIT`` (env ``DAILYDEAL_STATS_LIMIT``, ``60 per minute``);
+  ``RESULTS_RETENTION_DAYS`` (env ``DAILYDEAL_RESULTS_RETENTION_DAYS``, 30): days after a
+  deal's solution opens that its move lists are kept (web/results.py).
 - ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: none,
   links are relative; never the request's Host). ``NOW``: a clock (callable -> aware UTC
   datetime) for tests.
@@ -53,7 +58,11 @@ DEFAULTS: dict[str, Any] = {
     "HINT_RATE_LIMIT": "20 per minute",
     "HINT_MAX_NODES": None,  # the game's default (dailydeal.hints.MAX_NODES)
     "HINT_TIME_LIMIT": 10.0,
-    "RESULTS_RATE_LIMIT": "20 per hour",
+    "RESULTS_RATE_LIMIT": "60 per minute",
+    "COUNTED_RATE_LIMIT": "5 per minute",
+    "PLAYS_RATE_LIMIT": "3000 per day",
+    "STATS_RATE_LIMIT": "60 per minute",
+    "RESULTS_RETENTION_DAYS": 30.0,
     "FEED_DAYS": 30,
     "NOW": None,
 }
@@ -88,9 +97,14 @@ _ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
     "DAILYDEAL_HINT_MAX_NODES": ("HINT_MAX_NODES", int),
     "DAILYDEAL_HINT_TIME_LIMIT": ("HINT_TIME_LIMIT", float),
     "DAILYDEAL_RESULTS_LIMIT": ("RESULTS_RATE_LIMIT", str),
+    "DAILYDEAL_COUNTED_LIMIT": ("COUNTED_RATE_LIMIT", str),
+    "DAILYDEAL_PLAYS_LIMIT": ("PLAYS_RATE_LIMIT", str),
+    "DAILYDEAL_STATS_LIMIT": ("STATS_RATE_LIMIT", str),
+    "DAILYDEAL_RESULTS_RETENTION_DAYS": ("RESULTS_RETENTION_DAYS", float),
 }
-_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT")
-_LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT")
+_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT", "RESULTS_RETENTION_DAYS")
+_LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT",
+           "COUNTED_RATE_LIMIT", "PLAYS_RATE_LIMIT", "STATS_RATE_LIMIT")
 
 
 def config_from_env() -> dict[str, Any]:
@@ -191,10 +205,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(feeds.bp, url_prefix="/api/v1")
     pages.register(app)
 
+    storage_uri = str(app.config["RATELIMIT_STORAGE_URI"])
     limiter = Limiter(
         get_remote_address,
         app=app,
-        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        storage_uri=storage_uri,
+        # a hung Redis costs a request half a second, then the in-memory fallback counts
+        storage_options=_storage_options(storage_uri),
         headers_enabled=True,
         enabled=bool(app.config["RATELIMIT_ENABLED"]),
         swallow_errors=True,  # a storage outage (redis down) must not fail verification
@@ -223,6 +240,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compress.register(app)  # gzip for pages, scripts and JSON: the one place it is done
 
     return app
+
+
+def _storage_options(uri: str) -> dict[str, Any]:
+    """Connect and read timeouts under a second, no retries, for a Redis storage."""
+    if not uri.startswith(("redis://", "rediss://", "redis+unix://")):
+        return {}
+    from dailydeal.daily.results_redis import options
+
+    return options()
 
 
 def _method_is(*methods: str) -> bool:

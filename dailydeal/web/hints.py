@@ -17,6 +17,7 @@ from flask import Blueprint, Flask, Response, current_app, request
 from dailydeal.games import Game
 from dailydeal.hints import HintTimeout, hint
 from dailydeal.verify import replay
+from dailydeal.web import plays
 from dailydeal.web.api import (
     NO_STORE,
     deal_position,
@@ -62,6 +63,7 @@ def deal_hint(id_: str) -> Response:
     """The hint after a move list of a daily deal (``?moves=`` or a body like state's)."""
     position, moves = deal_position(id_)
     out = {"deal": id_, **hint_json(position, moves)}
+    plays.note_hint(id_)  # the hint counts for the play whose token came with it
     return json_response(out, GET_CACHE if request.method == "GET" else NO_STORE)
 
 
