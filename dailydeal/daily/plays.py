@@ -85,9 +85,9 @@ def read(key: bytes, deal_id: str, token: object) -> Play:
     return Play(id_, deal_id, issued)
 
 
-def min_seconds(moves: int) -> int:
+def min_seconds(moves: int, per_move: float = MIN_SECONDS_PER_MOVE) -> int:
     """The least time, in whole seconds, a person takes to play ``moves`` moves."""
-    return math.ceil(moves * MIN_SECONDS_PER_MOVE)
+    return math.ceil(moves * per_move)
 
 
 __all__ = ["MIN_SECONDS_PER_MOVE", "BadPlay", "Play", "issue", "min_seconds", "new_key", "read"]

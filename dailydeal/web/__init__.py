@@ -26,7 +26,9 @@ Configuration (``test_config`` replaces the environment entirely):
   ``PLAYS_RATE_LIMIT`` (env ``DAILYDEAL_PLAYS_LIMIT``, ``3000 per day``): plays begun per
   address; ``STATS_RATE_LIMIT`` (env ``DAILYDEAL_STATS_LIMIT``, ``60 per minute``);
   ``RESULTS_RETENTION_DAYS`` (env ``DAILYDEAL_RESULTS_RETENTION_DAYS``, 30): days after a
-  deal's solution opens that its move lists are kept (web/results.py).
+  deal's solution opens that its move lists are kept; ``MIN_SECONDS_PER_MOVE`` (env
+  ``DAILYDEAL_MIN_SECONDS_PER_MOVE``, 0.5): the least play time per move of a counted
+  result (web/results.py, dailydeal/daily/plays.py).
 - ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: none,
   links are relative; never the request's Host). ``NOW``: a clock (callable -> aware UTC
   datetime) for tests.
@@ -63,6 +65,7 @@ DEFAULTS: dict[str, Any] = {
     "PLAYS_RATE_LIMIT": "3000 per day",
     "STATS_RATE_LIMIT": "60 per minute",
     "RESULTS_RETENTION_DAYS": 30.0,
+    "MIN_SECONDS_PER_MOVE": 0.5,  # dailydeal.daily.plays.MIN_SECONDS_PER_MOVE
     "FEED_DAYS": 30,
     "NOW": None,
 }
@@ -101,8 +104,10 @@ _ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
     "DAILYDEAL_PLAYS_LIMIT": ("PLAYS_RATE_LIMIT", str),
     "DAILYDEAL_STATS_LIMIT": ("STATS_RATE_LIMIT", str),
     "DAILYDEAL_RESULTS_RETENTION_DAYS": ("RESULTS_RETENTION_DAYS", float),
+    "DAILYDEAL_MIN_SECONDS_PER_MOVE": ("MIN_SECONDS_PER_MOVE", float),
 }
-_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT", "RESULTS_RETENTION_DAYS")
+_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT", "RESULTS_RETENTION_DAYS",
+            "MIN_SECONDS_PER_MOVE")
 _LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT",
            "COUNTED_RATE_LIMIT", "PLAYS_RATE_LIMIT", "STATS_RATE_LIMIT")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 
 from dailydeal.daily import plays, results
 from dailydeal.web import clock
@@ -42,7 +42,7 @@ def new_play(id_: str) -> Response:
         "play": token,
         "issued": clock.iso(dt.datetime.fromtimestamp(play.issued, dt.UTC)),
         "expires": clock.iso(results_close(row)),
-        "min_seconds_per_move": plays.MIN_SECONDS_PER_MOVE,
+        "min_seconds_per_move": float(current_app.config["MIN_SECONDS_PER_MOVE"]),
         "links": {"results": url_for("results.post_result", id_=id_)},
     }
     return json_response(body, NO_STORE, status=201)

@@ -287,13 +287,14 @@ def post_result(id_: str) -> Response:
         )
     if (answer := _existing(id_, client, moves, play)) is not None:
         return answer
-    need = plays.min_seconds(len(moves))  # the moves sent: what the person played
+    per_move = float(current_app.config["MIN_SECONDS_PER_MOVE"])
+    need = plays.min_seconds(len(moves), per_move)  # the moves sent: what the person played
     if elapsed < need:
         wait = need - elapsed
         raise refused(
             425, "too-fast",
             f"{len(moves)} moves in {elapsed} s is faster than a person plays "
-            f"({plays.MIN_SECONDS_PER_MOVE} s a move); your play is kept: post the same "
+            f"({per_move} s a move); your play is kept: post the same "
             f"result again in {wait} s and it counts",
             retry_after=wait, headers={"Retry-After": str(wait)},
         )
