@@ -240,12 +240,19 @@ def _counted_budget() -> None:
     if limiter is None or not current_app.config.get("RATELIMIT_ENABLED", True):
         return
     from limits import parse
+    from limits.storage import Storage
+    from limits.strategies import MovingWindowRateLimiter
 
     text = str(current_app.config["COUNTED_RATE_LIMIT"])
     item = parse(text)
     address = get_remote_address()
     try:
-        strategy = limiter.limiter
+        # the app's storage (its in-memory fallback while Redis is down), in a moving
+        # window: a fixed one lets a script count twice the limit across a window's edge
+        storage = limiter.limiter.storage
+        if not isinstance(storage, Storage):  # limits < 4 keeps a weak reference
+            storage = storage()
+        strategy = MovingWindowRateLimiter(storage)
         if strategy.hit(item, "counted", address):
             return
         reset = strategy.get_window_stats(item, "counted", address).reset_time
