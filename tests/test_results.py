@@ -410,3 +410,26 @@ def test_a_store_that_cannot_be_written_is_a_503_that_heals_by_itself(
     healed = post(http, id_, client="readonly-000000000", moves=win, play=tokens[1])
     assert healed.status_code == 201, healed.get_data(as_text=True)
     assert http.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 2
+
+
+def test_a_thousand_players_behind_one_address_can_all_begin_and_count(
+    db_path: Path, clock: Clock, days: dict[str, dt.date], solutions: dict[str, list[str]],
+) -> None:
+    """The default budgets (docs/api.md): 1,000 plays a day from one address all begin;
+    the counted budget lets results through at 5 a minute, 7,200 a day, and one refused in
+    a rush keeps its play (test_counted_results_have_a_budget_per_address)."""
+    from limits import parse
+
+    from dailydeal.web import DEFAULTS
+
+    http = create_app({"DATABASE": db_path, "NOW": clock}).test_client()
+    id_ = today_id(days)
+    tokens = {begin(http, id_, "192.0.2.44") for _ in range(1000)}
+    assert len(tokens) == 1000
+    counted = parse(DEFAULTS["COUNTED_RATE_LIMIT"])
+    per_day = counted.amount * 86400 // counted.get_expiry()
+    assert per_day >= 1000 and parse(DEFAULTS["PLAYS_RATE_LIMIT"]).amount >= 1000
+    clock.advance(3600)
+    for i, token in enumerate(sorted(tokens)[:5]):  # a minute's worth counts at once
+        assert post(http, id_, "192.0.2.44", client=f"colleague-{i:010d}",
+                    moves=solutions["pyramid"][:4], play=token).status_code == 201
