@@ -127,8 +127,8 @@ def m004_results(db: sqlite_utils.Database) -> None:
             state TEXT NOT NULL,         -- won, lost or in progress (gave up)
             moves INTEGER NOT NULL,      -- moves played, Accordion deals included
             score INTEGER NOT NULL,
-            hints INTEGER NOT NULL,      -- hints used, as the client reports
-            seconds INTEGER,             -- time played, as the client reports
+            hints INTEGER NOT NULL,      -- hints used (m005: the server's count for the play)
+            seconds INTEGER,             -- time played (m005: the server's, from the play)
             move_list TEXT NOT NULL,     -- JSON: the moves sent, to verify again
             created_at TEXT NOT NULL,
             PRIMARY KEY (deal_id, client)
