@@ -232,7 +232,9 @@ def test_bad_results_are_not_stored(
     for body, status, needle in cases:
         got = problem(post(client, id_, **body), status)
         assert needle in got["detail"], got
-    problem(client.post(f"{API}/deals/{id_}/results", data="x", content_type="text/plain"), 415)
+    refused = client.post(f"{API}/deals/{id_}/results", data="x", content_type="text/plain")
+    problem(refused, 415)
+    assert refused.headers["Cache-Control"] == "no-store"  # about one client's post
     problem(post(client, f"{days['future']}-gaps-easy", **good), 404)
     problem(client.post(f"{API}/deals/{days['future']}-gaps-easy/plays"), 404)
     assert client.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 0

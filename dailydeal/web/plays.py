@@ -24,9 +24,17 @@ from flask import Blueprint, Response, current_app, request, url_for
 from dailydeal.daily import plays, results
 from dailydeal.web import clock
 from dailydeal.web.api import NO_STORE, json_response, now, published_row
-from dailydeal.web.results import closed, play_key, refused, results_close, use_store
+from dailydeal.web.results import (
+    closed,
+    no_store_refusals,
+    play_key,
+    refused,
+    results_close,
+    use_store,
+)
 
 bp = Blueprint("plays", __name__)
+bp.after_request(no_store_refusals)
 
 
 @bp.post("/deals/<id_>/plays")

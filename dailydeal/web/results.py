@@ -173,6 +173,17 @@ def _prune(current: dt.datetime) -> None:
 
 
 # --- routes ------------------------------------------------------------------------------
+def no_store_refusals(resp: Response) -> Response:
+    """Every 4xx and 5xx of a play, result or statistics request is about one client's
+    request (or a passing outage): never cached (problems default to max-age=60)."""
+    if resp.status_code >= 400:
+        resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+bp.after_request(no_store_refusals)
+
+
 def _count(payload: dict[str, Any], name: str, upper: int) -> int | None:
     value = payload.get(name)
     if value is None:
