@@ -137,3 +137,26 @@ def test_the_element_on_another_site_and_the_embed_register_no_worker(
     page.wait_for_timeout(1000)  # time enough for a registration, were there one
     assert page.evaluate("navigator.serviceWorker.getRegistrations().then((r) => r.length)") == 0
     assert page.evaluate("navigator.serviceWorker.controller") is None
+
+
+def test_chromium_finds_the_site_installable(
+    site: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """What Chromium itself says (the DevTools protocol's installability check), in a
+    profile on disk: a Playwright context is incognito, where nothing installs."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("profile")), executable_path=chromium_path(),
+            args=CHROMIUM_ARGS, service_workers="allow",
+        )
+        try:
+            page = context.new_page()
+            page.goto(f"{site}/")
+            wait_until(page, CONTROLLED)
+            cdp = context.new_cdp_session(page)
+            assert cdp.send("Page.getAppManifest")["errors"] == []
+            assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        finally:
+            context.close()
