@@ -151,3 +151,13 @@ def test_committed_icons_are_what_icons_py_draws(size: int) -> None:
     assert (STATIC / f"icon-{size}.png").read_bytes() == icons.draw(size), (
         "run: python -m dailydeal.web.icons"
     )
+
+
+def test_the_worker_template_ships_with_the_package() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    shipped = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["dailydeal"]
+    assert "web/templates/*.js" in shipped and "web/static/*" in shipped
+    assert (Path(pages.__file__).parent / "templates" / "sw.js").is_file()
