@@ -8,6 +8,7 @@ tests/browser.py); skipped, with the reason, when either is missing.
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -160,3 +161,45 @@ def test_chromium_finds_the_site_installable(
             assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
         finally:
             context.close()
+
+
+def test_a_deploy_installs_a_new_worker_that_keeps_the_opened_deals(
+    context: Any, tmp_path: Any, deal_rows: list[dict[str, Any]], now: dt.datetime,
+    days: dict[str, dt.date],
+) -> None:
+    """A static file changes (a deploy): /sw.js changes with it, the browser installs the new
+    worker, which deletes the old cache and keeps the deals the old one had kept."""
+    from browser import serve
+
+    from dailydeal.daily.store import insert_deal, open_db
+    from dailydeal.web import create_app, pages
+    from dailydeal.web.db import forget
+
+    path = tmp_path / "deploy.db"
+    db = open_db(path)
+    for row in deal_rows:
+        insert_deal(db, row)
+    db.close()
+    app = create_app({"DATABASE": path, "NOW": lambda: now})
+    try:
+        with serve(app) as site:
+            page = context.new_page()
+            page.goto(f"{site}/")
+            wait_until(page, CONTROLLED)
+            today = deal_id(days["today"], "gaps", "expert")
+            wait_until(page, KEPT, [f"/play/{today}", f"/api/v1/deals/{today}"])
+            before = page.evaluate("caches.keys()")
+            assert len(before) == 1
+            with app.app_context():  # the deploy: one static file changes
+                found = pages.assets()
+                old = found["site.css"]
+                body = old.body + b"\n/* deploy */\n"
+                found["site.css"] = pages.Asset(body, gzip.compress(body), old.mimetype,
+                                                "d" * 12)
+            page.evaluate("navigator.serviceWorker.ready.then((r) => r.update())")
+            wait_until(page, "caches.keys().then((k) => k.length === 1 && k[0] !== %r)"
+                       % before[0], seconds=20)
+            wait_until(page, KEPT, [f"/play/{today}", f"/api/v1/deals/{today}",
+                                    "/static/site.css?v=" + "d" * 12])
+    finally:
+        forget(path)
