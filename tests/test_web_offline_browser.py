@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
+import json
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -140,66 +143,97 @@ def test_the_element_on_another_site_and_the_embed_register_no_worker(
     assert page.evaluate("navigator.serviceWorker.controller") is None
 
 
-def test_chromium_finds_the_site_installable(
-    site: str, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def test_chromium_finds_the_site_installable(browser: Any, site: str, tmp_path: Path) -> None:
     """What Chromium itself says (the DevTools protocol's installability check), in a
     profile on disk: a Playwright context is incognito, where nothing installs."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("profile")), executable_path=chromium_path(),
-            args=CHROMIUM_ARGS, service_workers="allow",
-        )
-        try:
-            page = context.new_page()
-            page.goto(f"{site}/")
-            wait_until(page, CONTROLLED)
-            cdp = context.new_cdp_session(page)
-            assert cdp.send("Page.getAppManifest")["errors"] == []
-            assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
-        finally:
-            context.close()
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=chromium_path(), args=CHROMIUM_ARGS,
+        service_workers="allow",
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{site}/")
+        wait_until(page, CONTROLLED)
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getAppManifest")["errors"] == []
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    finally:
+        context.close()
 
 
-def test_a_deploy_installs_a_new_worker_that_keeps_the_opened_deals(
-    context: Any, tmp_path: Any, deal_rows: list[dict[str, Any]], now: dt.datetime,
-    days: dict[str, dt.date],
-) -> None:
-    """A static file changes (a deploy): /sw.js changes with it, the browser installs the new
-    worker, which deletes the old cache and keeps the deals the old one had kept."""
+@contextmanager
+def own_site(path: Path, rows: list[dict[str, Any]], now: dt.datetime) -> Iterator[tuple[Any, str]]:
+    """A server of its own (app, base URL), for a test that changes the app as it runs."""
     from browser import serve
 
     from dailydeal.daily.store import insert_deal, open_db
-    from dailydeal.web import create_app, pages
+    from dailydeal.web import create_app
     from dailydeal.web.db import forget
 
-    path = tmp_path / "deploy.db"
     db = open_db(path)
-    for row in deal_rows:
+    for row in rows:
         insert_deal(db, row)
     db.close()
     app = create_app({"DATABASE": path, "NOW": lambda: now})
     try:
-        with serve(app) as site:
-            page = context.new_page()
-            page.goto(f"{site}/")
-            wait_until(page, CONTROLLED)
-            today = deal_id(days["today"], "gaps", "expert")
-            wait_until(page, KEPT, [f"/play/{today}", f"/api/v1/deals/{today}"])
-            before = page.evaluate("caches.keys()")
-            assert len(before) == 1
-            with app.app_context():  # the deploy: one static file changes
-                found = pages.assets()
-                old = found["site.css"]
-                body = old.body + b"\n/* deploy */\n"
-                found["site.css"] = pages.Asset(body, gzip.compress(body), old.mimetype,
-                                                "d" * 12)
-            page.evaluate("navigator.serviceWorker.ready.then((r) => r.update())")
-            wait_until(page, "caches.keys().then((k) => k.length === 1 && k[0] !== %r)"
-                       % before[0], seconds=20)
-            wait_until(page, KEPT, [f"/play/{today}", f"/api/v1/deals/{today}",
-                                    "/static/site.css?v=" + "d" * 12])
+        with serve(app) as url:
+            yield app, url
     finally:
         forget(path)
+
+
+def test_a_deploy_installs_a_new_worker_that_keeps_the_opened_deals(
+    context: Any, tmp_path: Path, deal_rows: list[dict[str, Any]], now: dt.datetime,
+    days: dict[str, dt.date],
+) -> None:
+    """A static file changes (a deploy): /sw.js changes with it, the browser installs the new
+    worker, which deletes the old cache and keeps the deals the old one had kept."""
+    from dailydeal.web import pages
+
+    with own_site(tmp_path / "deploy.db", deal_rows, now) as (app, site):
+        page = context.new_page()
+        page.goto(f"{site}/")
+        wait_until(page, CONTROLLED)
+        today = deal_id(days["today"], "gaps", "expert")
+        wait_until(page, KEPT, [f"/play/{today}", f"/api/v1/deals/{today}"])
+        before = page.evaluate("caches.keys()")
+        assert len(before) == 1
+        with app.app_context():  # the deploy: one static file changes
+            found = pages.assets()
+            old = found["site.css"]
+            body = old.body + b"\n/* deploy */\n"
+            found["site.css"] = pages.Asset(body, gzip.compress(body), old.mimetype, "d" * 12)
+        page.evaluate("navigator.serviceWorker.ready.then((r) => r.update())")
+        replaced = f"caches.keys().then((k) => k.length === 1 && k[0] !== {json.dumps(before[0])})"
+        wait_until(page, replaced, seconds=20)
+        wait_until(page, KEPT, [f"/play/{today}", f"/api/v1/deals/{today}",
+                                "/static/site.css?v=" + "d" * 12])
+
+
+def test_a_slow_network_gets_the_kept_page_after_a_few_seconds(
+    context: Any, tmp_path: Path, deal_rows: list[dict[str, Any]], now: dt.datetime,
+) -> None:
+    """A weak signal (the server answers the daily page in 20 s): the worker answers with the
+    page it kept once PATIENCE (4 s) is over, and still keeps the network's answer."""
+    import threading
+    import time
+
+    from flask import request
+
+    slow = threading.Event()
+    with own_site(tmp_path / "slow.db", deal_rows, now) as (app, site):
+        @app.before_request
+        def crawl() -> None:
+            if slow.is_set() and request.path == "/":
+                time.sleep(20)
+
+        page = context.new_page()
+        page.goto(f"{site}/")
+        wait_until(page, CONTROLLED)
+        wait_until(page, KEPT, ["/"])
+        slow.set()
+        start = time.monotonic()
+        page.goto(f"{site}/", timeout=30_000)
+        waited = time.monotonic() - start
+        assert page.locator("h1").first.inner_text() == "Today's deals"
+        assert 3.5 < waited < 15, waited  # the kept page at 4 s, not the network at 20

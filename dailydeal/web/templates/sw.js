@@ -11,6 +11,7 @@ const ROOT = {{ root|tojson }};
 const API = {{ api|tojson }};
 const CACHE = `dailydeal-${VERSION}`;
 const KEEP = 150; // pages and deals kept beside the shell, the oldest dropped first
+const PATIENCE = 4000; // ms the network is waited for when a kept copy could answer
 const KEPT = new Set([...SHELL, ...Object.values(ALIASES)].map((u) => new URL(u, location).href));
 // the API's answers that are the same for everyone and that a page needs to play:
 // the daily lists, a daily deal, a numbered deal. Never hints, states, results, statistics.
@@ -48,11 +49,11 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== location.origin) return;
   if (request.mode === "navigate") {
-    if (isPage(url)) event.respondWith(networkFirst(request, true));
+    if (isPage(url)) event.respondWith(networkFirst(event, true));
   } else if (isDeal(url)) {
-    event.respondWith(networkFirst(request, false));
+    event.respondWith(networkFirst(event, false));
   } else if (isStatic(url)) {
-    event.respondWith(staleWhileRevalidate(event, request));
+    event.respondWith(staleWhileRevalidate(event));
   }
 });
 
@@ -62,30 +63,37 @@ self.addEventListener("message", (event) => {
   if (Array.isArray(urls)) event.waitUntil(prefetch(urls.map(String)));
 });
 
-async function networkFirst(request, page) {
-  const cache = await caches.open(CACHE);
-  try {
-    const response = await fetch(request);
-    if (response.ok) await keep(cache, request, response.clone());
+// The network's answer, kept for later; the kept copy when the network fails, or when it is
+// slower than PATIENCE (a weak mobile signal: the network's answer is still kept when it comes).
+async function networkFirst(event, page) {
+  const request = event.request;
+  const network = fetch(request).then(async (response) => {
+    if (response.ok) await keep(await caches.open(CACHE), request, response.clone());
     return response;
+  });
+  event.waitUntil(network.catch(() => {})); // the worker lives until it is kept
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request, { ignoreVary: true });
+  try {
+    return await (kept ? Promise.race([network, after(PATIENCE, kept)]) : network);
   } catch (error) {
-    const kept = await cache.match(request, { ignoreVary: true });
     if (kept) return kept;
     if (page) return (await cache.match(OFFLINE)) || Response.error();
     throw error; // the page's fetch fails as it would without a worker
   }
 }
 
-async function staleWhileRevalidate(event, request) {
-  const cache = await caches.open(CACHE);
-  const kept = await cache.match(request, { ignoreVary: true });
+const after = (ms, value) => new Promise((resolve) => setTimeout(resolve, ms, value));
+
+async function staleWhileRevalidate(event) {
+  const request = event.request;
   const fresh = fetch(request).then(async (response) => {
-    if (response.ok) await cache.put(request, response.clone());
+    if (response.ok) await (await caches.open(CACHE)).put(request, response.clone());
     return response;
   });
-  if (!kept) return fresh;
   event.waitUntil(fresh.catch(() => {})); // offline: the kept copy is all there is
-  return kept;
+  const kept = await (await caches.open(CACHE)).match(request, { ignoreVary: true });
+  return kept || fresh;
 }
 
 async function prefetch(urls) {
