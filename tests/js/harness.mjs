@@ -135,6 +135,16 @@ function same(a, b) {
   const ka = Object.keys(a), kb = Object.keys(b);
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
 }
+function firstDifference(a, b, path = "") { // where two answers part, for a readable report
+  if (same(a, b)) return null;
+  if (typeof a === "object" && typeof b === "object" && a && b && Array.isArray(a) === Array.isArray(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference(a[k], b[k], `${path}.${k}`);
+      if (d) return d;
+    }
+  }
+  return { at: path || ".", python: a, rules_js: b };
+}
 const attempt = (fn) => { try { return fn(); } catch (e) { return { error: e.message }; } };
 
 function checkVectors(path) {
@@ -144,7 +154,7 @@ function checkVectors(path) {
     checks++;
     if (same(expected, got)) return true;
     bad++;
-    console.log(JSON.stringify({ where, expected, got }));
+    console.log(JSON.stringify({ where, ...firstDifference(expected, got) }));
     return false;
   };
   v.decks.forEach(([seed, deck], i) => expect(`decks[${i}] seed ${seed}`, deck, R.dealFromSeed("gaps", seed).join(" ")));
