@@ -104,7 +104,8 @@ def _first_difference(spec: dict[str, Any], index: int, tmp: Path) -> str:
 @pytest.mark.slow
 def test_random_walks_of_every_variant_agree_position_by_position(tmp_path: Path) -> None:
     walks = [
-        {"game": game, "variant": variant, "steps": WALK_STEPS, "prng": 1000 + n}
+        {"game": game, "variant": variant, "steps": WALK_STEPS, "prng": 1000 + n,
+         "cap": mv.MAX_GAME_STEPS}
         for n, (game, variant) in enumerate(mv.WALK_VARIANTS)
     ]
     proc, path = _node_walks(walks, tmp_path)  # node walks while Python does

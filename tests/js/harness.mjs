@@ -4,7 +4,7 @@
 //       checks every vector of make_vectors.py; prints one JSON line per mismatch, then a
 //       summary line; exit status 1 on any mismatch.
 //   node tests/js/harness.mjs walk < specs.json
-//       specs: {junk, walks: [{game, variant, steps, prng, full}]}; plays each random walk exactly as
+//       specs: {junk, walks: [{game, variant, steps, prng, cap, full}]}; plays each random walk as
 //       make_vectors.walk does (same XorShift32, same choices) and prints one JSON line per
 //       spec: the SHA-1 fingerprint of every record, or the records themselves with full.
 import { createHash } from "node:crypto";
@@ -94,7 +94,7 @@ function newDeal(game, variant, rng) {
   return [R.newGame(game, variant, null, lo % 1000000), ["seed", String(lo % 1000000)]];
 }
 
-function* walk(game, variant, steps, prng) { // make_vectors.walk, step for step
+function* walk(game, variant, steps, prng, cap) { // make_vectors.walk, step for step
   const rng = new XorShift32(prng);
   let [g, deal] = newDeal(game, variant, rng);
   yield [null, "", [], ["new", ...deal]];
@@ -111,7 +111,7 @@ function* walk(game, variant, steps, prng) { // make_vectors.walk, step for step
       const t = R.CARD_NAMES[g.cards[a + rng.below(Math.min(3, 52 - a))]] + ">" + rng.pick(state.position.piles).top;
       try { done = ["play", t, g.play(t)]; } catch (e) { done = ["play", t, e.message]; }
     } else if (action === 8 && game === "accordion") done = ["finish", g.finish()];
-    else if (!legal.length || since >= 300) {
+    else if (!legal.length || since >= cap) {
       [g, deal] = newDeal(game, variant, rng);
       since = -1;
       done = ["new", ...deal];
@@ -205,6 +205,7 @@ function checkVectors(path) {
       else { try { got = [kind, a, g.play(a)]; } catch (e) { got = [kind, a, e.message]; } }
       if (!expect(where + " " + kind, done, got)) break;
     }
+    expect(`walks ${w.game} ${w.variant}: copy()`, g.toJSON(), g.copy().toJSON());
   });
   console.log(JSON.stringify({ checks, mismatches: bad }));
   return bad;
@@ -216,7 +217,7 @@ else if (mode === "walk") {
   const { junk, walks } = JSON.parse(readFileSync(0, "utf8"));
   JUNK = junk;
   for (const s of walks) {
-    const records = [...walk(s.game, s.variant, s.steps, s.prng)];
+    const records = [...walk(s.game, s.variant, s.steps, s.prng, s.cap)];
     process.stdout.write(JSON.stringify(s.full ? { records } : { digests: records.map(digest) }) + "\n");
   }
 } else {

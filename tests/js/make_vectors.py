@@ -42,7 +42,7 @@ WALK_VARIANTS = [(g, v) for g in GAMES for v in GAMES[g]] + [
     ("gaps", "redeals=9"),
     ("gaps", "addiction"),
 ]
-MAX_GAME_STEPS = 300  # a walk deals a new game after this many steps (relaxed Pyramid cycles)
+MAX_GAME_STEPS = 150  # a walk deals a new game after this many steps (relaxed Pyramid cycles)
 
 
 class XorShift32:
