@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -122,3 +123,11 @@ def test_random_walks_of_every_variant_agree_position_by_position(tmp_path: Path
             at = differ[0] if differ else min(len(py), len(js))
             problems.append(_first_difference(spec, at, tmp_path))
     assert not problems, "rules.js and the Python engine part ways:\n" + "\n".join(problems)
+
+
+def test_the_module_is_served_as_plain_javascript_without_imports(client: Any) -> None:
+    resp = client.get("/static/rules.js")
+    assert resp.status_code == 200 and resp.mimetype == "text/javascript"
+    text = resp.get_data(as_text=True)
+    assert "export function newGame(" in text
+    assert not re.search(r"^\s*import\b", text, re.M), "rules.js runs with no build step"
