@@ -158,8 +158,9 @@ function checkVectors(path) {
     return false;
   };
   v.decks.forEach(([seed, deck], i) => expect(`decks[${i}] seed ${seed}`, deck, R.dealFromSeed("gaps", seed).join(" ")));
-  v.variants.forEach(([game, variant, want], i) =>
-    expect(`variants[${i}] ${game} ${variant}`, want, attempt(() => R.variantOf(game, variant).name)));
+  expect("registry", v.registry, Object.fromEntries(R.GAMES.map((g) => [g, R.variants(g)])));
+  v.variants.forEach(([game, variant, want], i) => expect(`variants[${i}] ${game} ${variant}`, want,
+    attempt(() => { const found = R.variantOf(game, variant); return [found.name, found.description]; })));
   v.cards.forEach(([text, want], i) =>
     expect(`cards[${i}] ${JSON.stringify(text)}`, want, attempt(() => R.CARD_NAMES[R.parseCard(text)])));
   v.deals.forEach(([cards, want], i) =>
@@ -191,6 +192,11 @@ function checkVectors(path) {
   });
   v.states.forEach((c, i) =>
     expect(`states[${i}] ${c.game} ${c.seed}`, c.state, attempt(() => R.stateJSON(c.game, c.variant, c.cards, c.seed, c.moves))));
+  v.from_deals.forEach((c, i) => expect(`from_deals[${i}] ${c.game} ${c.seed}`, c.json, attempt(() => {
+    const g = R.newGame(c.game, null, R.cardsFromDeal(c.game, c.deal), c.seed);
+    for (const m of c.moves) g.push(m);
+    return g.toJSON();
+  })));
   v.walks.forEach((w) => {
     let g = null;
     for (const [n, [state, text, said, done]] of w.records.entries()) {

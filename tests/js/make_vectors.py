@@ -249,7 +249,8 @@ def variant_vectors() -> list[list[Any]]:
     out = []
     for game in [*GAMES, "Pyramid", "chess", 7, None]:
         for v in names:
-            out.append([game, v, _error(lambda g=game, v=v: get_game(g, v).variant)])
+            got = _error(lambda g=game, v=v: [get_game(g, v).variant, get_game(g, v).description])
+            out.append([game, v, got])
     return out
 
 
@@ -380,6 +381,21 @@ def _json(game: Game[Any]) -> dict[str, Any]:
     return out
 
 
+def deal_vectors() -> list[dict[str, Any]]:
+    """Games rebuilt from the API's deal JSON (rules.js cardsFromDeal), then played."""
+    cases = [("accordion", 42, ["d"] * 5 + ["2C>AC", "d"]), ("pyramid", 32, PYRAMID_32.split()),
+             ("gaps", 212, ["2S@2", "R", "3S"]), ("gaps", 2**64 - 1, [])]
+    out = []
+    for game, seed, moves in cases:
+        position = new_game(game, seed)
+        deal = position.deal_json()
+        for m in moves:
+            position.push(position.parse_move(m))
+        out.append({"game": game, "seed": str(seed), "deal": deal, "moves": moves,
+                    "json": _json(position)})
+    return out
+
+
 def state_vectors() -> list[dict[str, Any]]:
     cases: list[tuple[str, str | None, Any, Any, Any]] = [
         ("gaps", None, 212, None, ["2S@2", "R"]),
@@ -403,12 +419,14 @@ def vectors() -> dict[str, Any]:
     return {
         "about": "made by tests/js/make_vectors.py from the Python engine; do not edit",
         "decks": [[str(s), " ".join(C.names(shuffled_deck(s)))] for s in deck_seeds()],
+        "registry": {game: list(GAMES[game]) for game in GAMES},
         "variants": variant_vectors(),
         "cards": card_vectors(),
         "deals": deck_vectors(),
         "redeals": redeal_vectors(),
         "replays": replay_vectors(),
         "states": state_vectors(),
+        "from_deals": deal_vectors(),
         "walks": walks,
     }
 
