@@ -257,7 +257,10 @@ def variant_vectors() -> list[list[Any]]:
 def card_vectors() -> list[list[Any]]:
     texts: list[Any] = [*(t for t in JUNK if len(t) < 12), "TD", "td", "10d", "10♦", "10♢",
                         " qs ", "\u3000qs\u2029", "1♠", "A", "S", "AAS", "T", "10", "0D",
-                        "aS", "Aſ", "A\u212a", 5, None, ["AS"]]
+                        "aS", "Aſ", "A\u212a", 5, None, ["AS"],
+                        # repr() of what is not a card: Python's quotes and escapes
+                        "\u00ad", "😀x", "\u2028", "\ue000", "\U000e0001", "é'", "\"'", "\x7f",
+                        "\u0378", "\u3000A\u3000", "\\S", "ß"]
     return [[t, _error(lambda t=t: C.name(C.parse(t)))] for t in texts]
 
 
