@@ -275,6 +275,11 @@ class Accordion extends Game {
     }
     return `${name(card)} is not on top of a pile`;
   }
+  emptyStockReason() { // the recycle is offered only when it is allowed
+    if (!this.waste.length) return "the stock and the waste are empty";
+    if (!this.mayRecycle()) return `the stock is empty and no pass through it is left (at most ${this.rules.passes})`;
+    return "the stock is empty: recycle the waste with r";
+  }
   reason(m) {
     if (m.k === "d") {
       if (this.canDeal()) return null;
@@ -413,8 +418,13 @@ class Pyramid extends Game {
     if (this.stock.includes(card)) return `${name(card)} is in the stock`;
     return `${name(card)} is already on the foundation`;
   }
+  emptyStockReason() { // the recycle is offered only when it is allowed
+    if (!this.waste.length) return "the stock and the waste are empty";
+    if (!this.mayRecycle()) return `the stock is empty and no pass through it is left (at most ${this.rules.passes})`;
+    return "the stock is empty: recycle the waste with r";
+  }
   reason(m) {
-    if (m.k === "d") return this.stock.length ? null : "the stock is empty: recycle the waste with r";
+    if (m.k === "d") return this.stock.length ? null : this.emptyStockReason();
     if (m.k === "r") {
       if (this.stock.length) return "the stock is not empty yet";
       if (!this.waste.length) return "the waste is empty";
