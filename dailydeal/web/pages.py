@@ -34,7 +34,7 @@ from dailydeal.daily import store
 from dailydeal.games import GAMES, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.web import clock
+from dailydeal.web import clock, icons
 from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, published_row
 from dailydeal.web.compress import accepts_gzip
 from dailydeal.web.db import get_db
@@ -211,7 +211,7 @@ def embed(id_: str) -> Response:
 # The web app manifest and the service worker of our own pages (static/offline.js registers
 # it; the <daily-deal> element never does, so on other sites it runs without one).
 APP_NAME = "dailydeal — daily solitaire"
-THEME_COLOR = "#1d5e3f"  # the felt green of the header, light and dark (base.html's meta)
+THEME_COLOR = "#1d5e3f"  # the felt green of the header (base.html: a darker one in the dark)
 BACKGROUND_COLOR = "#f4f1ea"  # site.css --bg: the splash screen of the installed app
 MANIFEST_TYPE = "application/manifest+json"
 # A worker's script brings its own CSP: it fetches from this origin only, runs nothing else.
@@ -246,7 +246,7 @@ def manifest() -> Response:
         "icons": [
             {"src": asset_url("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
             *({"src": asset_url(f"icon-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png"}
-              for n in (192, 512)),
+              for n in icons.SIZES),
         ],
     }
     resp = Response(json.dumps(body, ensure_ascii=False, indent=1), mimetype=MANIFEST_TYPE)
