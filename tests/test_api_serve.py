@@ -100,6 +100,11 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert result.exit_code == 0, result.output
     assert "fill" not in calls and calls["background"] == (db, 3) and "serve" in calls
 
+    calls.clear()  # in the background with the scheduler: its first run fills today first
+    result = CliRunner().invoke(main, ["serve", "--db", str(db), "--fill", "background"])
+    assert result.exit_code == 0, result.output
+    assert "fill" not in calls and "background" not in calls and "first_run" in calls
+
 
 def test_the_first_serve_commits_today_then_the_days_ahead(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
