@@ -37,9 +37,7 @@ def commitments() -> Response:
         )
     rows = fairness.stored_commitments(get_db(), start, end)
     for row in rows:
-        # made before the date began anywhere: only then does it prove anything
-        begins = clock.begins_at(dt.date.fromisoformat(row["date"]))
-        row["in_advance"] = dt.datetime.fromisoformat(row["committed_at"]) < begins
+        row["in_advance"] = fairness.in_advance(row["date"], row["committed_at"])
         row["links"] = {"deal": url_for("api.deal", id_=row["id"])}
     body = {
         "from": start.isoformat(),

@@ -610,6 +610,10 @@ PLAY_SCHEMAS: dict[str, Any] = {
             "sha256": {"type": ["string", "null"]},
             "nonce": {"type": ["string", "null"]},
             "text": {"type": ["string", "null"], "description": "The committed text"},
+            "committed_at": {"type": ["string", "null"], "format": "date-time",
+                             "description": "When the commitment was made (stored)"},
+            "in_advance": {"type": "boolean",
+                           "description": "Made before the date began anywhere"},
         },
     },
     "Commitments": {

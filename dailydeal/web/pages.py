@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ from dailydeal.daily import store
 from dailydeal.games import GAMES, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.web import clock
+from dailydeal.web import clock, icons
 from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, published_row
 from dailydeal.web.compress import accepts_gzip
 from dailydeal.web.db import get_db
@@ -204,6 +205,79 @@ def embed(id_: str) -> Response:
     except Problem as exc:
         return not_found(exc.detail)
     return page("embed.html", row=row)
+
+
+# --- offline and installable ----------------------------------------------------------------
+# The web app manifest and the service worker of our own pages (static/offline.js registers
+# it; the <daily-deal> element never does, so on other sites it runs without one).
+APP_NAME = "dailydeal — daily solitaire"
+THEME_COLOR = "#1d5e3f"  # the felt green of the header (base.html: a darker one in the dark)
+BACKGROUND_COLOR = "#f4f1ea"  # site.css --bg: the splash screen of the installed app
+MANIFEST_TYPE = "application/manifest+json"
+# A worker's script brings its own CSP: it fetches from this origin only, runs nothing else.
+WORKER_CSP = "default-src 'none'; connect-src 'self'"
+
+
+def shell_version() -> str:
+    """The app shell's version: the package's and a hash of every static file, so that a
+    deploy that changes one of them installs a new service worker with a fresh cache."""
+    from dailydeal import __version__
+
+    digest = hashlib.sha256(" ".join(f"{n}={a.version}" for n, a in assets().items()).encode())
+    return f"{__version__}-{digest.hexdigest()[:12]}"
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    root = url_for("pages.daily_page")
+    body = {
+        "id": root,
+        "name": APP_NAME,
+        "short_name": "dailydeal",
+        "description": "A fresh, fair solitaire challenge every day: Accordion, Pyramid and"
+        " Gaps, four tiers each, every deal proved winnable. Today's deals play offline.",
+        "start_url": root,
+        "scope": root,
+        "display": "standalone",
+        "orientation": "any",
+        "categories": ["games"],
+        "theme_color": THEME_COLOR,
+        "background_color": BACKGROUND_COLOR,
+        "icons": [
+            {"src": asset_url("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            *({"src": asset_url(f"icon-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png"}
+              for n in icons.SIZES),
+        ],
+    }
+    resp = Response(json.dumps(body, ensure_ascii=False, indent=1), mimetype=MANIFEST_TYPE)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the root so that its scope is every page; ``no-cache``: the
+    browser compares it with its copy at each navigation, and a deploy is picked up."""
+    files = {asset_url(name): url_for("pages.static", name=name) for name in assets()}
+    script = render_template(
+        "sw.js",
+        version=shell_version(),
+        shell=[url_for("pages.daily_page"), url_for("pages.offline"), *files],
+        aliases=files,
+        offline=url_for("pages.offline"),
+        root=url_for("pages.daily_page"),
+        api=url_for("api.index"),
+    )
+    resp = Response(script, mimetype="text/javascript")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["Content-Security-Policy"] = WORKER_CSP
+    return resp
+
+
+@bp.get("/offline")
+def offline() -> Response:
+    """What the service worker shows for a page it did not keep, when there is no network."""
+    return page("offline.html")
 
 
 # --- headers -----------------------------------------------------------------------------
