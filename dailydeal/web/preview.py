@@ -125,8 +125,9 @@ class Canvas:
             circle(cx, cy, s * 0.12)
             poly((cx, cy - s * 0.05), (cx - s * 0.16, cy + s * 0.5), (cx + s * 0.16, cy + s * 0.5))
 
-    def card(self, name: str, x: float, y: float, w: float) -> None:
-        """A face-up card, ``w`` wide (5:7), top left at (x, y)."""
+    def card(self, name: str, x: float, y: float, w: float, big: bool = True) -> None:
+        """A face-up card, ``w`` wide (5:7), top left at (x, y); ``big``: with the large
+        suit in its middle (left out where another card will cover it)."""
         h = w * 1.4
         self.rounded((x + 1, y + 3, x + w + 1, y + h + 3), w * 0.1, fill=(12, 40, 26))
         self.rounded((x, y, x + w, y + h), w * 0.1, fill=FACE, outline=EDGE, width=1)
@@ -134,7 +135,8 @@ class Canvas:
         colour = RED if suit in "HD" else INK
         self.text(x + w * 0.09, y + w * 0.06, rank, round(w * 0.34), colour)
         self.suit(suit, x + w * 0.21, y + w * 0.56, w * 0.18, colour)
-        self.suit(suit, x + w * 0.6, y + h * 0.66, w * 0.46, colour)
+        if big:
+            self.suit(suit, x + w * 0.6, y + h * 0.66, w * 0.46, colour)
 
     def back(self, x: float, y: float, w: float) -> None:
         """A face-down card."""
@@ -172,7 +174,7 @@ def _pyramid(c: Canvas, deal: dict[str, Any]) -> None:
     for r, row in enumerate(rows):
         x0 = left + (widest - (len(row) * (w + gap) - gap)) / 2
         for i, name in enumerate(row):
-            c.card(name, x0 + i * (w + gap), TOP + r * step_y, w)
+            c.card(name, x0 + i * (w + gap), TOP + r * step_y, w, big=r == len(rows) - 1)
     # the stock, face down, and how many cards it holds
     sx, sy = left + widest + 110, TOP + (BOTTOM - TOP - h) / 2
     for k in range(3, -1, -1):
