@@ -11,7 +11,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import ARTIFACTS, CHROMIUM_ARGS, Player, chromium_path, serve, serve_deals, why_no_browser
+from browser import (
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    Player,
+    chromium_path,
+    serve,
+    serve_deals,
+    why_no_browser,
+)
 from flask import Flask, Response
 
 from dailydeal.daily.store import deal_id
@@ -21,7 +29,8 @@ pytestmark = pytest.mark.skipif(why_no_browser() is not None, reason=str(why_no_
 PHONE = {"width": 390, "height": 844}
 
 HOST = """<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>host</title><link rel="icon" href="data:,"></head>
 <body style="margin:0">
 <h1 style="font:16px sans-serif;margin:8px">A host page</h1>

@@ -210,3 +210,20 @@ def test_unpublished_play_page_says_nothing_of_the_deal(
     assert resp.status_code == 404
     html = resp.get_data(as_text=True)
     assert "preview.png" not in html and "json+oembed" not in html
+
+
+def test_an_app_mounted_under_a_prefix(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date]
+) -> None:
+    """Mounted at /dd behind https://cards.example: links carry the mount point once, and
+    oEmbed resolves them."""
+    app = create_app({"DATABASE": fill_db(tmp_path / "m.db"), "NOW": lambda: now,
+                      "PUBLIC_URL": "https://cards.example"})
+    client = app.test_client()
+    mount = {"SCRIPT_NAME": "/dd"}
+    id_ = _id(days)
+    html = client.get(f"/play/{id_}", environ_overrides=mount).get_data(as_text=True)
+    assert _tags(html)["og:url"] == f"https://cards.example/dd/play/{id_}"
+    body = client.get("/api/v1/oembed", environ_overrides=mount, query_string={
+        "url": f"https://cards.example/dd/play/{id_}"}).get_json()
+    assert f'src="https://cards.example/dd/embed/{id_}"' in body["html"]

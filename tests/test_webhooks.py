@@ -86,9 +86,9 @@ def test_each_format_once_with_links_that_work(
     got = {path: (headers, json.loads(data)) for path, headers, data in receiver.got}
     assert set(got) == {"/slack", "/discord", "/json"}
     today = days["today"].isoformat()
-    assert "<https://cards.example/play/" + today + "-pyramid-hard|hard>" in got["/slack"][1]["text"]
-    assert f"[hard](<https://cards.example/play/{today}-gaps-hard>)" in got["/discord"][1][
-        "content"]
+    slack, discord = got["/slack"][1]["text"], got["/discord"][1]["content"]
+    assert f"<https://cards.example/play/{today}-pyramid-hard|hard>" in slack
+    assert f"[hard](<https://cards.example/play/{today}-gaps-hard>)" in discord
     assert got["/discord"][1]["allowed_mentions"] == {"parse": []}
     headers, day = got["/json"]
     assert day["date"] == today and len(day["deals"]) == 12

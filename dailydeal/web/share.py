@@ -135,12 +135,15 @@ def _own_path(url: str) -> str:
         path = parts.path
     else:
         raise Problem(404, "not a URL of this service: give an absolute URL or a path")
+    root = request.script_root  # links carry the app's mount point (url_for adds it)
+    if root and (path == root or path.startswith(root + "/")):
+        path = path[len(root) :] or "/"
     return path
 
 
 def _endpoint(path: str) -> tuple[str, dict[str, Any]]:
     """The page endpoint of ``path`` (pages.* only), else 404."""
-    adapter = current_app.url_map.bind("localhost", script_name=request.script_root or "/")
+    adapter = current_app.url_map.bind("localhost")
     try:
         endpoint, args = adapter.match(path, method="GET")
     except RequestRedirect:
@@ -219,7 +222,7 @@ def share_tags() -> dict[str, Any]:
     base = public_base()
     endpoint = request.endpoint or ""
     args = request.view_args or {}
-    page = base + request.path if base else request.path
+    page = base + request.script_root + request.path
     title, description, image = "dailydeal — daily solitaire", DESCRIPTION, None
     row = None
     if endpoint in ("pages.play_deal", "pages.embed"):
