@@ -166,6 +166,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pages,
         problems,
         results,
+        share,
     )
 
     app = Flask(__name__, static_folder=None)
@@ -190,6 +191,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp, url_prefix="/api/v1")
     app.register_blueprint(feeds.bp, url_prefix="/api/v1")
     pages.register(app)
+    share.register(app)  # oEmbed, preview pictures, the pages' share tags
 
     limiter = Limiter(
         get_remote_address,

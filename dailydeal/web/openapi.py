@@ -89,6 +89,8 @@ MOVES_BODY = {
 
 def document(max_body: int) -> dict[str, Any]:
     """The OpenAPI document; ``max_body`` is the app's MAX_CONTENT_LENGTH."""
+    from dailydeal.web.share_openapi import share_paths  # oEmbed, previews, calendar
+
     verify_responses = {
         "200": _json("The verdict, also for illegal moves", _ref("Verdict")),
         "400": E400,
@@ -272,6 +274,7 @@ def document(max_body: int) -> dict[str, Any]:
                 },
             },
             **play_paths(),
+            **share_paths(),
             "/feed.json": {
                 "get": {
                     "summary": "JSON Feed 1.1 of the last 30 days",
