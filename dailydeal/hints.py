@@ -24,8 +24,8 @@ node gives the same one, whatever it answered before:
   answered from the line, without a search (``line_hint``);
 - otherwise the solver searches with a node budget. Pyramid's first search gets
   ``FIRST_NODES`` (its A* is the costly part; past that budget it answers with the pool
-  plan, a win not proved shortest), and only an ``unknown`` doubles it, up to the hint's
-  budget: a hint in milliseconds, and the same steps on every machine.
+  plan, a win not proved shortest), and only an ``unknown`` searches again with the hint's
+  whole budget: a hint in milliseconds, and the same steps on every machine.
 
 The time limit is only a safety net: when the clock stops a search, the answer could
 differ from the node-budget answer, so it is not an answer at all: ``HintTimeout`` is
@@ -62,10 +62,11 @@ VERDICTS = (WINNABLE, HOPELESS, UNKNOWN)
 # shortest).
 MAX_NODES = {"accordion": 30_000, "pyramid": 5_000, "gaps": 30_000}
 DEFAULT_MAX_NODES = 30_000  # a game not in MAX_NODES
-# The first search's budget, doubled after each ``unknown`` up to the hint's budget. Pyramid:
-# its A* proves a line shortest within 1,000 nodes on most positions (some 70 ms), and
-# where it does not, the pool plan is a win at once; a pool search longer than the budget
-# (rare) is what the doubling is for. Games not named here search once, with the budget.
+# The first search's budget; an ``unknown`` from it searches again with the hint's whole
+# budget. Pyramid: its A* proves a line shortest within 1,000 nodes on most positions (some
+# 70 ms), and where it does not, the pool plan is a win at once; a pool search longer than
+# that (rare), or a pass limit the pool plan does not fit, is what the second search is
+# for. Games not named here search once, with the budget.
 FIRST_NODES = {"pyramid": 1_000}
 
 
@@ -127,12 +128,8 @@ def _proved_shortest(position: Game[Any], result: SolveResult) -> bool:
 
 def node_steps(game: str, max_nodes: int) -> list[int]:
     """The budgets of a hint's searches, tried in turn while the answer is ``unknown``."""
-    steps = []
-    nodes = FIRST_NODES.get(game, max_nodes)
-    while nodes < max_nodes:
-        steps.append(nodes)
-        nodes *= 2
-    return [*steps, max_nodes]
+    first = FIRST_NODES.get(game, max_nodes)
+    return [first, max_nodes] if first < max_nodes else [max_nodes]
 
 
 def line_hint(

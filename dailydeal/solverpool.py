@@ -140,12 +140,13 @@ class _Process:
 
     def close(self) -> None:
         try:
-            self.file.close()
-            self.sock.close()
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-            self.proc.wait()
+            self.file.close()  # flushes: a dead process's socket refuses it
+        except OSError:
+            pass
+        self.sock.close()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
 
 
 class SolverPool:
