@@ -170,15 +170,17 @@ class SolverPool:
         n = self.in_flight if in_flight is None else in_flight
         return max(1, math.ceil(n * self.seconds / max(self.processes, 1)))
 
+    def check(self) -> None:
+        """``PoolBusy`` if a job would be refused now: a caller may ask before the work of
+        preparing one (a refusal must cost little, there may be many)."""
+        if self.in_flight >= max(self.processes, 1) + self.queue:
+            raise PoolBusy(f"{self.in_flight} hints are being computed or waiting here",
+                           self.retry_after())
+
     def run(self, job: HintJob) -> dict[str, Any]:
         """The job's answer (``run_job``'s), or ``PoolBusy``."""
         with self.lock:
-            limit = max(self.processes, 1) + self.queue
-            if self.in_flight >= limit:
-                raise PoolBusy(
-                    f"{self.in_flight} hints are being computed or waiting here",
-                    self.retry_after(),
-                )
+            self.check()
             self.in_flight += 1
         try:
             wait = job.time_limit

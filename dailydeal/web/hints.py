@@ -22,6 +22,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, request
 
 from dailydeal.games import Game, new_game
+from dailydeal.hints import line_hint
 from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
 from dailydeal.verify import replay
 from dailydeal.web.api import (
@@ -92,14 +93,25 @@ def stored_shortest(row: dict[str, Any]) -> bool:
     return stats.get("optimal") is True
 
 
-def pool(app: Flask) -> SolverPool:
-    """This worker's solver pool, started with the app's settings."""
-    found: SolverPool | None = app.extensions.get(POOL)
+def solvers() -> SolverPool:
+    """This worker's solver pool, made with the app's settings at its first hint."""
+    extensions = current_app.extensions
+    found: SolverPool | None = extensions.get(POOL)
     if found is None:
-        found = app.extensions[POOL] = SolverPool(
-            int(app.config["HINT_PROCESSES"]), int(app.config["HINT_QUEUE"])
+        config = current_app.config
+        found = extensions[POOL] = SolverPool(
+            int(config["HINT_PROCESSES"]), int(config["HINT_QUEUE"])
         )
     return found
+
+
+def admit() -> None:
+    """Refuse at once when the pool is full, before the request is read (a numbered hint
+    always needs a search): a flood of refusals must cost little."""
+    try:
+        solvers().check()
+    except PoolBusy as exc:
+        raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
 
 
 def busy(detail: str, retry_after: int) -> Problem:
@@ -121,6 +133,11 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
             error=asdict(error),
         )
     config = current_app.config
+    if req.line is not None:  # no search, no queue: a replay of the stored line, here
+        known = line_hint(position, req.line, req.line_shortest,
+                          max_nodes=config["HINT_MAX_NODES"])
+        if known is not None:
+            return {"moves_played": len(position.move_stack), **known.to_json()}
     job = HintJob(
         game=position.name,
         variant=position.variant,
@@ -133,14 +150,13 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
         line_shortest=req.line_shortest,
         follow_from=req.follow_from,
     )
-    solvers = pool(current_app)  # type: ignore[arg-type]
     try:
-        answer = solvers.run(job)
+        answer = solvers().run(job)
     except PoolBusy as exc:
         raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
     if "timeout" in answer:
         raise busy("the solver could not answer in time on this server",
-                   solvers.retry_after()) from None
+                   solvers().retry_after()) from None
     return {"moves_played": len(position.move_stack), **answer["hint"]}
 
 
@@ -154,6 +170,7 @@ def deal_hint(id_: str) -> Response:
 @bp.post("/games/<game>/hint")
 def numbered_hint(game: str) -> Response:
     """The hint after the moves of a numbered-deal body (``seed`` or ``cards``)."""
+    admit()
     req = read_hint_request(game=game)
     seed = None if req.position.seed is None else str(req.position.seed)  # JSON: decimal
     out = {"game": req.position.name, "variant": req.position.variant, "seed": seed}
