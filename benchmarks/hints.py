@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"hint latency, cold (solver runs); {args.deals} deals x {args.positions} "
           "positions per game")
     print(f"{'game':10} {'kind':7} {'n':>3} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
-          f" {'max ms':>8} {'cpu p95':>8}  verdicts")
+          f" {'max ms':>8} {'cpu p95':>8} {'cpu p99':>8}  verdicts")
     for game in args.games.split(","):
         variant = variants[game]
         print(f"{game}: node budget {budget_for(game, args.max_nodes)}")
@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{game:10} {kind:7} {len(values):3d} {1000 * percentile(values, 50):8.1f} "
                   f"{1000 * percentile(values, 95):8.1f} {1000 * percentile(values, 99):8.1f}"
                   f" {1000 * max(values, default=0):8.1f}"
-                  f" {1000 * percentile(cpus, 95):8.1f}  {dict(counts)}")
+                  f" {1000 * percentile(cpus, 95):8.1f} {1000 * percentile(cpus, 99):8.1f}"
+                  f"  {dict(counts)}")
         print(f"{game:10} warm    {len(warm):3d} {1000 * percentile(warm, 50):8.3f} "
               f"{1000 * percentile(warm, 95):8.3f}  (cache hit); {shortest} winnable answers "
               f"proved shortest; deals ready in {prep:.1f} s")
