@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from dailydeal import hints as H
 from dailydeal import solverpool
 from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.games import new_game
@@ -177,20 +178,47 @@ def test_bodies_are_the_same_on_every_worker(
         urls.append({"moves": " ".join(moves)})
         urls.append({"moves": " ".join(moves[:-2]), "from": str(len(moves) - 2)})
     warm = make_app(db, now, HINT_PROCESSES=0).test_client()
-    for query in urls:  # the warm one also answers every position along the lines
+    for query in list(urls):  # the warm one is asked the next position along each line too
         first = warm.get(f"{API}/deals/{id_}/hint", query_string=query).get_json()
-        moves = query["moves"].split()
         if first["move"]:
-            warm.get(f"{API}/deals/{id_}/hint",
-                     query_string={"moves": " ".join([*moves, first["move"]])})
+            moves = [*query["moves"].split(), first["move"]]
+            urls.append({"moves": " ".join(moves)})
+            warm.get(f"{API}/deals/{id_}/hint", query_string=urls[-1])
     cold = make_app(db, now, HINT_PROCESSES=1).test_client()
     try:
-        for query in urls:
+        for query in urls[::-1]:  # the next positions first: the cold one never saw a line
             a = warm.get(f"{API}/deals/{id_}/hint", query_string=query)
             b = cold.get(f"{API}/deals/{id_}/hint", query_string=query)
             assert a.status_code == b.status_code == 200
             assert a.get_data() == b.get_data() and a.headers["ETag"] == b.headers["ETag"]
             assert "nodes" not in a.get_json()
+        # Where a search from the next position of a line finds another line, a worker that
+        # answered from the line it found before would differ from one that did not: find
+        # such positions, ask the warm one the position before, and compare.
+        rng = random.Random(5)
+        url = f"{API}/games/pyramid/hint"
+        diverging = 0
+        for seed in range(20, 60):
+            position = new_game("pyramid", seed)
+            for _ in range(rng.randrange(20)):
+                legal = position.legal_moves()
+                if not legal:
+                    break
+                position.play(rng.choice(legal))
+            before = H.solve_hint(position)
+            if len(before.line) < 2:
+                continue
+            position.play(position.parse_move(before.line[0]))
+            if H.solve_hint(position).line == before.line[1:]:
+                continue
+            diverging += 1
+            moves = [str(m) for m in position.move_stack]
+            warm.post(url, json={"seed": seed, "moves": moves[:-1]})
+            body = {"seed": seed, "moves": moves}
+            assert warm.post(url, json=body).get_data() == cold.post(url, json=body).get_data()
+            if diverging == 3:
+                break
+        assert diverging, "no position where the next search finds another line"
     finally:
         cold.application.extensions["dailydeal_solverpool"].close()
 
