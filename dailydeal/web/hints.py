@@ -143,7 +143,7 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
         variant=position.variant,
         seed=position.seed,
         cards=None if position.seed is not None else position.cards,
-        moves=tuple(str(m) for m in position.move_stack),
+        moves=tuple(req.moves),  # replayed there as here
         max_nodes=config["HINT_MAX_NODES"],  # None: the game's default budget
         time_limit=config["HINT_TIME_LIMIT"],
         line=None if req.line is None else tuple(req.line),
