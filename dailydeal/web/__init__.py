@@ -20,7 +20,10 @@ Configuration (``test_config`` replaces the environment entirely):
 - ``HINT_RATE_LIMIT`` (env ``DAILYDEAL_HINT_LIMIT``, default ``20 per minute``),
   ``HINT_MAX_NODES`` (env ``DAILYDEAL_HINT_MAX_NODES``: the solver's node budget per hint)
   and ``HINT_TIME_LIMIT`` (env ``DAILYDEAL_HINT_TIME_LIMIT``: seconds, a safety net that
-  answers 503); ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
+  answers 503); ``HINT_PROCESSES`` (env ``DAILYDEAL_HINT_PROCESSES``, default 1: solver
+  processes per worker, 0 searches in the worker) and ``HINT_QUEUE`` (env
+  ``DAILYDEAL_HINT_QUEUE``, default 8: hints waiting per worker before a 503, see
+  ``dailydeal.solverpool``); ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
   ``20 per hour``): results posted per client address.
 - ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: none,
   links are relative; never the request's Host). ``NOW``: a clock (callable -> aware UTC
@@ -53,6 +56,8 @@ DEFAULTS: dict[str, Any] = {
     "HINT_RATE_LIMIT": "20 per minute",
     "HINT_MAX_NODES": None,  # the game's default (dailydeal.hints.MAX_NODES)
     "HINT_TIME_LIMIT": 10.0,
+    "HINT_PROCESSES": 1,  # solver processes per worker (dailydeal.solverpool); 0: in-process
+    "HINT_QUEUE": 8,  # hints waiting per worker before a 503
     "RESULTS_RATE_LIMIT": "20 per hour",
     "FEED_DAYS": 30,
     "NOW": None,
@@ -87,9 +92,11 @@ _ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
     "DAILYDEAL_HINT_LIMIT": ("HINT_RATE_LIMIT", str),
     "DAILYDEAL_HINT_MAX_NODES": ("HINT_MAX_NODES", int),
     "DAILYDEAL_HINT_TIME_LIMIT": ("HINT_TIME_LIMIT", float),
+    "DAILYDEAL_HINT_PROCESSES": ("HINT_PROCESSES", int),
+    "DAILYDEAL_HINT_QUEUE": ("HINT_QUEUE", int),
     "DAILYDEAL_RESULTS_LIMIT": ("RESULTS_RATE_LIMIT", str),
 }
-_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT")
+_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT", "HINT_PROCESSES", "HINT_QUEUE")
 _LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT")
 
 

@@ -458,7 +458,8 @@ def play_paths() -> dict[str, Any]:
         "415": E415,
         "422": E422,
         "429": E429_OWN,
-        "503": _problem("The solver's wall-clock safety net stopped it: try again later"),
+        "503": _problem("The solver is busy (its queue is full) or its safety net stopped it:"
+                        " try again after `Retry-After` seconds"),
     }
     return {
         "/deals/{id}/hint": {
@@ -467,6 +468,9 @@ def play_paths() -> dict[str, Any]:
                 "parameters": [
                     ID,
                     _param("moves", "Moves in the notation", {"type": "string"}, "query"),
+                    _param("from", "Moves after which the player began following hints: "
+                           "the rest of that hint's line", {"type": "integer", "minimum": 0},
+                           "query"),
                 ],
                 "responses": {**hint_answers, "304": {"description": "Not modified"}},
             },
@@ -552,7 +556,6 @@ PLAY_SCHEMAS: dict[str, Any] = {
             "moves_left": {"type": ["integer", "null"]},
             "shortest": {"type": "boolean", "description": "No winning line is shorter"},
             "state": {"type": "string", "enum": ["won", "lost", "in progress"]},
-            "nodes": {"type": "integer"},
             "max_nodes": {"type": "integer"},
         },
     },

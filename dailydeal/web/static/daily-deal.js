@@ -492,14 +492,35 @@ export class DailyDeal extends HTMLElement {
     });
   }
 
+  /** The move count where the player began following hints, when every move since is the
+   *  hint given there (the server then answers the rest of that same line: following hints
+   *  always ends in a win); else null. */
+  followFrom(moves) {
+    const f = this.following;
+    if (!f || f.from > moves.length) return null;
+    const since = moves.slice(f.from);
+    return since.length <= f.hinted.length && since.every((mv, i) => mv === f.hinted[i]) ? f.from : null;
+  }
+
+  /** Remember the hint given after ``moves``: it continues the line followed, or starts one. */
+  followed(moves, move) {
+    const from = this.followFrom(moves);
+    if (from === null) this.following = { from: moves.length, hinted: [move] };
+    else this.following.hinted = [...moves.slice(from), move];
+  }
+
   hintOf(moves) {
     const m = this.meta;
+    const from = this.followFrom(moves);
     if (m.id) {
       // a GET, cacheable like state: the same position gives the same hint
       const q = encodeURIComponent(moves.join(" "));
-      return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/hint?moves=${q}`);
+      const f = from === null ? "" : `&from=${from}`;
+      return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/hint?moves=${q}${f}`);
     }
-    return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/hint`, { seed: m.seed, variant: m.variant, moves });
+    const body = { seed: m.seed, variant: m.variant, moves };
+    if (from !== null) body.from = from;
+    return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/hint`, body);
   }
 
   // --- hints and the "still winnable?" light ------------------------------------------------
@@ -529,6 +550,7 @@ export class DailyDeal extends HTMLElement {
       this.hintsUsed += 1;
       writeJSON(`hints.${this.key}`, this.hintsUsed);
       this.hint = { at, move: answer.move };
+      this.followed(this.moves, answer.move);
       this.dataset.hint = answer.move;
       this.paint();
       const left = plural(answer.moves_left, "move");
@@ -696,6 +718,7 @@ export class DailyDeal extends HTMLElement {
       if (token !== this.loadToken) return;
       this.meta = meta;
       this.hint = null;
+      this.following = null; // the hints followed are this deal's
       this.hintsUsed = Number(readJSON(`hints.${this.key}`, 0)) || 0;
       this.lightOn = readJSON("light", false) === true;
       this.el.input.placeholder = `Type moves, e.g. ${EXAMPLE[meta.game] || "d"}`;
