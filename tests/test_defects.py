@@ -258,6 +258,38 @@ def test_8_over_long_gets_are_a_414_problem_that_says_to_post(
             assert "POST" in problem["detail"]
 
 
+def test_8_the_player_posts_a_move_list_too_long_for_a_url(
+    tmp_path: Path, deal_rows: list[dict[str, Any]], now: dt.datetime, days: dict[str, dt.date]
+) -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
+
+    if (reason := why_no_browser()) is not None:
+        pytest.skip(reason)
+    from playwright.sync_api import expect, sync_playwright
+
+    id_ = f"{days['today']}-pyramid-easy"
+    moves = (["d"] * 24 + ["r"]) * 100  # a legal game of 2,500 moves: 10 KB as ?moves=
+    asked: list[tuple[str, str]] = []
+    with serve_deals(tmp_path / "web.db", deal_rows, now) as site, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.add_init_script(
+                f"localStorage.setItem('dailydeal.v1.progress.{id_}', '{json.dumps(moves)}')"
+            )
+            page.on("request", lambda r: asked.append((r.method, r.url)))
+            page.goto(f"{site}/play/{id_}")
+            # the game saved in this browser is back: not stuck on a refused URL
+            expect(page.locator("daily-deal")).to_have_attribute(
+                "data-moves", str(len(moves)), timeout=20_000)
+        finally:
+            browser.close()
+    states = [(method, url) for method, url in asked if "/state" in url]
+    assert ("POST", f"{site}{API}/deals/{id_}/state") in states, states
+    assert all(len(url) < 8000 for _, url in states), [len(url) for _, url in states]
+
+
 # --- 9. redirects never carry the request's Host ------------------------------------------
 @pytest.mark.parametrize("proxies", [0, 1])
 def test_9_redirects_never_name_the_request_s_host(
