@@ -90,11 +90,19 @@ def test_2_the_app_s_own_retry_after_is_kept(db_path: Path, now: dt.datetime) ->
     def busy() -> Any:
         raise Problem(503, "busy; try again in a few seconds", headers={"Retry-After": "5"})
 
+    @limiter.limit("20 per hour")
+    def down() -> Any:
+        raise Problem(503, "the store does not answer; try again in a few seconds")
+
     app.add_url_rule(f"{API}/test-busy", "test_busy", busy)
-    resp = app.test_client().get(f"{API}/test-busy")
+    app.add_url_rule(f"{API}/test-down", "test_down", down)
+    http = app.test_client()
+    resp = http.get(f"{API}/test-busy")
     assert resp.status_code == 503
     assert resp.headers["Retry-After"] == "5"  # not the hour window of the limit (3600)
     assert resp.headers["X-RateLimit-Limit"] == "20"  # a no-store answer: the client's own
+    # a 503 that says nothing gets a few seconds too, never the limit's window
+    assert http.get(f"{API}/test-down").headers["Retry-After"] == "5"
 
 
 def test_2_public_answers_carry_no_per_client_headers(

@@ -4,8 +4,9 @@ A problem body has ``type`` (``about:blank``: the HTTP status says it all), ``ti
 status phrase), ``status`` and ``detail`` (a sentence a person can act on), plus extension
 members where useful (``opens_at`` for a locked solution, ``allow`` for a 405). A Python
 traceback never reaches a client: unexpected errors are logged and answered with a bare 500.
-A database that cannot be used (read-only, locked past its timeout, damaged) is a 503 with
-Retry-After, and the connection that failed is closed, so the next request opens a fresh
+Every 503 says when to retry (``Retry-After``: its own, else ``RETRY_AFTER_503``). A
+database that cannot be used (read-only, locked past its timeout, damaged) is a 503, and
+the connection that failed is closed, so the next request opens a fresh
 one and the service recovers without a restart.
 """
 
@@ -20,7 +21,9 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_JSON = "application/problem+json"
-DATABASE_RETRY_AFTER = 5  # seconds: a database made writable again is used at once
+# seconds, the Retry-After of a 503 that sets none of its own (a database made writable
+# again is used at once; nginx's own 502/503/504 say 5 too)
+RETRY_AFTER_503 = 5
 log = logging.getLogger(__name__)
 
 
@@ -70,6 +73,8 @@ def problem_response(
     resp.headers["Cache-Control"] = "public, max-age=60" if stored else "no-store"
     for name, value in (headers or {}).items():
         resp.headers[name] = value
+    if status == 503:
+        resp.headers.setdefault("Retry-After", str(RETRY_AFTER_503))
     return resp
 
 
@@ -140,7 +145,5 @@ def register(app: Flask) -> None:
 
         db.discard()  # a connection opened read-only stays so: the next request reopens
         return problem_response(
-            503,
-            "The database cannot be used right now; try again in a few seconds.",
-            {"Retry-After": str(DATABASE_RETRY_AFTER)},
+            503, "The database cannot be used right now; try again in a few seconds."
         )
