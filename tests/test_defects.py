@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -264,6 +265,16 @@ def test_8_over_long_gets_are_a_414_problem_that_says_to_post(
             problem = json.loads(body)
             assert problem["status"] == 414 and "URI Too Long" in problem["title"]
             assert "POST" in problem["detail"]
+        # headers past gunicorn's limits: a 431 problem the same way, not an HTML page
+        conn = http.client.HTTPConnection(base.removeprefix("http://"), timeout=30)
+        conn.putrequest("GET", f"{API}/games")
+        for i in range(120):  # limit_request_fields: 50 (gunicorn.conf.py), 100 (default)
+            conn.putheader(f"X-Extra-{i}", "1")
+        conn.endheaders()
+        resp = conn.getresponse()
+        assert resp.status == 431 and resp.getheader("Access-Control-Allow-Origin") == "*"
+        assert json.loads(resp.read())["status"] == 431
+        conn.close()
 
 
 def test_8_the_player_posts_a_move_list_too_long_for_a_url(

@@ -6,8 +6,8 @@ members where useful (``opens_at`` for a locked solution, ``allow`` for a 405). 
 traceback never reaches a client: unexpected errors are logged and answered with a bare 500.
 Every 503 says when to retry (``Retry-After``: its own, else ``RETRY_AFTER_503``). A
 database that cannot be used (read-only, locked past its timeout, damaged) is a 503, and
-the connection that failed is closed, so the next request opens a fresh
-one and the service recovers without a restart.
+the connection that failed is closed, so the next request opens a fresh one and the
+service recovers without a restart.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_JSON = "application/problem+json"
+SAFE = ("GET", "HEAD")  # methods whose 4xx a cache may keep (see problem_response)
 # seconds, the Retry-After of a 503 that sets none of its own (a database made writable
 # again is used at once; nginx's own 502/503/504 say 5 too)
 RETRY_AFTER_503 = 5
@@ -76,9 +77,6 @@ def problem_response(
     if status == 503:
         resp.headers.setdefault("Retry-After", str(RETRY_AFTER_503))
     return resp
-
-
-SAFE = ("GET", "HEAD")
 
 # Readable details for the errors Werkzeug raises itself (its defaults mention browsers).
 _DETAILS = {
