@@ -1,6 +1,8 @@
-"""The smaller defects of issue 25, one test each (named after the defect). Item 7 (hint
-bodies that differ between workers) is tested with the hint pool; items 8 and 12 also
-have tests against the real gunicorn and nginx (tests/test_deploy.py, tests/test_nginx.py).
+"""The smaller defects of issue 25 (item 5), one test each, named after the defect; each
+failed on the code before its fix. Item 7 (hint bodies that differ between workers) is the
+hint pool's. Item 8 runs the real gunicorn (deploy/gunicorn.conf.py and `dailydeal serve`)
+and the browser player; items 8 and 12 through the nginx example are in tests/test_nginx.py
+(a GET state cached, MISS then HIT; nginx's own 414 a problem).
 """
 
 from __future__ import annotations
