@@ -14,7 +14,6 @@ import datetime as dt
 import gzip
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ from dailydeal.games import GAMES, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.web import clock, icons
-from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, published_row
+from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, parse_seed, published_row
 from dailydeal.web.compress import accepts_gzip
 from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES
@@ -52,7 +51,6 @@ MIMETYPES = {
     ".png": "image/png",
     ".txt": "text/plain",
 }
-_SEED = re.compile(r"^\d{1,20}$")
 
 # Our own pages load nothing from another origin and may not be framed.
 PAGE_CSP = (
@@ -126,6 +124,15 @@ def not_found(detail: str, status: int = 404) -> Response:
     return page("error.html", status, detail=detail, code=status)
 
 
+def deal_number(text: str) -> int | None:
+    """A seed as the API reads it (``parse_seed``: ASCII digits, 0..MAX_SEED), else None:
+    a page plays no deal the API refuses ("١٢٣" is no seed there)."""
+    try:
+        return parse_seed(text)
+    except Problem:
+        return None
+
+
 def day_view(day: dt.date, rows: list[dict[str, Any]], current: dt.datetime) -> dict[str, Any]:
     """One date of the daily page: its games in the daily order, each with its tiers."""
     daily = {g: v for g, v in daily_games()}
@@ -161,9 +168,10 @@ def daily_page() -> Response:
 def play_form() -> Response:
     """The "any deal number" form of the daily page: to the numbered deal's URL."""
     game, seed = request.args.get("game", ""), request.args.get("seed", "").strip()
-    if game not in GAMES or not _SEED.match(seed) or int(seed) > MAX_SEED:
+    number = deal_number(seed)
+    if game not in GAMES or number is None:
         return not_found(f"choose a game and a deal number 0..{MAX_SEED}", 400)
-    return redirect(url_for("pages.play_numbered", game=game, seed=seed))  # type: ignore
+    return redirect(url_for("pages.play_numbered", game=game, seed=number))  # type: ignore
 
 
 @bp.get("/play/<id_>")
@@ -181,18 +189,19 @@ def play_numbered(game: str, seed: str) -> Response:
         check_game(game)
     except Problem as exc:
         return not_found(exc.detail)
-    if not _SEED.match(seed) or int(seed) > MAX_SEED:
+    number = deal_number(seed)
+    if number is None:
         return not_found(f"a deal number is an integer 0..{MAX_SEED}, not {seed[:40]!r}", 400)
     variant = request.args.get("variant") or None
     try:
-        position = new_game(game, int(seed), variant)
+        position = new_game(game, number, variant)
     except ValueError as exc:
         return not_found(str(exc), 400)
     return page(
         "play.html",
         row=None,
         game=game,
-        seed=str(int(seed)),
+        seed=str(number),
         variant=position.variant,
         rules=RULES.get(game, {}),
     )
@@ -282,7 +291,8 @@ def offline() -> Response:
 
 # --- headers -----------------------------------------------------------------------------
 def security_headers(resp: Response) -> Response:
-    framable = request.endpoint == "pages.embed"
+    # only a real embed page: its error page (an unknown id) is a page like any other
+    framable = request.endpoint == "pages.embed" and resp.status_code < 400
     if resp.mimetype == "text/html":
         resp.headers.setdefault("Content-Security-Policy", EMBED_CSP if framable else PAGE_CSP)
         resp.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")

@@ -24,6 +24,9 @@ const TIER_MARK = { easy: "🟢", medium: "🟡", hard: "🟠", expert: "🔴" }
 const EXAMPLE = { accordion: "4D>4S", pyramid: "d 7S+6H KC r", gaps: "8C 2S@3 R" };
 const LIGHT_TEXT = { off: "off", checking: "…", winnable: "yes", lost: "lost", unknown: "?" };
 const WEEK = 7 * 24 * 3600; // the longest time the results endpoint takes
+// A longer ?moves= is sent as a POST (not cached): servers refuse request lines over 8190
+// bytes (gunicorn, nginx: a 414), and this leaves room for the path.
+const MAX_QUERY = 6000;
 const isCard = (s) => typeof s === "string" && /^[2-9TJQKA][SHDC]$/.test(s);
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -474,11 +477,12 @@ export class DailyDeal extends HTMLElement {
 
   requestState(moves) {
     const m = this.meta;
-    if (m.id) {
+    const q = encodeURIComponent(moves.join(" "));
+    if (m.id && q.length <= MAX_QUERY) {
       // a GET: the browser caches it, so undo and restart cost no request
-      const q = encodeURIComponent(moves.join(" "));
       return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/state?moves=${q}`);
     }
+    if (m.id) return this.post(`${this.api}/deals/${encodeURIComponent(m.id)}/state`, { moves });
     return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/state`, {
       seed: m.seed, variant: m.variant, moves,
     });
@@ -512,14 +516,15 @@ export class DailyDeal extends HTMLElement {
   hintOf(moves) {
     const m = this.meta;
     const from = this.followFrom(moves);
-    if (m.id) {
+    const q = encodeURIComponent(moves.join(" "));
+    if (m.id && q.length <= MAX_QUERY) {
       // a GET, cacheable like state: the same position gives the same hint
-      const q = encodeURIComponent(moves.join(" "));
       const f = from === null ? "" : `&from=${from}`;
       return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/hint?moves=${q}${f}`);
     }
-    const body = { seed: m.seed, variant: m.variant, moves };
+    const body = m.id ? { moves } : { seed: m.seed, variant: m.variant, moves };
     if (from !== null) body.from = from;
+    if (m.id) return this.post(`${this.api}/deals/${encodeURIComponent(m.id)}/hint`, body);
     return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/hint`, body);
   }
 
