@@ -24,6 +24,9 @@ const TIER_MARK = { easy: "🟢", medium: "🟡", hard: "🟠", expert: "🔴" }
 const EXAMPLE = { accordion: "4D>4S", pyramid: "d 7S+6H KC r", gaps: "8C 2S@3 R" };
 const LIGHT_TEXT = { off: "off", checking: "…", winnable: "yes", lost: "lost", unknown: "?" };
 const WEEK = 7 * 24 * 3600; // the longest time the results endpoint takes
+// A longer ?moves= is sent as a POST (not cached): servers refuse request lines over 8190
+// bytes (gunicorn, nginx: a 414), and this leaves room for the path.
+const MAX_QUERY = 6000;
 const isCard = (s) => typeof s === "string" && /^[2-9TJQKA][SHDC]$/.test(s);
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -474,11 +477,12 @@ export class DailyDeal extends HTMLElement {
 
   requestState(moves) {
     const m = this.meta;
-    if (m.id) {
+    const q = encodeURIComponent(moves.join(" "));
+    if (m.id && q.length <= MAX_QUERY) {
       // a GET: the browser caches it, so undo and restart cost no request
-      const q = encodeURIComponent(moves.join(" "));
       return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/state?moves=${q}`);
     }
+    if (m.id) return this.post(`${this.api}/deals/${encodeURIComponent(m.id)}/state`, { moves });
     return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/state`, {
       seed: m.seed, variant: m.variant, moves,
     });
@@ -492,14 +496,36 @@ export class DailyDeal extends HTMLElement {
     });
   }
 
+  /** The move count where the player began following hints, when every move since is the
+   *  hint given there (the server then answers the rest of that same line: following hints
+   *  always ends in a win); else null. */
+  followFrom(moves) {
+    const f = this.following;
+    if (!f || f.from > moves.length) return null;
+    const since = moves.slice(f.from);
+    return since.length <= f.hinted.length && since.every((mv, i) => mv === f.hinted[i]) ? f.from : null;
+  }
+
+  /** Remember the hint given after ``moves``: it continues the line followed, or starts one. */
+  followed(moves, move) {
+    const from = this.followFrom(moves);
+    if (from === null) this.following = { from: moves.length, hinted: [move] };
+    else this.following.hinted = [...moves.slice(from), move];
+  }
+
   hintOf(moves) {
     const m = this.meta;
-    if (m.id) {
+    const from = this.followFrom(moves);
+    const q = encodeURIComponent(moves.join(" "));
+    if (m.id && q.length <= MAX_QUERY) {
       // a GET, cacheable like state: the same position gives the same hint
-      const q = encodeURIComponent(moves.join(" "));
-      return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/hint?moves=${q}`);
+      const f = from === null ? "" : `&from=${from}`;
+      return this.fetchJSON(`${this.api}/deals/${encodeURIComponent(m.id)}/hint?moves=${q}${f}`);
     }
-    return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/hint`, { seed: m.seed, variant: m.variant, moves });
+    const body = m.id ? { moves } : { seed: m.seed, variant: m.variant, moves };
+    if (from !== null) body.from = from;
+    if (m.id) return this.post(`${this.api}/deals/${encodeURIComponent(m.id)}/hint`, body);
+    return this.post(`${this.api}/games/${encodeURIComponent(m.game)}/hint`, body);
   }
 
   // --- hints and the "still winnable?" light ------------------------------------------------
@@ -529,6 +555,7 @@ export class DailyDeal extends HTMLElement {
       this.hintsUsed += 1;
       writeJSON(`hints.${this.key}`, this.hintsUsed);
       this.hint = { at, move: answer.move };
+      this.followed(this.moves, answer.move);
       this.dataset.hint = answer.move;
       this.paint();
       const left = plural(answer.moves_left, "move");
@@ -696,6 +723,7 @@ export class DailyDeal extends HTMLElement {
       if (token !== this.loadToken) return;
       this.meta = meta;
       this.hint = null;
+      this.following = null; // the hints followed are this deal's
       this.hintsUsed = Number(readJSON(`hints.${this.key}`, 0)) || 0;
       this.lightOn = readJSON("light", false) === true;
       this.el.input.placeholder = `Type moves, e.g. ${EXAMPLE[meta.game] || "d"}`;
