@@ -6,7 +6,8 @@ carries its deal and start, signed), so a flood of plays costs hashes, not rows;
 per-address budget ``PLAYS_RATE_LIMIT`` (default 3000 per day) lets a thousand players
 behind one address (an office, a school, a carrier's NAT) each play a deal or three.
 
-``note_hint(deal_id)``: the one call the hint route makes. A hint request may carry the
+``hint_play(deal_id)`` before the search and ``note_hint(deal_id, play)`` after it: the
+two calls the hint route makes. A hint request may carry the
 token (``"play"`` in a JSON body, or ``?play=`` on any request); the server then counts the
 hint for that play, and the play's result reports the server's count, never the client's.
 A token of another deal or a forged one is a 422; a play whose result already counted, or
@@ -66,15 +67,22 @@ def _token() -> Any:
     return None
 
 
-def note_hint(deal_id: str, token: Any = None) -> None:
-    """Count a hint for the play whose token the request carries (if any)."""
-    token = _token() if token is None else token
+def hint_play(deal_id: str) -> plays.Play | None:
+    """The play whose token the hint request carries (None without one), checked before
+    any search: a forged token, or one of another deal, is a 422 that costs a hash."""
+    token = _token()
     if token is None:
-        return
+        return None
     try:
-        play = plays.read(play_key(), deal_id, token)
+        return plays.read(play_key(), deal_id, token)
     except plays.BadPlay as exc:
         raise refused(422, "bad-play", f"{exc}: leave 'play' out, or send this deal's") from None
+
+
+def note_hint(deal_id: str, play: plays.Play | None) -> None:
+    """Count the hint just given for ``play`` (from ``hint_play``), unless none."""
+    if play is None:
+        return
     row = published_row(deal_id)
     if now() >= results_close(row):
         return  # results are closed: nothing counts any more
@@ -82,4 +90,4 @@ def note_hint(deal_id: str, token: Any = None) -> None:
               lambda s: s.note_hint(play.id, deal_id, results_close(row)))
 
 
-__all__ = ["bp", "new_play", "note_hint"]
+__all__ = ["bp", "hint_play", "new_play", "note_hint"]
