@@ -237,6 +237,80 @@ def bad_http(rng: random.Random) -> Request:
     ])
 
 
+#: real play tokens of today's deals, fetched by ``attack`` before it starts (play_reuse)
+TOKENS: list[tuple[str, str]] = []
+TODAY = [i for i in IDS if i.startswith(dt.datetime.now(dt.UTC).date().isoformat())]
+
+
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def fake_token(rng: random.Random) -> str:
+    def b64(n: int) -> str:
+        return "".join(rng.choice(B64) for _ in range(n))
+
+    return rng.choice([
+        f"p1.{b64(22)}.{int(time.time())}.{b64(22)}", f"p1.{b64(22)}.99999999999.{b64(22)}",
+        "p1...", "", "p2." + b64(60), b64(300), "p1.%00.1.x", "p1.\\ud800",
+    ])
+
+
+def forged_results(rng: random.Random) -> Request:
+    """Results of a solver-like script: no play, a forged or another deal's token, odd
+    fields; each must be a 4xx that counts nothing."""
+    body: dict[str, Any] = {"client": rng.choice(["c" * 20, "x", "", "é" * 20, None]),
+                            "moves": rng.choice([[], ["d"] * rng.randint(1, 300), "d d d",
+                                                 ["QC", "7H"], 5, None])}
+    kind = rng.randrange(4)
+    if kind == 1:
+        body["play"] = fake_token(rng)
+    elif kind == 2 and TOKENS:
+        body["play"] = rng.choice(TOKENS)[1]  # a real token, maybe of another deal
+    elif kind == 3:
+        body["play"] = rng.choice([1, None, [], {}, True, 2**70])
+    if rng.random() < 0.3:
+        body["seconds"] = rng.choice([-1, 0, 10**12, 1.5, "1", None])
+    if rng.random() < 0.3:
+        body["hints"] = rng.choice([-1, 0, 10**9])
+    url = f"/api/v1/deals/{rng.choice(IDS)}/results"
+    return "POST", url, {"Content-Type": "application/json"}, json.dumps(body).encode()
+
+
+def play_reuse(rng: random.Random) -> Request:
+    """One real play token posted again and again, by many clients, with many lists."""
+    if not TOKENS:
+        return forged_results(rng)
+    deal, token = rng.choice(TOKENS)
+    body = {"client": f"reuse-{rng.randrange(10**12):016d}", "play": token,
+            "moves": rng.choice([["d"], ["d", "d"], [], ["ZZ"], ["d"] * 5000])}
+    return "POST", f"/api/v1/deals/{deal}/results", {"Content-Type": "application/json"}, \
+        json.dumps(body).encode()
+
+
+def stats_flood(rng: random.Random) -> Request:
+    """Statistics, plays and hints with a play, from one address, as fast as it goes."""
+    id_ = rng.choice(IDS + ["x", "a" * 200, "%00", "..%2f"])
+    kind = rng.randrange(4)
+    if kind == 0:
+        return rng.choice(["GET", "HEAD"]), f"/api/v1/deals/{id_}/stats", {}, b""
+    if kind == 1:
+        return "POST", f"/api/v1/deals/{id_}/plays", rng.choice(
+            [{}, {"Content-Type": "application/json"}]), rng.choice([b"", b"{}", b"[[["])
+    token = quote(fake_token(rng) if rng.random() < 0.7 or not TOKENS
+                  else rng.choice(TOKENS)[1])
+    return "GET", f"/api/v1/deals/{id_}/hint?moves=&play={token}", {}, b""
+
+
+def prime(host: str, port: int, count: int = 8) -> None:
+    """Fetch real play tokens of today's deals for ``play_reuse`` (none if it fails)."""
+    TOKENS.clear()
+    for i in range(count):
+        deal = TODAY[i % len(TODAY)] if TODAY else IDS[0]
+        answer = send(host, port, raw("POST", f"/api/v1/deals/{deal}/plays", {}, b""))
+        if status_of(answer) == 201:
+            TOKENS.append((deal, json.loads(answer.split(b"\r\n\r\n", 1)[1])["play"]))
+
+
 CLASSES: dict[str, Callable[[random.Random], Request]] = {
     "nested_brackets": nested_brackets,
     "charsets": charsets,
@@ -250,6 +324,9 @@ CLASSES: dict[str, Callable[[random.Random], Request]] = {
     "random_bytes": random_bytes,
     "odd_paths_methods": paths,
     "malformed_http": bad_http,
+    "forged_results": forged_results,
+    "play_reuse": play_reuse,
+    "stats_flood": stats_flood,
 }
 
 
@@ -292,6 +369,7 @@ def attack(base: str, total: int, seed: int = 1, concurrency: int = 16) -> dict[
     no_answer = 0
     lock = threading.Lock()
     counter = iter(range(total))
+    prime(host, port)
 
     def worker() -> None:
         nonlocal tracebacks, no_answer

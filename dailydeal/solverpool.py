@@ -238,6 +238,9 @@ def serve(fd: int) -> None:
     import dailydeal.hints  # noqa: F401  (before "ready": the first job does not wait on it)
 
     sock = socket.socket(fileno=fd)
+    # under gevent the worker's socketpair is non-blocking, and the flag is the file's:
+    # a read here with no job yet would return None and end the process
+    sock.setblocking(True)
     file = sock.makefile("rwb")
     file.write(b"ready\n")
     file.flush()

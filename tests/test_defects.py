@@ -225,12 +225,16 @@ def test_6_results_problems_are_no_store(
     client: FlaskClient, days: dict[str, dt.date], solutions: dict[str, list[str]]
 ) -> None:
     url = f"{API}/deals/{days['today']}-pyramid-easy/results"
+    client.application.config["MIN_SECONDS_PER_MOVE"] = 0  # the app's clock stands still
+    play = client.post(f"{API}/deals/{days['today']}-pyramid-easy/plays").get_json()["play"]
     me = "defect-six-client-0001"
-    first = client.post(url, json={"client": me, "moves": solutions["pyramid"]})
+    first = client.post(url, json={"client": me, "moves": solutions["pyramid"], "play": play})
     assert first.status_code in (200, 201), first.get_data(as_text=True)
     answers = [
-        client.post(url, json={"client": me, "moves": solutions["pyramid"][:3]}),  # 409
-        client.post(url, json={"client": "defect-six-client-0002", "moves": ["ZZ+ZZ"]}),  # 422
+        client.post(url, json={"client": me, "moves": solutions["pyramid"][:3],
+                               "play": play}),  # 409
+        client.post(url, json={"client": "defect-six-client-0002", "moves": ["ZZ+ZZ"],
+                               "play": play}),  # 422
     ]
     for resp in answers:
         assert resp.status_code >= 400, resp.get_data(as_text=True)

@@ -15,6 +15,8 @@ from test_deploy import fetch, server  # noqa: F401 - the fixture of the real de
 def _room_for_many_players(monkeypatch: pytest.MonkeyPatch) -> None:
     """One test address plays for many players here (before the server fixture starts)."""
     monkeypatch.setenv("DAILYDEAL_RESULTS_LIMIT", "1000 per hour")
+    monkeypatch.setenv("DAILYDEAL_COUNTED_LIMIT", "1000 per hour")
+    monkeypatch.setenv("DAILYDEAL_MIN_SECONDS_PER_MOVE", "0")  # no waiting for a person
 
 
 def test_concurrent_results_count_each_player_once(
@@ -26,11 +28,14 @@ def test_concurrent_results_count_each_player_once(
     today = days["today"]
     id_ = f"{today}-pyramid-medium"
     win = solutions["pyramid"]
-    # 12 players, each posting 3 times at once, over 2 worker processes
-    posts = [(f"player-{i:010d}", win if i % 3 else win[:4]) for i in range(12)] * 3
+    # 12 players, each posting 3 times at once (with its play), over 2 worker processes
+    tokens = [fetch(f"{base}/deals/{id_}/plays", {})[2]["play"] for _ in range(12)]
+    posts = [(f"player-{i:010d}", win if i % 3 else win[:4], tokens[i])
+             for i in range(12)] * 3
     with ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(
-            lambda p: fetch(f"{base}/deals/{id_}/results", {"client": p[0], "moves": p[1]}),
+            lambda p: fetch(f"{base}/deals/{id_}/results",
+                            {"client": p[0], "moves": p[1], "play": p[2]}),
             posts,
         ))
     statuses = [a[0] for a in answers]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -84,3 +85,169 @@ def test_memory_storage_counts_per_instance(
     codes = [w.post("/api/v1/games/gaps/verify", json={"seed": 1, "moves": []}).status_code
              for w in workers]
     assert codes == [200, 200]
+
+
+# --- results, plays and statistics in Redis (issue 25) -----------------------------------
+class Clock:
+    def __init__(self, start: dt.datetime) -> None:
+        self.t = start
+
+    def __call__(self) -> dt.datetime:
+        return self.t
+
+
+def redis_app(db: Path, url: str, clock: Any) -> Any:
+    return create_app({"DATABASE": db, "NOW": clock, "REDIS_URL": url,
+                       "RATELIMIT_STORAGE_URI": url, "COUNTED_RATE_LIMIT": "1000 per minute"})
+
+
+def begin(client: Any, id_: str) -> str:
+    resp = client.post(f"/api/v1/deals/{id_}/plays")
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    token: str = resp.get_json()["play"]
+    return token
+
+
+def test_results_in_redis_count_once_with_aggregates_kept_at_write_time(
+    redis_url: str, tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any,
+    solutions: dict[str, list[str]], days: dict[str, dt.date],
+) -> None:
+    import redis
+
+    from dailydeal.daily import results_redis, store
+
+    clock = Clock(now)
+    db = fill_db(tmp_path / "r.db")
+    nodes = [redis_app(db, redis_url, clock).test_client() for _ in range(2)]
+    id_ = f"{days['today']}-pyramid-easy"
+    win = solutions["pyramid"]
+    tokens = [begin(nodes[i % 2], id_) for i in range(3)]  # either node's token works
+    assert nodes[1].get(f"/api/v1/deals/{id_}/hint?moves=&play={tokens[0]}").status_code == 200
+    clock.t += dt.timedelta(hours=1)
+    first = nodes[1].post(f"/api/v1/deals/{id_}/results",
+                          json={"client": "a" * 20, "moves": win, "play": tokens[0]})
+    assert first.status_code == 201, first.get_data(as_text=True)
+    assert first.get_json()["result"]["hints"] == 1
+    assert first.get_json()["result"]["seconds"] == 3600
+    retry = nodes[0].post(f"/api/v1/deals/{id_}/results",
+                          json={"client": "a" * 20, "moves": win, "play": tokens[0]})
+    assert retry.status_code == 200 and retry.get_json()["counted"] is False
+    reused = problem(nodes[0].post(f"/api/v1/deals/{id_}/results",
+                                   json={"client": "b" * 20, "moves": win, "play": tokens[0]}),
+                     409)
+    assert reused["reason"] == "play-used"
+    assert nodes[0].post(f"/api/v1/deals/{id_}/results", json={
+        "client": "b" * 20, "moves": win[:4], "play": tokens[1]}).status_code == 201
+    assert nodes[1].post(f"/api/v1/deals/{id_}/results", json={
+        "client": "c" * 20, "moves": win, "play": tokens[2]}).status_code == 201
+    stats = [n.get(f"/api/v1/deals/{id_}/stats").get_json() for n in nodes]
+    assert stats[0] == stats[1]
+    assert (stats[0]["plays"], stats[0]["wins"], stats[0]["wins_without_hints"]) == (3, 2, 1)
+    assert stats[0]["winning_moves"] == [{"moves": len(win), "count": 2}]
+    # the rows expire after the retention; the aggregates stay; rebuilt by replay alike
+    r = redis.Redis.from_url(redis_url)
+    assert r.ttl(f"dailydeal:results:{id_}") > 30 * 86400
+    assert r.ttl(f"dailydeal:stats:{id_}") == -1
+    assert 0 < r.ttl(f"dailydeal:plays:{id_}") < 3 * 86400
+    shared = results_redis.Store(results_redis.connect(redis_url))
+    r.hset(f"dailydeal:stats:{id_}", "plays", 99)
+    conn = store.open_db(db)
+    deal = store.get_deal(conn, id_)
+    conn.close()
+    rebuilt = shared.rebuild(deal)
+    assert rebuilt.pop("differ") == 0
+    assert rebuilt == {k: v for k, v in stats[0].items() if k in rebuilt}
+
+
+@pytest.fixture
+def redis_proc(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A redis-server the test may stop (SIGSTOP) and resume (SIGCONT)."""
+    if REDIS is None:
+        pytest.skip("redis-server is not installed (Debian package redis-server)")
+    port = free_port()
+    proc = subprocess.Popen(
+        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+         "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("redis-server did not start")
+                time.sleep(0.05)
+        yield proc, f"redis://127.0.0.1:{port}"
+    finally:
+        proc.send_signal(signal.SIGCONT)
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_hung_redis_costs_results_a_second_and_the_rest_nothing(
+    redis_proc: tuple[subprocess.Popen[bytes], str], tmp_path: Path, fill_db: Any,
+    now: dt.datetime, problem: Any, solutions: dict[str, list[str]],
+    days: dict[str, dt.date],
+) -> None:
+    """redis-server stopped by SIGSTOP (it accepts connections, never answers): results
+    and statistics are 503 within about a second; deals, verify and state keep working
+    (the rate limiter falls back to memory); after SIGCONT nothing is lost or doubled."""
+    from dailydeal.daily import results_redis, store
+    from dailydeal.daily.results import judge
+
+    proc, url = redis_proc
+    clock = Clock(now)
+    db = fill_db(tmp_path / "h.db")
+    client = redis_app(db, url, clock).test_client()
+    id_ = f"{days['today']}-gaps-easy"
+    win = solutions["gaps"]
+    tokens = [begin(client, id_) for _ in range(2)]
+    clock.t += dt.timedelta(hours=1)
+    body = {"client": "h" * 20, "moves": win, "play": tokens[0]}
+    late = results_redis.Store(results_redis.connect(url))
+    late.salt()  # read once, as a node that counted before
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        for method, path, payload, status in [
+            ("POST", f"/api/v1/deals/{id_}/results", body, 503),
+            ("GET", f"/api/v1/deals/{id_}/stats", None, 503),
+            ("GET", f"/api/v1/deals/{id_}", None, 200),
+            ("POST", f"/api/v1/deals/{id_}/verify", {"moves": win}, 200),
+            ("GET", f"/api/v1/deals/{id_}/state?moves=QC", None, 200),
+            ("POST", "/api/v1/games/gaps/verify", {"seed": 1, "moves": []}, 200),
+        ]:
+            start = time.monotonic()
+            resp = client.open(path, method=method, json=payload)
+            took = time.monotonic() - start
+            if status == 503:
+                problem(resp, 503)
+                assert "Retry-After" in resp.headers
+            assert resp.status_code == status, (path, resp.get_data(as_text=True))
+            assert took < 3, (path, took)  # ~0.5-1 s measured; generous on a loaded machine
+        # a write sent while Redis hangs times out here, and Redis runs it when it wakes
+        conn = store.open_db(db)
+        deal = store.get_deal(conn, id_)
+        conn.close()
+        assert deal is not None
+        result, _ = judge(deal, win, 0, 3600)
+        tid = tokens[1].split(".")[1]
+        with pytest.raises(results_redis.Unavailable):
+            late.record(id_, "l" * 20, result, win, clock.t, tid,
+                        clock.t + dt.timedelta(days=40), clock.t + dt.timedelta(days=2))
+    finally:
+        proc.send_signal(signal.SIGCONT)
+    time.sleep(0.3)
+    # the refused post, sent again: counted once
+    again = client.post(f"/api/v1/deals/{id_}/results", json=body)
+    assert again.status_code == 201, again.get_data(as_text=True)
+    # the timed-out write may have run when Redis woke (then its retry is a 200, not
+    # counted again) or not (then the retry counts it): once either way
+    retry = client.post(f"/api/v1/deals/{id_}/results",
+                        json={"client": "l" * 20, "moves": win, "play": tokens[1]})
+    assert retry.status_code in (200, 201)
+    assert retry.get_json()["counted"] is (retry.status_code == 201)
+    stats = client.get(f"/api/v1/deals/{id_}/stats").get_json()
+    assert (stats["plays"], stats["wins"]) == (2, 2)

@@ -1,97 +1,248 @@
-"""Results of verified plays: stored once per client and deal, never double counted, no
-address or client id stored, statistics rebuilt from the rows, rate limited per address."""
+"""Results of verified plays: counted only for a play the server saw begin (a signed,
+single-use token, no sooner than a person plays), once per client and deal, with the
+server's hints and time; aggregates kept at write time and rebuilt by replay; move lists
+dropped after the retention; no address or client id stored; a store that cannot be
+written is a 503 that heals by itself."""
 
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from dailydeal.daily import results, store
+from dailydeal.daily import plays, results, store
+from dailydeal.web import create_app
+from dailydeal.web import results as web_results
+from dailydeal.web.db import forget
 
 API = "/api/v1"
+
+
+class Clock:
+    """The app's clock, moved by the test (the server measures play time with it)."""
+
+    def __init__(self, start: dt.datetime) -> None:
+        self.t = start
+
+    def __call__(self) -> dt.datetime:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += dt.timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(now: dt.datetime) -> Clock:
+    return Clock(now)
+
+
+@pytest.fixture
+def app(db_path: Path, clock: Clock) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "DATABASE": db_path, "NOW": clock,
+                      "COUNTED_RATE_LIMIT": "1000 per minute"})
+    yield app
+    forget(db_path)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
 
 
 def today_id(days: dict[str, dt.date], game: str = "pyramid", tier: str = "easy") -> str:
     return f"{days['today']}-{game}-{tier}"
 
 
-def post(http: FlaskClient, id_: str, **body: Any) -> Any:
-    return http.post(f"{API}/deals/{id_}/results", json=body)
+def begin(http: FlaskClient, id_: str, address: str = "127.0.0.1") -> str:
+    resp = http.post(f"{API}/deals/{id_}/plays", environ_base={"REMOTE_ADDR": address})
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    assert resp.headers["Cache-Control"] == "no-store"
+    token: str = resp.get_json()["play"]
+    return token
 
 
-def test_a_win_counts_once(
-    client: FlaskClient, days: dict[str, dt.date], solutions: dict[str, list[str]]
+def post(http: FlaskClient, id_: str, address: str = "127.0.0.1", **body: Any) -> Any:
+    return http.post(f"{API}/deals/{id_}/results", json=body,
+                     environ_base={"REMOTE_ADDR": address})
+
+
+def play_and_post(http: FlaskClient, clock: Clock, id_: str, client: str,
+                  moves: list[str], address: str = "127.0.0.1", **body: Any) -> Any:
+    token = begin(http, id_, address)
+    clock.advance(plays.min_seconds(len(moves)) + 1)
+    return post(http, id_, address, client=client, moves=moves, play=token, **body)
+
+
+def test_a_play_counts_once_with_the_servers_hints_and_time(
+    client: FlaskClient, clock: Clock, days: dict[str, dt.date],
+    solutions: dict[str, list[str]], problem: Any,
 ) -> None:
     id_ = today_id(days)
+    win = solutions["pyramid"]
+    begun = client.post(f"{API}/deals/{id_}/plays").get_json()
+    token = begun["play"]
+    assert begun["expires"] > begun["issued"] and begun["min_seconds_per_move"] == 0.5
+    # two hints asked with the token (a GET and a POST), one without: two count
+    assert client.get(f"{API}/deals/{id_}/hint?moves=&play={token}").status_code == 200
+    assert client.post(f"{API}/deals/{id_}/hint",
+                       json={"moves": win[:2], "play": token}).status_code == 200
+    assert client.get(f"{API}/deals/{id_}/hint?moves=").status_code == 200
     me = str(uuid.uuid4())
-    won = post(client, id_, client=me, moves=solutions["pyramid"], hints=2, seconds=95)
+    # too soon for a person: 425, nothing counted, the token kept
+    clock.advance(3)
+    early = problem(post(client, id_, client=me, moves=win, play=token, seconds=1), 425)
+    need = plays.min_seconds(len(win))
+    assert early["reason"] == "too-fast" and early["retry_after"] == need - 3
+    assert client.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 0
+    clock.advance(need)
+    won = post(client, id_, client=me, moves=win, play=token, hints=0, seconds=95)
     assert won.status_code == 201, won.get_data(as_text=True)
     body = won.get_json()
     assert body["counted"] is True
-    assert body["result"] == {"won": True, "state": "won", "moves": len(solutions["pyramid"]),
-                              "score": 0, "hints": 2, "seconds": 95}
-    # the same post again (a retry): 200, not counted twice
-    retry = post(client, id_, client=me, moves=solutions["pyramid"], hints=2, seconds=96)
+    assert body["result"] == {"won": True, "state": "won", "moves": len(win), "score": 0,
+                              "hints": 2, "seconds": need + 3, "reported_seconds": 95}
+    # the same post again (a retry, through any node): 200, not counted twice
+    retry = post(client, id_, client=me, moves=win, play=token, seconds=96)
     assert retry.status_code == 200 and retry.get_json()["counted"] is False
-    # another play by the same client: 409 with the result that counts
-    other = post(client, id_, client=me, moves=solutions["pyramid"][:3])
-    assert other.status_code == 409
-    assert other.get_json()["result"]["won"] is True
+    # another play of the same client: 409 with the result that counts
+    other = begin(client, id_)
+    clock.advance(60)
+    again = problem(post(client, id_, client=me, moves=win[:3], play=other), 409)
+    assert again["reason"] == "client-counted" and again["result"]["won"] is True
+    # a hint after the result is not counted on the spent play
+    assert client.get(f"{API}/deals/{id_}/hint?moves=&play={token}").status_code == 200
     stats = client.get(body["links"]["stats"]).get_json()
     assert (stats["plays"], stats["wins"], stats["win_rate"]) == (1, 1, 1.0)
-    assert stats["winning_moves"] == [{"moves": len(solutions["pyramid"]), "count": 1}]
-    assert stats["best"] == len(solutions["pyramid"]) and stats["wins_without_hints"] == 0
-    assert stats["solution_length"] == len(solutions["pyramid"]) and stats["final"] is False
+    assert stats["winning_moves"] == [{"moves": len(win), "count": 1}]
+    assert stats["best"] == len(win) and stats["wins_without_hints"] == 0
+    assert stats["solution_length"] == len(win) and stats["final"] is False
 
 
-def test_stats_count_players_not_posts(
-    client: FlaskClient, days: dict[str, dt.date], solutions: dict[str, list[str]]
-) -> None:
-    id_ = today_id(days, "accordion")
-    win = solutions["accordion"]
-    for i in range(3):
-        assert post(client, id_, client=f"winner-{i:012d}", moves=win).status_code == 201
-    # a player who gave up half-way, and one who left out the Accordion deals (lazy)
-    lazy = [m for m in win if m != "d"]
-    assert post(client, id_, client="quitter-0000000000", moves=win[:20]).status_code == 201
-    assert post(client, id_, client="lazy-dealer-000000", moves=lazy).status_code == 201
-    resp = client.get(f"{API}/deals/{id_}/stats")
-    stats = resp.get_json()
-    assert (stats["plays"], stats["wins"], stats["win_rate"]) == (5, 4, 0.8)
-    # the lazy list counts the deals the verifier made: the same length as the others
-    assert stats["winning_moves"] == [{"moves": len(win), "count": 4}]
-    assert "max-age=30" in resp.headers["Cache-Control"] and resp.headers.get("ETag")
-
-
-def test_bad_results_are_not_stored(
-    client: FlaskClient, days: dict[str, dt.date], problem: Any,
+def test_forged_and_reused_plays_do_not_count(
+    client: FlaskClient, clock: Clock, days: dict[str, dt.date], problem: Any,
     solutions: dict[str, list[str]],
 ) -> None:
     id_ = today_id(days, "gaps")
-    good: dict[str, Any] = {"client": "c" * 20, "moves": solutions["gaps"]}
+    win = solutions["gaps"]
+    token = begin(client, id_)
+    elsewhere = begin(client, today_id(days, "gaps", "hard"))
+    clock.advance(3600)
+    prefix, tid, issued, sig = token.split(".")
+    cases: list[tuple[Any, int, str]] = [
+        (None, 422, "no-play"),
+        ("x" * 60, 422, "bad-play"),
+        (elsewhere, 422, "bad-play"),  # a play of another deal
+        (f"{prefix}.{tid}.{int(issued) - 3600}.{sig}", 422, "bad-play"),  # an older start
+        (f"{prefix}.{'A' * 22}.{issued}.{sig}", 422, "bad-play"),  # another id
+        (12345, 422, "bad-play"),
+    ]
+    for value, status, reason in cases:
+        body = {"client": "forger-" + uuid.uuid4().hex, "moves": win}
+        if value is not None:
+            body["play"] = value
+        got = problem(post(client, id_, **body), status)
+        assert got["reason"] == reason and got["counted"] is False, got
+        assert got["detail"] and "no-store" in client.post(
+            f"{API}/deals/{id_}/results", json=body).headers["Cache-Control"]
+    # an empty move list is no play; a give-up after a few moves is a play not won
+    empty = problem(post(client, id_, client="quitter-000000000000", moves=[], play=token),
+                    422)
+    assert empty["reason"] == "empty"
+    lost = post(client, id_, client="quitter-000000000000", moves=win[:3], play=token)
+    assert lost.status_code == 201 and lost.get_json()["result"]["won"] is False
+    # the token is spent: another client cannot count with it
+    reused = problem(post(client, id_, client="thief-0000000000000", moves=win, play=token),
+                     409)
+    assert reused["reason"] == "play-used"
+    stats = client.get(f"{API}/deals/{id_}/stats").get_json()
+    assert (stats["plays"], stats["wins"]) == (1, 0)
+    # a forged token on a hint is refused too (a hint without one is answered)
+    problem(client.get(f"{API}/deals/{id_}/hint?moves=&play=nope"), 422)
+
+
+def test_counted_results_have_a_budget_per_address(
+    app: Flask, clock: Clock, days: dict[str, dt.date], problem: Any,
+    solutions: dict[str, list[str]],
+) -> None:
+    """A script posting fresh plays is held to COUNTED_RATE_LIMIT per address; a player
+    refused by it keeps the play and counts on a later post."""
+    import time
+
+    app.config["COUNTED_RATE_LIMIT"] = "3 per 2 second"
+    http = app.test_client()
+    id_ = today_id(days, "accordion")
+    win = solutions["accordion"]
+    tokens = [begin(http, id_, "198.51.100.7") for _ in range(5)]
+    clock.advance(3600)
+    for i in range(3):
+        assert post(http, id_, "198.51.100.7", client=f"office-{i:012d}", moves=win,
+                    play=tokens[i]).status_code == 201
+    refused = problem(post(http, id_, "198.51.100.7", client="office-000000000003",
+                           moves=win, play=tokens[3]), 429)
+    assert refused["reason"] == "counted-limit" and 1 <= refused["retry_after"] <= 2
+    # another address has its own budget
+    assert play_and_post(http, clock, id_, "home-0000000000000", win,
+                         "203.0.113.5").status_code == 201
+    time.sleep(2.1)
+    later = post(http, id_, "198.51.100.7", client="office-000000000003", moves=win,
+                 play=tokens[3])
+    assert later.status_code == 201, later.get_data(as_text=True)
+    assert http.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 5
+
+
+def test_plays_stats_and_posts_have_budgets_per_address(
+    app: Flask, days: dict[str, dt.date], problem: Any,
+) -> None:
+    app.config.update(PLAYS_RATE_LIMIT="2 per day", STATS_RATE_LIMIT="2 per minute",
+                      RESULTS_RATE_LIMIT="2 per minute")
+    http = app.test_client()
+    id_ = today_id(days)
+    for _ in range(2):
+        begin(http, id_)
+        assert http.get(f"{API}/deals/{id_}/stats").status_code == 200
+        problem(post(http, id_, client="c" * 20, moves=["d"]), 422)
+    assert "2 per 1 day" in problem(http.post(f"{API}/deals/{id_}/plays"), 429)["limit"]
+    problem(http.get(f"{API}/deals/{id_}/stats"), 429)
+    problem(post(http, id_, client="c" * 20, moves=["d"]), 429)
+
+
+def test_bad_results_are_not_stored(
+    client: FlaskClient, clock: Clock, days: dict[str, dt.date], problem: Any,
+    solutions: dict[str, list[str]],
+) -> None:
+    id_ = today_id(days, "gaps")
+    token = begin(client, id_)
+    clock.advance(3600)
+    good: dict[str, Any] = {"client": "c" * 20, "moves": solutions["gaps"], "play": token}
     cases: list[tuple[dict[str, Any], int, str]] = [
         ({**good, "client": "short"}, 400, "client"),
         ({**good, "client": "has spaces in it!!"}, 400, "client"),
-        ({"client": "c" * 20}, 400, "moves"),
-        ({**good, "hints": -1}, 400, "hints"),
-        ({**good, "hints": True}, 400, "hints"),
+        ({"client": "c" * 20, "play": token}, 400, "moves"),
+        ({**good, "seconds": -1}, 400, "seconds"),
         ({**good, "seconds": "soon"}, 400, "seconds"),
         ({**good, "moves": ["ZZ"]}, 422, "illegal"),
     ]
     for body, status, needle in cases:
         got = problem(post(client, id_, **body), status)
         assert needle in got["detail"], got
-    problem(client.post(f"{API}/deals/{id_}/results", data="x", content_type="text/plain"), 415)
+    refused = client.post(f"{API}/deals/{id_}/results", data="x", content_type="text/plain")
+    problem(refused, 415)
+    assert refused.headers["Cache-Control"] == "no-store"  # about one client's post
     problem(post(client, f"{days['future']}-gaps-easy", **good), 404)
+    problem(client.post(f"{API}/deals/{days['future']}-gaps-easy/plays"), 404)
     assert client.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 0
+    # the token was not spent by the refusals
+    assert post(client, id_, **good).status_code == 201
 
 
-def test_results_close_when_the_solution_opens(
+def test_results_and_plays_close_when_the_solution_opens(
     client: FlaskClient, days: dict[str, dt.date], problem: Any,
     solutions: dict[str, list[str]],
 ) -> None:
@@ -99,24 +250,25 @@ def test_results_close_when_the_solution_opens(
     body = problem(post(client, id_, client="late-player-000000", moves=solutions["pyramid"]),
                    403)
     assert "closed" in body["detail"] and body["closed_at"]
+    assert problem(client.post(f"{API}/deals/{id_}/plays"), 403)["closed_at"]
     resp = client.get(f"{API}/deals/{id_}/stats")
     assert resp.get_json()["final"] is True and "86400" in resp.headers["Cache-Control"]
 
 
 def test_no_client_id_or_address_is_stored(
-    client: FlaskClient, days: dict[str, dt.date], db_path: Path,
+    client: FlaskClient, clock: Clock, days: dict[str, dt.date], db_path: Path,
     solutions: dict[str, list[str]],
 ) -> None:
     me = "my-secret-client-" + uuid.uuid4().hex
     id_ = today_id(days)
-    resp = client.post(f"{API}/deals/{id_}/results", json={"client": me,
-                       "moves": solutions["pyramid"]}, environ_base={"REMOTE_ADDR": "203.0.113.9"})
+    resp = play_and_post(client, clock, id_, me, solutions["pyramid"], "203.0.113.9")
     assert resp.status_code == 201
     db = store.open_db(db_path)
     assert set(db["results"].columns_dict) == {
         "deal_id", "client", "won", "state", "moves", "score", "hints", "seconds",
-        "move_list", "created_at",
+        "reported_seconds", "move_list", "created_at",
     }
+    assert set(db["plays"].columns_dict) == {"id", "deal_id", "hints", "used"}
     db.close()
     for path in db_path.parent.glob(db_path.name + "*"):
         data = path.read_bytes()
@@ -131,34 +283,155 @@ def test_no_client_id_or_address_is_stored(
     db.close()
 
 
-def test_stats_can_be_rebuilt_from_the_stored_moves(
-    client: FlaskClient, days: dict[str, dt.date], db_path: Path,
+def test_stats_are_aggregates_kept_at_write_time_and_rebuilt_by_replay(
+    client: FlaskClient, clock: Clock, days: dict[str, dt.date], db_path: Path,
     solutions: dict[str, list[str]],
 ) -> None:
-    id_ = today_id(days, "gaps")
-    win = solutions["gaps"]
-    post(client, id_, client="a" * 16, moves=win, hints=1)
-    post(client, id_, client="b" * 16, moves=win[:10])
+    id_ = today_id(days, "accordion")
+    win = solutions["accordion"]
+    for i in range(3):
+        assert play_and_post(client, clock, id_, f"winner-{i:012d}", win).status_code == 201
+    lazy = [m for m in win if m != "d"]  # the verifier makes the Accordion deals
+    assert play_and_post(client, clock, id_, "quitter-0000000000", win[:20]).status_code == 201
+    assert play_and_post(client, clock, id_, "lazy-dealer-000000", lazy).status_code == 201
+    stats = client.get(f"{API}/deals/{id_}/stats").get_json()
+    assert (stats["plays"], stats["wins"], stats["win_rate"]) == (5, 4, 0.8)
+    assert stats["winning_moves"] == [{"moves": len(win), "count": 4}]
     db = store.open_db(db_path)
     deal = store.get_deal(db, id_)
     assert deal is not None
-    rebuilt = results.reverify(db, deal)
-    assert rebuilt.pop("differ") == 0
-    assert rebuilt == results.deal_stats(db, id_)
-    assert rebuilt["plays"] == 2 and rebuilt["wins"] == 1
+    kept = results.deal_stats(db, id_)
+    assert {k: stats[k] for k in kept} == kept
+    again = results.reverify(db, deal)
+    assert again.pop("differ") == 0 and again == kept
+    # /stats reads the aggregates only: wrong aggregates show, until rebuilt by replay
+    with db.conn:
+        db.execute("UPDATE deal_stats SET plays = 999 WHERE deal_id = ?", [id_])
+        db.execute("DELETE FROM deal_winning_moves WHERE deal_id = ?", [id_])
+    assert client.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 999
+    rebuilt = results.rebuild(db, deal)
+    assert rebuilt.pop("differ") == 0 and rebuilt == kept == results.deal_stats(db, id_)
     db.close()
 
 
-def test_results_have_a_budget_per_address(
-    app: Flask, days: dict[str, dt.date], problem: Any, solutions: dict[str, list[str]]
+def test_migration_fills_the_aggregates_of_results_already_stored(tmp_path: Path) -> None:
+    db = store.open_db(tmp_path / "m.db")
+    rows = [("d1", "a", 1, 30, 0), ("d1", "b", 1, 30, 2), ("d1", "c", 0, 10, 0),
+            ("d2", "a", 1, 40, 0)]
+    with db.conn:
+        db.execute("DELETE FROM deal_stats")
+        db.execute(f"DELETE FROM {store.migrations.migrations_table}"
+                   " WHERE name = 'm005_plays_and_stats'")
+        for deal_id, key, won, moves, hints in rows:
+            db.execute("INSERT INTO results (deal_id, client, won, state, moves, score, hints,"
+                       " move_list, created_at) VALUES (?, ?, ?, 'x', ?, 0, ?, '[]', 'now')",
+                       [deal_id, key, won, moves, hints])
+    db.close()
+    db = store.open_db(tmp_path / "m.db")  # applies m005 again
+    assert results.deal_stats(db, "d1") == results.stats_of([(True, 30, 0), (True, 30, 2),
+                                                             (False, 10, 0)])
+    assert results.deal_stats(db, "d2")["winning_moves"] == [{"moves": 40, "count": 1}]
+    db.close()
+
+
+def test_old_move_lists_are_dropped_after_the_retention_keeping_the_numbers(
+    db_path: Path, now: dt.datetime, days: dict[str, dt.date],
+    solutions: dict[str, list[str]], problem: Any,
 ) -> None:
-    app.config["RESULTS_RATE_LIMIT"] = "2 per hour"
-    client = app.test_client()
-    id_ = today_id(days)
+    past = today_id(days, "gaps").replace(str(days["today"]), str(days["past"]))
+    clock = Clock(dt.datetime.combine(days["past"], dt.time(12), dt.UTC))
+    config = {"DATABASE": db_path, "NOW": clock, "COUNTED_RATE_LIMIT": "1000 per minute",
+              "RESULTS_RETENTION_DAYS": 1.0}
+    http = create_app(config).test_client()
+    web_results._pruned.clear()
+    win = solutions["gaps"]
     for i in range(2):
-        assert post(client, id_, client=f"player-{i:012d}",
-                    moves=solutions["pyramid"]).status_code == 201
-    body = problem(post(client, id_, client="player-000000000099",
-                        moves=solutions["pyramid"]), 429)
-    assert "2 per 1 hour" in body["limit"]
-    assert client.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 2
+        assert play_and_post(http, clock, past, f"old-player-{i:08d}", win[: 5 + i * 90],
+                             ).status_code == 201
+    spare = begin(http, past)  # a play never finished: dropped once results close
+    before = http.get(f"{API}/deals/{past}/stats").get_json()
+    forget(db_path)
+    # days later (past + 3: its solution opened > 1 day ago), a result on today's deal
+    clock.t = now
+    web_results._pruned.clear()
+    assert play_and_post(http, clock, today_id(days, "gaps"), "new-player-00000000",
+                         win).status_code == 201
+    db = store.open_db(db_path)
+    assert db.execute("SELECT count(*) FROM results WHERE deal_id = ?", [past]).fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM results").fetchone()[0] == 1  # today's stays
+    assert db.execute("SELECT count(*) FROM plays WHERE deal_id = ?", [past]).fetchone()[0] == 0
+    after = http.get(f"{API}/deals/{past}/stats").get_json()
+    assert after == {**before, "final": True} and after["plays"] == 2
+    deal = store.get_deal(db, past)
+    assert deal is not None
+    with pytest.raises(ValueError, match="final"):
+        results.rebuild(db, deal)
+    db.close()
+    assert spare
+
+
+def test_a_store_that_cannot_be_written_is_a_503_that_heals_by_itself(
+    app: Flask, clock: Clock, db_path: Path, days: dict[str, dt.date], problem: Any,
+    solutions: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    http = app.test_client()
+    id_ = today_id(days, "gaps")
+    win = solutions["gaps"]
+    tokens = [begin(http, id_) for _ in range(3)]
+    clock.advance(3600)
+    # locked: another process holds the write lock
+    blocker = sqlite3.connect(db_path, timeout=1)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        locked = problem(post(http, id_, client="locked-00000000000", moves=win,
+                              play=tokens[0]), 503)
+        assert "locked" in locked["detail"] and locked["status"] == 503
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert post(http, id_, client="locked-00000000000", moves=win,
+                play=tokens[0]).status_code == 201
+    # read-only: a worker whose connection was opened while the file was read-only (as
+    # root, chmod would not stop a write: the connection is opened read-only instead)
+    real_connect = sqlite3.connect
+
+    def read_only(path: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        return real_connect(f"file:{path}?mode=ro", *args, uri=True, **kwargs)
+
+    forget(db_path)
+    monkeypatch.setattr(sqlite3, "connect", read_only)
+    try:
+        ro = problem(post(http, id_, client="readonly-000000000", moves=win, play=tokens[1]),
+                     503)
+        assert "readonly" in ro["detail"] and ro["status"] == 503
+        assert http.get(f"{API}/deals/{id_}/stats").status_code == 200  # reads still work
+        assert http.get(f"{API}/deals/{id_}").status_code == 200
+    finally:
+        monkeypatch.undo()
+    # ... and once writable again, the next post works, no restart
+    healed = post(http, id_, client="readonly-000000000", moves=win, play=tokens[1])
+    assert healed.status_code == 201, healed.get_data(as_text=True)
+    assert http.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 2
+
+
+def test_a_thousand_players_behind_one_address_can_all_begin_and_count(
+    db_path: Path, clock: Clock, days: dict[str, dt.date], solutions: dict[str, list[str]],
+) -> None:
+    """The default budgets (docs/api.md): 1,000 plays a day from one address all begin;
+    the counted budget lets results through at 5 a minute, 7,200 a day, and one refused in
+    a rush keeps its play (test_counted_results_have_a_budget_per_address)."""
+    from limits import parse
+
+    from dailydeal.web import DEFAULTS
+
+    http = create_app({"DATABASE": db_path, "NOW": clock}).test_client()
+    id_ = today_id(days)
+    tokens = {begin(http, id_, "192.0.2.44") for _ in range(1000)}
+    assert len(tokens) == 1000
+    counted = parse(DEFAULTS["COUNTED_RATE_LIMIT"])
+    per_day = counted.amount * 86400 // counted.get_expiry()
+    assert per_day >= 1000 and parse(DEFAULTS["PLAYS_RATE_LIMIT"]).amount >= 1000
+    clock.advance(3600)
+    for i, token in enumerate(sorted(tokens)[:5]):  # a minute's worth counts at once
+        assert post(http, id_, "192.0.2.44", client=f"colleague-{i:010d}",
+                    moves=solutions["pyramid"][:4], play=token).status_code == 201

@@ -1,15 +1,19 @@
-"""Verified results of players and the statistics of a deal, computed from them.
+"""Verified results of players and the statistics of a deal, kept as they are written.
 
 A result is stored once per client and deal (primary key), only after the verifier has
 replayed its moves; its ``won``, ``state``, ``moves`` and ``score`` are the verifier's, never
-the client's. ``hints`` and ``seconds`` are what the client reports. Privacy: no address and
-no client id is stored, only ``client_hash()``: HMAC-SHA256 over the deal id and the client
-id, keyed with a random salt stored in the database (table ``salts``). It is per deal, so
-the rows of one player on two days cannot be linked.
+the client's. When it comes with a play (``dailydeal.daily.plays``), ``hints`` is the count
+the server kept for that play and ``seconds`` the time the server measured from the play's
+start; the client's own figure is kept apart as ``reported_seconds``. Privacy: no address
+and no client id is stored, only ``client_hash()``: HMAC-SHA256 over the deal id and the
+client id, keyed with a random salt stored in the database (table ``salts``). It is per
+deal, so the rows of one player on two days cannot be linked.
 
-Statistics are never counters: ``deal_stats`` computes them from the rows each time, and
-``reverify`` replays every stored move list again, so they can always be rebuilt and
-checked.
+Statistics are aggregates (``deal_stats``, ``deal_winning_moves``) updated in the same
+transaction that stores a result, so reading them costs a row whatever the number of
+plays; ``rebuild`` replays every stored move list and writes them again from the rows, and
+``prune`` drops the move lists of deals closed longer than the retention, keeping their
+final numbers.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ import hashlib
 import hmac
 import json
 import re
-import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +35,11 @@ from dailydeal.verify import MoveError, replay
 CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{16,128}$")  # a UUID or 128 random bits, encoded
 CLIENT_PREFIX = "dailydeal-client-v1"
 MAX_SECONDS = 7 * 86400  # a play time longer than a week is not a play time
+WRITE_TIMEOUT_MS = 1500  # a locked database: give up (503) rather than hold the request
+
+
+class PlayUsed(Exception):
+    """The play's result was counted already (a play token is good for one result)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,7 @@ class Result:
     score: int
     hints: int
     seconds: int | None
+    reported_seconds: int | None = None  # what the client says; ``seconds`` is the server's
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,13 +60,23 @@ class Result:
             "score": self.score,
             "hints": self.hints,
             "seconds": self.seconds,
+            "reported_seconds": self.reported_seconds,
         }
 
 
 def salt(db: sqlite_utils.Database) -> bytes:
-    row = db.execute("SELECT value FROM salts WHERE name = 'results'").fetchone()
+    return _salt(db, "results")
+
+
+def play_key(db: sqlite_utils.Database) -> bytes:
+    """The key that signs play tokens (made by migration m005)."""
+    return _salt(db, "plays")
+
+
+def _salt(db: sqlite_utils.Database, name: str) -> bytes:
+    row = db.execute("SELECT value FROM salts WHERE name = ?", [name]).fetchone()
     if row is None:
-        raise RuntimeError("the results salt is missing (migration m004_results)")
+        raise RuntimeError(f"the {name} salt is missing (migrations m004, m005)")
     return bytes.fromhex(row[0])
 
 
@@ -67,7 +86,8 @@ def client_hash(salt_: bytes, deal_id: str, client: str) -> str:
 
 
 def judge(
-    deal: dict[str, Any], moves: list[str], hints: int, seconds: int | None
+    deal: dict[str, Any], moves: list[str], hints: int, seconds: int | None,
+    reported_seconds: int | None = None,
 ) -> tuple[Result, MoveError | None]:
     """The verifier's result of ``moves`` on a stored deal row, and its first illegal move
     (None when every move was legal: only then may the result be stored)."""
@@ -80,8 +100,39 @@ def judge(
         verdict.score,
         hints,
         seconds,
+        reported_seconds,
     )
     return result, verdict.error
+
+
+def _row(db: sqlite_utils.Database, deal_id: str, key: str) -> dict[str, Any] | None:
+    cur = db.execute("SELECT * FROM results WHERE deal_id = ? AND client = ?", [deal_id, key])
+    row = cur.fetchone()
+    if row is None:
+        return None
+    return dict(zip([d[0] for d in cur.description], row, strict=True))
+
+
+def stored(db: sqlite_utils.Database, deal_id: str, client: str) -> dict[str, Any] | None:
+    """This client's stored result of the deal, if any."""
+    return _row(db, deal_id, client_hash(salt(db), deal_id, client))
+
+
+def play_state(db: sqlite_utils.Database, play_id: str) -> tuple[int, bool]:
+    """(hints noted, result counted) of a play; (0, False) for a play the store never saw."""
+    row = db.execute("SELECT hints, used FROM plays WHERE id = ?", [play_id]).fetchone()
+    return (0, False) if row is None else (int(row[0]), bool(row[1]))
+
+
+def note_hint(db: sqlite_utils.Database, play_id: str, deal_id: str) -> bool:
+    """Count a hint of a play (not once its result counted): True when counted."""
+    with _writing(db):
+        cur = db.execute(
+            "INSERT INTO plays (id, deal_id, hints) VALUES (?, ?, 1) ON CONFLICT (id) DO"
+            " UPDATE SET hints = hints + 1 WHERE used = 0",
+            [play_id, deal_id],
+        )
+    return cur.rowcount == 1
 
 
 def record(
@@ -91,54 +142,124 @@ def record(
     result: Result,
     moves: list[str],
     now: dt.datetime,
+    play_id: str | None = None,
 ) -> tuple[bool, dict[str, Any]]:
-    """Store a result unless this client has one for this deal: (inserted, stored row)."""
+    """Store a result unless this client has one for this deal: (inserted, stored row).
+
+    With ``play_id`` the play is marked used and its noted hints replace ``result.hints``,
+    in the one transaction that inserts the row and updates the deal's aggregates (so a
+    kill -9 leaves all or nothing); a play already used raises ``PlayUsed``."""
     key = client_hash(salt(db), deal_id, client)
-    try:
-        with db.conn:
+    with _writing(db, immediate=True):
+        old = _row(db, deal_id, key)
+        if old is not None:
+            return False, old
+        hints = result.hints
+        if play_id is not None:
+            hints, used = play_state(db, play_id)
+            if used:
+                raise PlayUsed(play_id)
             db.execute(
-                "INSERT INTO results (deal_id, client, won, state, moves, score, hints,"
-                " seconds, move_list, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [deal_id, key, int(result.won), result.state, result.moves, result.score,
-                 result.hints, result.seconds, json.dumps(moves),
-                 now.astimezone(dt.UTC).isoformat(timespec="seconds")],
+                "INSERT INTO plays (id, deal_id, hints, used) VALUES (?, ?, 0, 1)"
+                " ON CONFLICT (id) DO UPDATE SET used = 1",
+                [play_id, deal_id],
             )
-        inserted = True
-    except sqlite3.IntegrityError:  # the primary key: this client counted already
-        inserted = False
-    row = db.execute(
-        "SELECT * FROM results WHERE deal_id = ? AND client = ?", [deal_id, key]
-    ).fetchone()
-    cols = [d[0] for d in db.execute("SELECT * FROM results LIMIT 0").description]
-    return inserted, dict(zip(cols, row, strict=True))
+        db.execute(
+            "INSERT INTO results (deal_id, client, won, state, moves, score, hints, seconds,"
+            " reported_seconds, move_list, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [deal_id, key, int(result.won), result.state, result.moves, result.score,
+             hints, result.seconds, result.reported_seconds, json.dumps(moves),
+             now.astimezone(dt.UTC).isoformat(timespec="seconds")],
+        )
+        _count(db, deal_id, result.won, result.moves, hints)
+        row = _row(db, deal_id, key)
+    assert row is not None
+    return True, row
+
+
+def _count(
+    db: sqlite_utils.Database, deal_id: str, won: bool, moves: int, hints: int, n: int = 1
+) -> None:
+    """Add ``n`` results to a deal's aggregates (inside the caller's transaction)."""
+    win = n if won else 0
+    db.execute(
+        "INSERT INTO deal_stats (deal_id, plays, wins, wins_without_hints) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (deal_id) DO UPDATE SET plays = plays + excluded.plays,"
+        " wins = wins + excluded.wins,"
+        " wins_without_hints = wins_without_hints + excluded.wins_without_hints",
+        [deal_id, n, win, win if hints == 0 else 0],
+    )
+    if won:
+        db.execute(
+            "INSERT INTO deal_winning_moves (deal_id, moves, count) VALUES (?, ?, ?)"
+            " ON CONFLICT (deal_id, moves) DO UPDATE SET count = count + excluded.count",
+            [deal_id, moves, n],
+        )
+
+
+class _writing:
+    """A write transaction with a short busy timeout (a locked file is a quick failure,
+    answered 503, not a request held for 30 s); BEGIN IMMEDIATE takes the write lock first,
+    so two workers cannot both find a play unused."""
+
+    def __init__(self, db: sqlite_utils.Database, immediate: bool = False) -> None:
+        self.db = db
+        self.immediate = immediate
+
+    def __enter__(self) -> None:
+        conn = self.db.conn
+        conn.execute(f"PRAGMA busy_timeout = {WRITE_TIMEOUT_MS}")
+        conn.execute("BEGIN IMMEDIATE" if self.immediate else "BEGIN")
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        conn = self.db.conn
+        try:
+            if kind is None:
+                conn.commit()
+            else:
+                conn.rollback()
+        finally:
+            conn.execute("PRAGMA busy_timeout = 30000")
 
 
 def row_result(row: dict[str, Any]) -> Result:
     return Result(bool(row["won"]), row["state"], row["moves"], row["score"], row["hints"],
-                  row["seconds"])
+                  row["seconds"], row.get("reported_seconds"))
 
 
 def deal_stats(db: sqlite_utils.Database, deal_id: str) -> dict[str, Any]:
-    """Plays, wins, win rate and the winning move counts of a deal, from its results."""
-    rows = list(
-        db.query("SELECT won, moves, hints FROM results WHERE deal_id = ?", [deal_id])
-    )
-    return stats_of([(bool(r["won"]), r["moves"], r["hints"]) for r in rows])
+    """Plays, wins, win rate and the winning move counts of a deal: its aggregates (a row
+    and one row per distinct winning move count), never its results."""
+    row = db.execute(
+        "SELECT plays, wins, wins_without_hints FROM deal_stats WHERE deal_id = ?", [deal_id]
+    ).fetchone()
+    histogram = dict(db.execute(
+        "SELECT moves, count FROM deal_winning_moves WHERE deal_id = ?", [deal_id]
+    ).fetchall())
+    plays, wins, clean = row if row is not None else (0, 0, 0)
+    return stats_dict(plays, wins, clean, histogram)
+
+
+def stats_dict(plays: int, wins: int, wins_without_hints: int,
+               histogram: dict[int, int]) -> dict[str, Any]:
+    """The statistics answer from aggregates (the one formula, SQLite and Redis alike)."""
+    counts = {int(m): int(c) for m, c in histogram.items() if int(c) > 0}
+    return {
+        "plays": int(plays),
+        "wins": int(wins),
+        "win_rate": round(wins / plays, 4) if plays else None,
+        "wins_without_hints": int(wins_without_hints),
+        "best": min(counts) if counts else None,
+        "winning_moves": [{"moves": m, "count": counts[m]} for m in sorted(counts)],
+    }
 
 
 def stats_of(results: list[tuple[bool, int, int]]) -> dict[str, Any]:
-    """Statistics of (won, moves, hints) triples (the one formula, used on stored rows)."""
-    plays = len(results)
+    """Statistics of (won, moves, hints) triples: what the aggregates of these rows are."""
     winning = [moves for won, moves, _ in results if won]
-    histogram = Counter(winning)
-    return {
-        "plays": plays,
-        "wins": len(winning),
-        "win_rate": round(len(winning) / plays, 4) if plays else None,
-        "wins_without_hints": sum(1 for won, _, hints in results if won and hints == 0),
-        "best": min(winning) if winning else None,
-        "winning_moves": [{"moves": m, "count": histogram[m]} for m in sorted(histogram)],
-    }
+    clean = sum(1 for won, _, hints in results if won and hints == 0)
+    return stats_dict(len(results), len(winning), clean, dict(Counter(winning)))
 
 
 def reverify(db: sqlite_utils.Database, deal: dict[str, Any]) -> dict[str, Any]:
@@ -147,21 +268,81 @@ def reverify(db: sqlite_utils.Database, deal: dict[str, Any]) -> dict[str, Any]:
     triples = []
     differ = 0
     for row in db.query("SELECT * FROM results WHERE deal_id = ?", [deal["id"]]):
-        stored = row_result(row)
-        again, error = judge(deal, json.loads(row["move_list"]), stored.hints, stored.seconds)
-        differ += again != stored or error is not None
+        before = row_result(row)
+        again, error = judge(deal, json.loads(row["move_list"]), before.hints, before.seconds,
+                             before.reported_seconds)
+        differ += again != before or error is not None
         triples.append((again.won, again.moves, again.hints))
     return {**stats_of(triples), "differ": differ}
+
+
+def rebuild(db: sqlite_utils.Database, deal: dict[str, Any]) -> dict[str, Any]:
+    """Write a deal's aggregates again from its stored rows, each replayed (``reverify``);
+    the statistics and ``differ``. A deal whose move lists were pruned keeps its final
+    numbers (there is nothing left to replay): ValueError."""
+    pruned = db.execute(
+        "SELECT pruned_at FROM deal_stats WHERE deal_id = ?", [deal["id"]]
+    ).fetchone()
+    if pruned is not None and pruned[0] is not None:
+        raise ValueError(f"the move lists of {deal['id']} were dropped at {pruned[0]}: "
+                         "its statistics are final")
+    with _writing(db, immediate=True):
+        again = reverify(db, deal)
+        db.execute("DELETE FROM deal_stats WHERE deal_id = ?", [deal["id"]])
+        db.execute("DELETE FROM deal_winning_moves WHERE deal_id = ?", [deal["id"]])
+        if again["plays"]:
+            db.execute(
+                "INSERT INTO deal_stats (deal_id, plays, wins, wins_without_hints)"
+                " VALUES (?, ?, ?, ?)",
+                [deal["id"], again["plays"], again["wins"], again["wins_without_hints"]],
+            )
+        for bucket in again["winning_moves"]:
+            db.execute(
+                "INSERT INTO deal_winning_moves (deal_id, moves, count) VALUES (?, ?, ?)",
+                [deal["id"], bucket["moves"], bucket["count"]],
+            )
+    return again
+
+
+def prune(
+    db: sqlite_utils.Database, results_before: dt.date, plays_before: dt.date, now: dt.datetime
+) -> tuple[int, int]:
+    """Drop the result rows (move lists) of deals dated before ``results_before`` and the
+    plays of deals dated before ``plays_before`` (their results are closed: a token of them
+    can no longer count). The aggregates stay, marked final (``pruned_at``), in the same
+    transaction. Deal ids begin with their date, so no join is needed. (rows, plays)."""
+    cut, plays_cut = results_before.isoformat(), plays_before.isoformat()
+    with _writing(db, immediate=True):
+        db.execute(
+            "UPDATE deal_stats SET pruned_at = ? WHERE pruned_at IS NULL AND deal_id IN"
+            " (SELECT DISTINCT deal_id FROM results WHERE substr(deal_id, 1, 10) < ?)",
+            [now.astimezone(dt.UTC).isoformat(timespec="seconds"), cut],
+        )
+        rows = db.execute(
+            "DELETE FROM results WHERE substr(deal_id, 1, 10) < ?", [cut]
+        ).rowcount
+        plays = db.execute(
+            "DELETE FROM plays WHERE substr(deal_id, 1, 10) < ?", [plays_cut]
+        ).rowcount
+    return rows, plays
 
 
 __all__ = [
     "CLIENT_ID",
     "MAX_SECONDS",
+    "PlayUsed",
     "Result",
     "client_hash",
     "deal_stats",
     "judge",
+    "note_hint",
+    "play_key",
+    "play_state",
+    "prune",
+    "rebuild",
     "record",
     "reverify",
+    "stats_dict",
     "stats_of",
+    "stored",
 ]

@@ -1,94 +1,247 @@
 """Verified results in Redis, for several API nodes that must count the same.
 
 The same rules as ``dailydeal.daily.results`` (SQLite, the default for one machine), the
-same row shape and the same statistics formula (``stats_of``); only the storage differs:
+same row shape and the same statistics formula (``stats_dict``); only the storage differs:
 
-- ``dailydeal:results:salt``: the random salt of ``client_hash``, created once by whichever
-  node needs it first (SET NX), so every node hashes a client the same way;
+- ``dailydeal:results:salt`` and ``dailydeal:plays:key``: the random salt of
+  ``client_hash`` and the key that signs play tokens, created once by whichever node needs
+  them first (SET NX), so every node hashes a client and checks a token the same way;
 - ``dailydeal:results:{deal id}``: a hash, field = the salted client hash, value = the
-  stored row as JSON. HSETNX makes "once per client and deal" one atomic step across every
-  node: a post through node A and its retry through node B count once.
+  stored row as JSON; it expires (EXPIREAT) at the end of the retention;
+- ``dailydeal:stats:{deal id}``: the aggregates (``plays``, ``wins``,
+  ``wins_without_hints``, ``m:{moves}`` = winning plays of that length), never expiring;
+- ``dailydeal:plays:{deal id}``: per play token id, ``h:{id}`` the hints it asked for and
+  ``u:{id}`` once its result counted; it expires when the deal's results close.
 
-Statistics are computed from the hash (HVALS) each time, as SQLite's are from the rows:
-never counters, so they can be rebuilt and checked. Redis must persist (appendonly or RDB
-snapshots) if results are to survive its restart; see deploy/README.md.
+Storing a result is ONE Lua script: the client's row, the play marked used and the
+aggregates are written together or not at all, on whichever node, and a post retried after
+a timeout (Redis may run the first one late) finds the row and counts nothing twice.
+``/stats`` reads the small aggregate hash (HGETALL), whatever the number of results.
+
+Every client has connect and read timeouts of ``TIMEOUT`` seconds and no retries: a Redis
+that hangs costs a request half a second (then 503), never the worker. Redis must persist
+(appendonly or RDB snapshots) if results are to survive its restart; see deploy/README.md.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import secrets
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
-from dailydeal.daily.results import Result, client_hash, stats_of
+from dailydeal.daily import plays
+from dailydeal.daily.results import PlayUsed, Result, client_hash, judge, stats_dict
 
 PREFIX = "dailydeal:results"
 SALT_KEY = f"{PREFIX}:salt"
+PLAY_KEY = "dailydeal:plays:key"
+#: seconds: connect and read timeouts of every Redis client (results and rate limits)
+TIMEOUT = 0.5
+
+_RECORD = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then return {0, old} end
+local hints = tonumber(ARGV[6])
+if ARGV[3] ~= '' then
+  if redis.call('HEXISTS', KEYS[3], 'u:' .. ARGV[3]) == 1 then return {2, ''} end
+  hints = tonumber(redis.call('HGET', KEYS[3], 'h:' .. ARGV[3]) or '0')
+  redis.call('HSET', KEYS[3], 'u:' .. ARGV[3], '1')
+  redis.call('EXPIREAT', KEYS[3], ARGV[8])
+end
+local row = string.gsub(ARGV[2], '"hints": %-1', '"hints": ' .. hints, 1)
+redis.call('HSET', KEYS[1], ARGV[1], row)
+redis.call('EXPIREAT', KEYS[1], ARGV[7])
+redis.call('HINCRBY', KEYS[2], 'plays', 1)
+if ARGV[4] == '1' then
+  redis.call('HINCRBY', KEYS[2], 'wins', 1)
+  if hints == 0 then redis.call('HINCRBY', KEYS[2], 'wins_without_hints', 1) end
+  redis.call('HINCRBY', KEYS[2], 'm:' .. ARGV[5], 1)
+end
+return {1, row}
+"""
+
+_NOTE_HINT = """
+if redis.call('HEXISTS', KEYS[1], 'u:' .. ARGV[1]) == 1 then return 0 end
+redis.call('HINCRBY', KEYS[1], 'h:' .. ARGV[1], 1)
+redis.call('EXPIREAT', KEYS[1], ARGV[2])
+return 1
+"""
 
 
 class Unavailable(Exception):
     """Redis did not answer: the caller answers 503, nothing is half stored."""
 
 
+def options() -> dict[str, Any]:
+    """Client options: short timeouts and no retries (a retry would double the wait, and
+    a command that timed out may still run when Redis wakes up)."""
+    return {"socket_timeout": TIMEOUT, "socket_connect_timeout": TIMEOUT,
+            "retry": Retry(NoBackoff(), 0)}
+
+
 def connect(url: str) -> redis.Redis:
     """A client (with its own connection pool) of the Redis at ``url``; no I/O yet."""
-    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
+    return redis.Redis.from_url(url, **options())
 
 
 def _key(deal_id: str) -> str:
     return f"{PREFIX}:{deal_id}"
 
 
-def salt(r: redis.Redis) -> bytes:
-    """The shared salt, created by the first node that needs one (every node reads it)."""
-    try:
-        r.set(SALT_KEY, secrets.token_hex(32), nx=True)
-        value = r.get(SALT_KEY)
-    except redis.RedisError as exc:
-        raise Unavailable(type(exc).__name__) from None
-    assert value is not None  # set NX above; the key is never deleted
-    return bytes.fromhex(value.decode() if isinstance(value, bytes) else str(value))
+def _stats_key(deal_id: str) -> str:
+    return f"dailydeal:stats:{deal_id}"
 
 
-def record(
-    r: redis.Redis,
-    deal_id: str,
-    client: str,
-    result: Result,
-    moves: list[str],
-    now: dt.datetime,
-) -> tuple[bool, dict[str, Any]]:
-    """Store a result unless this client has one for this deal: (inserted, stored row),
-    the row in the shape of the SQLite table ``results``."""
-    key = client_hash(salt(r), deal_id, client)
-    row = {
-        "deal_id": deal_id, "client": key, "won": int(result.won), "state": result.state,
-        "moves": result.moves, "score": result.score, "hints": result.hints,
-        "seconds": result.seconds, "move_list": json.dumps(moves),
-        "created_at": now.astimezone(dt.UTC).isoformat(timespec="seconds"),
-    }
-    try:
-        inserted = bool(r.hsetnx(_key(deal_id), key, json.dumps(row)))
-        stored: Any = None if inserted else r.hget(_key(deal_id), key)
-    except redis.RedisError as exc:
-        raise Unavailable(type(exc).__name__) from None
-    if not inserted:
-        assert stored is not None  # fields are never deleted
-        row = json.loads(stored)
-    return inserted, row
+def _plays_key(deal_id: str) -> str:
+    return f"dailydeal:plays:{deal_id}"
 
 
-def deal_stats(r: redis.Redis, deal_id: str) -> dict[str, Any]:
-    """Plays, wins, win rate and the winning move counts of a deal, from its results."""
-    try:
-        values: Any = r.hvals(_key(deal_id))  # a list (the client is synchronous)
-    except redis.RedisError as exc:
-        raise Unavailable(type(exc).__name__) from None
-    rows = [json.loads(v) for v in values]
-    return stats_of([(bool(row["won"]), row["moves"], row["hints"]) for row in rows])
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
-__all__ = ["Unavailable", "connect", "deal_stats", "record", "salt"]
+class Store:
+    """The results, plays and statistics of one Redis; the salt and the play key are read
+    once (they never change)."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.r = client
+        self._salt: bytes | None = None
+        self._play_key: bytes | None = None
+        self._record = client.register_script(_RECORD)
+        self._note = client.register_script(_NOTE_HINT)
+
+    def _shared(self, key: str) -> bytes:
+        try:
+            self.r.set(key, plays.new_key(), nx=True)
+            value = self.r.get(key)
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        assert value is not None  # set NX above; the key is never deleted
+        return bytes.fromhex(_text(value))
+
+    def salt(self) -> bytes:
+        if self._salt is None:
+            self._salt = self._shared(SALT_KEY)
+        return self._salt
+
+    def play_key(self) -> bytes:
+        if self._play_key is None:
+            self._play_key = self._shared(PLAY_KEY)
+        return self._play_key
+
+    def stored(self, deal_id: str, client: str) -> dict[str, Any] | None:
+        key = client_hash(self.salt(), deal_id, client)
+        try:
+            value: Any = self.r.hget(_key(deal_id), key)
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        return None if value is None else dict(json.loads(value))
+
+    def play_state(self, deal_id: str, play_id: str) -> tuple[int, bool]:
+        try:
+            values: Any = self.r.hmget(_plays_key(deal_id), [f"h:{play_id}", f"u:{play_id}"])
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        hints, used = values
+        return int(hints or 0), used is not None
+
+    def note_hint(self, play_id: str, deal_id: str, expire_at: dt.datetime) -> bool:
+        try:
+            done = self._note(keys=[_plays_key(deal_id)],
+                              args=[play_id, int(expire_at.timestamp())])
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        return bool(done)
+
+    def record(
+        self,
+        deal_id: str,
+        client: str,
+        result: Result,
+        moves: list[str],
+        now: dt.datetime,
+        play_id: str | None,
+        drop_at: dt.datetime,
+        closes_at: dt.datetime,
+    ) -> tuple[bool, dict[str, Any]]:
+        """Store a result unless this client has one for this deal: (inserted, stored
+        row), the row in the shape of the SQLite table ``results``; ``PlayUsed`` if the
+        play counted already. ``drop_at``: when the deal's move lists expire (retention);
+        ``closes_at``: when its plays do."""
+        key = client_hash(self.salt(), deal_id, client)
+        row = {
+            "deal_id": deal_id, "client": key, "won": int(result.won), "state": result.state,
+            "moves": result.moves, "score": result.score,
+            "hints": -1,  # the script puts the play's count here (or the result's)
+            "seconds": result.seconds, "reported_seconds": result.reported_seconds,
+            "move_list": json.dumps(moves),
+            "created_at": now.astimezone(dt.UTC).isoformat(timespec="seconds"),
+        }
+        try:
+            status, text = self._record(
+                keys=[_key(deal_id), _stats_key(deal_id), _plays_key(deal_id)],
+                args=[key, json.dumps(row), play_id or "", int(result.won), result.moves,
+                      result.hints, int(drop_at.timestamp()), int(closes_at.timestamp())],
+            )
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        if int(status) == 2:
+            raise PlayUsed(play_id)
+        return int(status) == 1, dict(json.loads(text))
+
+    def deal_stats(self, deal_id: str) -> dict[str, Any]:
+        """Plays, wins, win rate and the winning move counts of a deal: its aggregates."""
+        try:
+            values: Any = self.r.hgetall(_stats_key(deal_id))
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        fields = {_text(k): int(v) for k, v in values.items()}
+        histogram = {int(k[2:]): v for k, v in fields.items() if k.startswith("m:")}
+        return stats_dict(fields.get("plays", 0), fields.get("wins", 0),
+                          fields.get("wins_without_hints", 0), histogram)
+
+    def rebuild(self, deal: dict[str, Any]) -> dict[str, Any]:
+        """Write a deal's aggregates again from its stored rows, each replayed: the
+        statistics and ``differ`` (rows whose verdict changed). The rows are read and the
+        aggregates replaced under WATCH, so a result counted meanwhile makes it retry."""
+        results_key, stats_key = _key(deal["id"]), _stats_key(deal["id"])
+        try:
+            with self.r.pipeline() as pipe:
+                while True:
+                    try:
+                        pipe.watch(results_key)
+                        values: Any = pipe.hvals(results_key)
+                        triples, differ = [], 0
+                        for value in values:
+                            row = json.loads(value)
+                            again, error = judge(deal, json.loads(row["move_list"]),
+                                                 row["hints"], row["seconds"])
+                            differ += (error is not None or again.won != bool(row["won"])
+                                       or again.moves != row["moves"])
+                            triples.append((again.won, again.moves, again.hints))
+                        fields: dict[str, int] = {"plays": len(triples), "wins": 0,
+                                                  "wins_without_hints": 0}
+                        for won, moves, hints in triples:
+                            if won:
+                                fields["wins"] += 1
+                                fields["wins_without_hints"] += hints == 0
+                                fields[f"m:{moves}"] = fields.get(f"m:{moves}", 0) + 1
+                        pipe.multi()
+                        pipe.delete(stats_key)
+                        if triples:
+                            pipe.hset(stats_key, mapping=fields)
+                        pipe.execute()
+                        break
+                    except redis.WatchError:
+                        continue
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        return {**self.deal_stats(deal["id"]), "differ": differ}
+
+
+__all__ = ["TIMEOUT", "Store", "Unavailable", "connect", "options"]

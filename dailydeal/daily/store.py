@@ -128,8 +128,8 @@ def m004_results(db: sqlite_utils.Database) -> None:
             state TEXT NOT NULL,         -- won, lost or in progress (gave up)
             moves INTEGER NOT NULL,      -- moves played, Accordion deals included
             score INTEGER NOT NULL,
-            hints INTEGER NOT NULL,      -- hints used, as the client reports
-            seconds INTEGER,             -- time played, as the client reports
+            hints INTEGER NOT NULL,      -- hints used (m005: the server's count for the play)
+            seconds INTEGER,             -- time played (m005: the server's, from the play)
             move_list TEXT NOT NULL,     -- JSON: the moves sent, to verify again
             created_at TEXT NOT NULL,
             PRIMARY KEY (deal_id, client)
@@ -139,6 +139,68 @@ def m004_results(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE IF NOT EXISTS salts (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
     db.execute(
         "INSERT OR IGNORE INTO salts (name, value) VALUES ('results', ?)",
+        [fairness.random_nonce()],
+    )
+
+
+@migrations()
+def m005_plays_and_stats(db: sqlite_utils.Database) -> None:
+    """Plays and statistics kept at write time (dailydeal.daily.results, .plays).
+
+    ``plays``: per play token id, the hints its play asked for and whether its result was
+    counted (no address, no client id). ``deal_stats`` and ``deal_winning_moves``: the
+    aggregates of each deal, updated in the transaction that stores a result, so that
+    ``/stats`` reads a row, not every result; filled here from the rows already stored.
+    ``pruned_at``: when the deal's move lists were dropped (retention), its numbers final.
+    ``results.reported_seconds``: the time the client says it played (``seconds`` is the
+    server's, from the play token).
+    """
+    cols = {r["name"] for r in db.query("PRAGMA table_info(results)")}
+    if "reported_seconds" not in cols:
+        db.execute("ALTER TABLE results ADD COLUMN reported_seconds INTEGER")
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS plays (
+            id TEXT PRIMARY KEY,         -- the token's random id
+            deal_id TEXT NOT NULL,
+            hints INTEGER NOT NULL DEFAULT 0,
+            used INTEGER NOT NULL DEFAULT 0  -- 1 once its result counted
+        )
+        """
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS plays_deal ON plays (deal_id)")
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS deal_stats (
+            deal_id TEXT PRIMARY KEY,
+            plays INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            wins_without_hints INTEGER NOT NULL,
+            pruned_at TEXT               -- move lists dropped: the numbers are final
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS deal_winning_moves (
+            deal_id TEXT NOT NULL,
+            moves INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (deal_id, moves)
+        )
+        """
+    )
+    db.execute(
+        "INSERT OR IGNORE INTO deal_stats (deal_id, plays, wins, wins_without_hints)"
+        " SELECT deal_id, count(*), sum(won), sum(won AND hints = 0) FROM results"
+        " GROUP BY deal_id"
+    )
+    db.execute(
+        "INSERT OR IGNORE INTO deal_winning_moves (deal_id, moves, count)"
+        " SELECT deal_id, moves, count(*) FROM results WHERE won GROUP BY deal_id, moves"
+    )
+    db.execute(
+        "INSERT OR IGNORE INTO salts (name, value) VALUES ('plays', ?)",
         [fairness.random_nonce()],
     )
 

@@ -23,8 +23,16 @@ Configuration (``test_config`` replaces the environment entirely):
   answers 503); ``HINT_PROCESSES`` (env ``DAILYDEAL_HINT_PROCESSES``, default 1: solver
   processes per worker, 0 searches in the worker) and ``HINT_QUEUE`` (env
   ``DAILYDEAL_HINT_QUEUE``, default 8: hints waiting per worker before a 503, see
-  ``dailydeal.solverpool``); ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
-  ``20 per hour``): results posted per client address.
+  ``dailydeal.solverpool``);
+  ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
+  ``60 per minute``): results posted per client address; ``COUNTED_RATE_LIMIT`` (env
+  ``DAILYDEAL_COUNTED_LIMIT``, ``5 per minute``): results counted per address;
+  ``PLAYS_RATE_LIMIT`` (env ``DAILYDEAL_PLAYS_LIMIT``, ``3000 per day``): plays begun per
+  address; ``STATS_RATE_LIMIT`` (env ``DAILYDEAL_STATS_LIMIT``, ``60 per minute``);
+  ``RESULTS_RETENTION_DAYS`` (env ``DAILYDEAL_RESULTS_RETENTION_DAYS``, 30): days after a
+  deal's solution opens that its move lists are kept; ``MIN_SECONDS_PER_MOVE`` (env
+  ``DAILYDEAL_MIN_SECONDS_PER_MOVE``, 0.5): the least play time per move of a counted
+  result (web/results.py, dailydeal/daily/plays.py).
 - ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: none,
   links are relative; never the request's Host). ``NOW``: a clock (callable -> aware UTC
   datetime) for tests.
@@ -65,7 +73,12 @@ DEFAULTS: dict[str, Any] = {
     "HINT_TIME_LIMIT": 10.0,
     "HINT_PROCESSES": 1,  # solver processes per worker (dailydeal.solverpool); 0: in-process
     "HINT_QUEUE": 8,  # hints waiting per worker before a 503
-    "RESULTS_RATE_LIMIT": "20 per hour",
+    "RESULTS_RATE_LIMIT": "60 per minute",
+    "COUNTED_RATE_LIMIT": "5 per minute",
+    "PLAYS_RATE_LIMIT": "3000 per day",
+    "STATS_RATE_LIMIT": "60 per minute",
+    "RESULTS_RETENTION_DAYS": 30.0,
+    "MIN_SECONDS_PER_MOVE": 0.5,  # dailydeal.daily.plays.MIN_SECONDS_PER_MOVE
     "FEED_DAYS": 30,
     "NOW": None,
 }
@@ -103,9 +116,16 @@ _ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
     "DAILYDEAL_HINT_PROCESSES": ("HINT_PROCESSES", int),
     "DAILYDEAL_HINT_QUEUE": ("HINT_QUEUE", int),
     "DAILYDEAL_RESULTS_LIMIT": ("RESULTS_RATE_LIMIT", str),
+    "DAILYDEAL_COUNTED_LIMIT": ("COUNTED_RATE_LIMIT", str),
+    "DAILYDEAL_PLAYS_LIMIT": ("PLAYS_RATE_LIMIT", str),
+    "DAILYDEAL_STATS_LIMIT": ("STATS_RATE_LIMIT", str),
+    "DAILYDEAL_RESULTS_RETENTION_DAYS": ("RESULTS_RETENTION_DAYS", float),
+    "DAILYDEAL_MIN_SECONDS_PER_MOVE": ("MIN_SECONDS_PER_MOVE", float),
 }
-_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT", "HINT_PROCESSES", "HINT_QUEUE")
-_LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT")
+_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT", "HINT_PROCESSES", "HINT_QUEUE",
+            "RESULTS_RETENTION_DAYS", "MIN_SECONDS_PER_MOVE")
+_LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT",
+           "COUNTED_RATE_LIMIT", "PLAYS_RATE_LIMIT", "STATS_RATE_LIMIT")
 
 
 def config_from_env() -> dict[str, Any]:
@@ -208,10 +228,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pages.register(app)
     share.register(app)  # oEmbed, preview pictures, the pages' share tags
 
+    storage_uri = str(app.config["RATELIMIT_STORAGE_URI"])
     limiter = Limiter(
         get_remote_address,
         app=app,
-        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        storage_uri=storage_uri,
+        # a hung Redis costs a request half a second, then the in-memory fallback counts
+        storage_options=_storage_options(storage_uri),
         headers_enabled=False,  # rate_limit_headers below: true, and never on public answers
         enabled=bool(app.config["RATELIMIT_ENABLED"]),
         swallow_errors=True,  # a storage outage (redis down) must not fail verification
@@ -242,6 +265,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compress.register(app)  # gzip for pages, scripts and JSON: the one place it is done
 
     return app
+
+
+def _storage_options(uri: str) -> dict[str, Any]:
+    """Connect and read timeouts under a second, no retries, for a Redis storage."""
+    if not uri.startswith(("redis://", "rediss://", "redis+unix://")):
+        return {}
+    from dailydeal.daily.results_redis import options
+
+    return options()
 
 
 def _method_is(*methods: str) -> bool:

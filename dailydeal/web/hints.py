@@ -25,6 +25,7 @@ from dailydeal.games import Game, new_game
 from dailydeal.hints import line_hint
 from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
 from dailydeal.verify import replay
+from dailydeal.web import plays
 from dailydeal.web.api import (
     NO_STORE,
     json_response,
@@ -163,7 +164,10 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
 @bp.route("/deals/<id_>/hint", methods=["GET", "POST"])
 def deal_hint(id_: str) -> Response:
     """The hint after a move list of a daily deal (``?moves=`` or a body like state's)."""
-    out = {"deal": id_, **hint_json(read_hint_request(id_=id_))}
+    req = read_hint_request(id_=id_)
+    play = plays.hint_play(id_)  # a forged play token is refused before any search
+    out = {"deal": id_, **hint_json(req)}
+    plays.note_hint(id_, play)  # the hint counts for the play whose token came with it
     return json_response(out, GET_CACHE if request.method == "GET" else NO_STORE)
 
 

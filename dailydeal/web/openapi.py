@@ -471,6 +471,8 @@ def play_paths() -> dict[str, Any]:
                     _param("from", "Moves after which the player began following hints: "
                            "the rest of that hint's line", {"type": "integer", "minimum": 0},
                            "query"),
+                    _param("play", "A play token: the hint counts for that play (results)",
+                           {"type": "string"}, "query"),
                 ],
                 "responses": {**hint_answers, "304": {"description": "Not modified"}},
             },
@@ -492,9 +494,28 @@ def play_paths() -> dict[str, Any]:
                 "responses": hint_answers,
             }
         },
+        "/deals/{id}/plays": {
+            "post": {
+                "summary": "Begin a play of a daily deal: a signed, single-use play token",
+                "description": "Its result counts only with this token (see ResultBody); "
+                "hints asked with it (`?play=` or `\"play\"` in a hint body) are counted "
+                "by the server for the play. Nothing is stored until a hint or a result.",
+                "parameters": [ID],
+                "responses": {
+                    "201": _json("A play begun", _ref("Play")),
+                    "403": _problem("Results closed: the solution is published"),
+                    "404": E404,
+                    "429": _problem("More than PLAYS_RATE_LIMIT plays from this address"),
+                    "503": _problem("The results store does not answer (Retry-After)"),
+                },
+            }
+        },
         "/deals/{id}/results": {
             "post": {
-                "summary": "Count a verified play of a daily deal, once per client",
+                "summary": "Count a verified play of a daily deal, once per client and play",
+                "description": "Counted only with a valid, unused play token of this deal "
+                "issued at least min_seconds_per_move x moves ago. Every refusal is a "
+                "problem with `reason` and `counted: false`.",
                 "parameters": [ID],
                 "requestBody": {
                     "required": True,
@@ -506,22 +527,31 @@ def play_paths() -> dict[str, Any]:
                     "400": E400,
                     "403": _problem("Results closed: the solution is published"),
                     "404": E404,
-                    "409": _problem("This client has another result for this deal"),
+                    "409": _problem("reason `client-counted` (this client has another result "
+                                    "for this deal: `result`) or `play-used`"),
                     "413": E413,
                     "415": E415,
-                    "422": E422,
-                    "429": E429_OWN,
+                    "422": _problem("reason `no-play`, `bad-play` (not a token of this deal), "
+                                    "`empty` (no move) or `illegal` (`error` says which)"),
+                    "425": _problem("reason `too-fast`: sooner than a person plays; the play "
+                                    "is kept, post again after `retry_after` seconds"),
+                    "429": _problem("reason `counted-limit` (COUNTED_RATE_LIMIT per address: "
+                                    "the play is kept) or RESULTS_RATE_LIMIT posts"),
+                    "503": _problem("The results store does not answer or cannot be written"),
                 },
             }
         },
         "/deals/{id}/stats": {
             "get": {
                 "summary": "Plays, wins, win rate and winning move counts of a daily deal",
+                "description": "Aggregates kept as results are counted: one read.",
                 "parameters": [ID],
                 "responses": {
                     "200": _json("Statistics", _ref("Stats")),
                     "304": {"description": "Not modified"},
                     "404": E404,
+                    "429": _problem("More than STATS_RATE_LIMIT requests from this address"),
+                    "503": _problem("The results store does not answer (Retry-After)"),
                 },
             }
         },
@@ -559,15 +589,30 @@ PLAY_SCHEMAS: dict[str, Any] = {
             "max_nodes": {"type": "integer"},
         },
     },
+    "Play": {
+        "type": "object",
+        "required": ["deal", "play", "issued", "expires", "min_seconds_per_move"],
+        "properties": {
+            "deal": {"type": "string"},
+            "play": {"type": "string", "description": "The play token (single use)"},
+            "issued": {"type": "string", "format": "date-time"},
+            "expires": {"type": "string", "format": "date-time",
+                        "description": "When the deal's results close"},
+            "min_seconds_per_move": {"type": "number"},
+            "links": {"type": "object"},
+        },
+    },
     "ResultBody": {
         "type": "object",
-        "required": ["client", "moves"],
+        "required": ["client", "moves", "play"],
         "properties": {
             "client": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,128}$",
                        "description": "A random id the client keeps; stored only hashed"},
             "moves": _MOVES,
-            "hints": {"type": "integer", "minimum": 0, "default": 0},
-            "seconds": {"type": ["integer", "null"], "minimum": 0},
+            "play": {"type": "string", "description": "The token of POST /deals/{id}/plays"},
+            "seconds": {"type": ["integer", "null"], "minimum": 0,
+                        "description": "The time the client measured, stored as reported"},
+            "hints": {"type": "integer", "description": "Ignored: the server counts hints"},
         },
     },
     "ResultAnswer": {
@@ -582,8 +627,11 @@ PLAY_SCHEMAS: dict[str, Any] = {
                     "state": {"type": "string"},
                     "moves": {"type": "integer"},
                     "score": {"type": "integer"},
-                    "hints": {"type": "integer"},
-                    "seconds": {"type": ["integer", "null"]},
+                    "hints": {"type": "integer", "description": "Counted by the server"},
+                    "seconds": {"type": ["integer", "null"],
+                                "description": "Measured by the server from the play's start"},
+                    "reported_seconds": {"type": ["integer", "null"],
+                                         "description": "The client's own figure"},
                 },
             },
             "links": {"type": "object"},

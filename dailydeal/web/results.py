@@ -1,27 +1,50 @@
 """Results routes: ``POST /deals/{id}/results`` and ``GET /deals/{id}/stats``.
 
-A result is verified, then stored once per client and deal (dailydeal.daily.results): the
-first post of a client is 201; the same post again (a retry) is 200 with ``counted: false``;
-a different one is 409 with the result that counts. Results are taken while the deal's
-date lasts somewhere on Earth; once its solution opens they are closed (403), so nobody
-counts a copied solution and the statistics become final. Posts are rate limited per
-client address (``RESULTS_RATE_LIMIT``); the address is never stored.
+A result counts in the shared statistics only for a play the server saw begin
+(``POST /deals/{id}/plays``, web/plays.py): its token must be valid, for this deal, unused,
+and at least ``plays.min_seconds(moves)`` old; the hints are the server's count for the
+play and the time is the server's. The moves are verified, then the result is stored once
+per client and deal (dailydeal.daily.results): the first post is 201; the same post again
+(a retry) is 200 with ``counted: false``; a different one is 409 with the result that
+counts. Every refusal is a problem whose ``reason`` says why nothing counted:
+
+- 422 ``no-play`` / ``bad-play`` (no token, or not one of this deal), ``empty`` (no move:
+  not a play), ``illegal`` (a move the rules refuse);
+- 409 ``play-used`` (the token counted a result already) or ``client-counted``;
+- 425 ``too-fast`` (``Retry-After``: the token is kept, the same post later counts);
+- 429 ``counted-limit``: this address counted ``COUNTED_RATE_LIMIT`` results lately (the
+  token is kept; post again after ``Retry-After``).
+
+Results are taken while the deal's date lasts somewhere on Earth; once its solution opens
+they are closed (403) and the statistics are final. Budgets per client address (the
+address is never stored): ``RESULTS_RATE_LIMIT`` posts, ``COUNTED_RATE_LIMIT`` counted
+results, ``STATS_RATE_LIMIT`` statistics, in the rate-limit storage (shared by every
+worker with Redis). Refusals are ``no-store``: they are about one client's post.
 
 Where: the SQLite file by default (one machine); with ``REDIS_URL`` (env
 ``DAILYDEAL_REDIS_URL``) in Redis (dailydeal.daily.results_redis), so that every API node
-counts the same results. A Redis that does not answer is a 503, never a half-stored result.
+counts the same results. A store that does not answer or cannot be written is a 503 (in
+about half a second for Redis, 1.5 s for a locked SQLite file), never a half-stored
+result; a SQLite connection that failed is dropped, so the next request opens a fresh one
+(a file made writable again works without a restart).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
+import logging
+import math
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, Response, current_app, url_for
+from flask_limiter.util import get_remote_address
 
-from dailydeal.daily import results
-from dailydeal.verify import MAX_MOVES
+from dailydeal.daily import plays, results
 from dailydeal.web import clock
 from dailydeal.web.api import (
     NO_STORE,
@@ -31,61 +54,139 @@ from dailydeal.web.api import (
     published_row,
     read_body,
 )
-from dailydeal.web.db import get_db
+from dailydeal.web.db import forget, get_db
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("results", __name__)
+log = logging.getLogger(__name__)
 
 OPEN_STATS = "public, max-age=30"  # results still come in
 FINAL_STATS = "public, max-age=86400"  # results are closed: the numbers are final
+PRUNE_EVERY = 3600.0  # seconds between two retention passes of one process (SQLite)
+T = TypeVar("T")
+_pruned: dict[str, float] = {}
+_prune_lock = threading.Lock()
 
 
-def _redis() -> Any | None:
-    """The app's Redis client when results live in Redis (``REDIS_URL``), else None."""
+# --- the store: SQLite or Redis, every failure a 503 ---------------------------------------
+def shared() -> Any | None:
+    """The app's Redis store (results_redis.Store) when results live in Redis, else None."""
     url = current_app.config.get("REDIS_URL")
     if not url:
         return None
-    client = current_app.extensions.get("dailydeal_results_redis")
-    if client is None:
+    store = current_app.extensions.get("dailydeal_results_redis")
+    if store is None:
         from dailydeal.daily import results_redis  # the optional `redis` client
 
-        client = current_app.extensions["dailydeal_results_redis"] = results_redis.connect(url)
-    return client
+        store = results_redis.Store(results_redis.connect(url))
+        current_app.extensions["dailydeal_results_redis"] = store
+    return store
 
 
-def _unavailable() -> Problem:
-    return Problem(503, "the results store does not answer; retry in a few seconds")
+def unavailable(detail: str = "the results store does not answer") -> Problem:
+    return Problem(503, f"{detail}; retry in a few seconds", headers={"Retry-After": "5",
+                   "Cache-Control": "no-store"})
 
 
-def _record(
-    id_: str, client: str, result: results.Result, moves: list[str]
-) -> tuple[bool, dict[str, Any]]:
-    shared = _redis()
-    if shared is None:
-        return results.record(get_db(), id_, client, result, moves, now())
-    from dailydeal.daily import results_redis
+def use_store(sqlite_fn: Callable[[Any], T], redis_fn: Callable[[Any], T]) -> T:
+    """Run ``sqlite_fn(db)`` or ``redis_fn(store)``, whichever holds results; a store that
+    fails is a 503 (a SQLite connection that failed is closed: the next one is fresh)."""
+    store = shared()
+    if store is not None:
+        from dailydeal.daily import results_redis
 
+        try:
+            return redis_fn(store)
+        except results_redis.Unavailable:
+            raise unavailable() from None
+    path = current_app.config["DATABASE"]
+    for attempt in (1, 2):
+        try:
+            return sqlite_fn(get_db())
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:  # locked, read-only, I/O error, full disk...
+            log.warning("results store %s failed: %s", path, exc)
+            forget(path)
+            # a connection opened while the file was read-only stays so: one fresh try
+            if attempt == 2 or "readonly" not in str(exc):
+                raise unavailable(f"the results store cannot be written ({exc})") from None
+    raise AssertionError("unreachable")
+
+
+def play_key() -> bytes:
+    """The key that signs play tokens (read once per app: it never changes)."""
+    key: bytes | None = current_app.extensions.get("dailydeal_play_key")
+    if key is None:
+        key = use_store(results.play_key, lambda s: s.play_key())
+        current_app.extensions["dailydeal_play_key"] = key
+    return key
+
+
+def results_close(row: dict[str, Any]) -> dt.datetime:
+    return clock.solution_opens_at(dt.date.fromisoformat(row["date"]))
+
+
+def closed(id_: str, row: dict[str, Any]) -> Problem:
+    opens = results_close(row)
+    return Problem(
+        403,
+        f"results of {id_} closed at {clock.iso(opens)}, when its solution was "
+        "published; the statistics are final",
+        closed_at=clock.iso(opens),
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def refused(status: int, reason: str, detail: str, **extra: Any) -> Problem:
+    """A result that did not count: ``reason`` for programs, ``detail`` for people;
+    ``no-store`` (about one client's post, never to be cached)."""
+    headers = {"Cache-Control": "no-store", **extra.pop("headers", {})}
+    return Problem(status, detail, reason=reason, counted=False, headers=headers, **extra)
+
+
+def _retention() -> dt.timedelta:
+    return dt.timedelta(days=float(current_app.config["RESULTS_RETENTION_DAYS"]))
+
+
+def _prune(current: dt.datetime) -> None:
+    """Drop old move lists and spent plays, at most once per PRUNE_EVERY per process and
+    file (SQLite; Redis expires its keys itself). Failures only log: nothing depends on
+    it but the file's size."""
+    path = str(current_app.config["DATABASE"])
+    with _prune_lock:
+        if time.monotonic() - _pruned.get(path, -math.inf) < PRUNE_EVERY:
+            return
+        _pruned[path] = time.monotonic()
+    day = current.date()
+    offset = clock.solution_opens_at(day) - dt.datetime.combine(day, dt.time(), dt.UTC)
+    results_before = (current - _retention() - offset).date() + dt.timedelta(days=1)
+    plays_before = (current - offset).date() + dt.timedelta(days=1)
     try:
-        return results_redis.record(shared, id_, client, result, moves, now())
-    except results_redis.Unavailable:
-        raise _unavailable() from None
+        rows, spent = results.prune(get_db(), results_before, plays_before, current)
+    except sqlite3.Error as exc:
+        log.warning("retention pass failed: %s", exc)
+        return
+    if rows or spent:
+        log.info("retention: %d results before %s and %d plays dropped", rows,
+                 results_before, spent)
 
 
-def _stats(id_: str) -> dict[str, Any]:
-    shared = _redis()
-    if shared is None:
-        return results.deal_stats(get_db(), id_)
-    from dailydeal.daily import results_redis
-
-    try:
-        return results_redis.deal_stats(shared, id_)
-    except results_redis.Unavailable:
-        raise _unavailable() from None
+# --- routes ------------------------------------------------------------------------------
+def no_store_refusals(resp: Response) -> Response:
+    """Every 4xx and 5xx of a play, result or statistics request is about one client's
+    request (or a passing outage): never cached (problems default to max-age=60)."""
+    if resp.status_code >= 400:
+        resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
-def _count(payload: dict[str, Any], name: str, upper: int, default: int | None) -> int | None:
-    value = payload.get(name, default)
-    if value is None and default is None:
+bp.after_request(no_store_refusals)
+
+
+def _count(payload: dict[str, Any], name: str, upper: int) -> int | None:
+    value = payload.get(name)
+    if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= upper:
         raise Problem(400, f"'{name}' is an integer 0..{upper}, not {str(value)[:40]!r}")
@@ -103,58 +204,154 @@ def _client(payload: dict[str, Any]) -> str:
     return client
 
 
+def _play(id_: str, payload: dict[str, Any]) -> plays.Play:
+    token = payload.get("play")
+    if token is None:
+        raise refused(422, "no-play", "a result counts only for a play the server saw begin: "
+                      f"send the 'play' token of POST /api/v1/deals/{id_}/plays")
+    try:
+        return plays.read(play_key(), id_, token)
+    except plays.BadPlay as exc:
+        raise refused(422, "bad-play", f"{exc}; nothing was counted") from None
+
+
+def _answer(id_: str, inserted: bool, row: dict[str, Any]) -> Response:
+    body = {
+        "deal": id_,
+        "counted": inserted,
+        "result": results.row_result(row).to_json(),
+        "links": {"stats": url_for("results.stats", id_=id_)},
+    }
+    return json_response(body, NO_STORE, status=201 if inserted else 200)
+
+
+def _existing(id_: str, client: str, moves: list[str], play: plays.Play) -> Response | None:
+    """The answer to a post by a client that has a result already (a retry: 200; another
+    result: 409), or to a play counted already (409); None if neither."""
+    row = use_store(lambda db: results.stored(db, id_, client),
+                    lambda s: s.stored(id_, client))
+    if row is not None:
+        if json.loads(row["move_list"]) == moves:
+            return _answer(id_, False, row)  # the same post again: a retry, not a play
+        raise refused(409, "client-counted", f"this client already has a result for {id_}: "
+                      "a deal counts once per player",
+                      result=results.row_result(row).to_json())
+    _, used = use_store(lambda db: results.play_state(db, play.id),
+                        lambda s: s.play_state(id_, play.id))
+    if used:
+        raise refused(409, "play-used", "this play's result was counted already: a play "
+                      "token counts one result")
+    return None
+
+
+def _counted_budget() -> None:
+    """Spend one of this address's counted results (``COUNTED_RATE_LIMIT``), else 429 with
+    Retry-After; the play is not spent. A rate-limit storage that fails is a 503."""
+    limiter = current_app.extensions.get("dailydeal_limiter")
+    if limiter is None or not current_app.config.get("RATELIMIT_ENABLED", True):
+        return
+    from limits import parse
+    from limits.storage import Storage
+    from limits.strategies import MovingWindowRateLimiter
+
+    text = str(current_app.config["COUNTED_RATE_LIMIT"])
+    item = parse(text)
+    address = get_remote_address()
+    try:
+        # the app's storage (its in-memory fallback while Redis is down), in a moving
+        # window: a fixed one lets a script count twice the limit across a window's edge
+        storage = limiter.limiter.storage
+        if not isinstance(storage, Storage):  # limits < 4 keeps a weak reference
+            storage = storage()
+        strategy = MovingWindowRateLimiter(storage)
+        if strategy.hit(item, "counted", address):
+            return
+        reset = strategy.get_window_stats(item, "counted", address).reset_time
+    except Exception as exc:  # noqa: BLE001 - the storage's own errors (redis, ...)
+        log.warning("rate-limit storage failed: %s", exc)
+        raise unavailable("the rate-limit store does not answer") from None
+    wait = max(1, math.ceil(reset - time.time()))
+    raise refused(
+        429, "counted-limit",
+        f"this address counted {text} results already; your play is kept: post the same "
+        f"result again in {wait} s and it counts",
+        retry_after=wait, limit=text, headers={"Retry-After": str(wait)},
+    )
+
+
 @bp.post("/deals/<id_>/results")
 def post_result(id_: str) -> Response:
-    """Body ``{"client", "moves", "hints", "seconds"}`` -> 201 stored, 200 repeat, 409."""
+    """Body ``{"client", "moves", "play", "seconds"}`` -> 201 counted, 200 repeat, 4xx."""
     row = published_row(id_)
-    opens = clock.solution_opens_at(dt.date.fromisoformat(row["date"]))
-    if now() >= opens:
-        raise Problem(
-            403,
-            f"results of {id_} closed at {clock.iso(opens)}, when its solution was "
-            "published; the statistics are final",
-            closed_at=clock.iso(opens),
-        )
+    current = now()
+    if current >= results_close(row):
+        raise closed(id_, row)
     payload = read_body(allow_text=False)
     client = _client(payload)
     moves = move_list(payload)
-    hints = _count(payload, "hints", MAX_MOVES, 0)
-    seconds = _count(payload, "seconds", results.MAX_SECONDS, None)
-    assert hints is not None
-    result, error = results.judge(row, moves, hints, seconds)
+    reported = _count(payload, "seconds", results.MAX_SECONDS)
+    play = _play(id_, payload)  # before the replay: a forged post costs a hash, not a replay
+    if not moves:
+        raise refused(422, "empty", "an empty move list is not a play: nothing was counted "
+                      "(give up after a move or more and it counts as a play not won)")
+    elapsed = play.elapsed(current)
+    result, error = results.judge(row, moves, 0, elapsed, reported)
     if error is not None:
-        raise Problem(
-            422,
+        raise refused(
+            422, "illegal",
             f"move {error.index} ({error.move[:20]!r}) is illegal: {error.reason}; "
             "only a legal move list counts",
             error={"index": error.index, "move": error.move, "reason": error.reason},
         )
-    inserted, stored = _record(id_, client, result, moves)
-    body = {
-        "deal": id_,
-        "counted": inserted,
-        "result": results.row_result(stored).to_json(),
-        "links": {"stats": url_for("results.stats", id_=id_)},
-    }
+    if (answer := _existing(id_, client, moves, play)) is not None:
+        return answer
+    per_move = float(current_app.config["MIN_SECONDS_PER_MOVE"])
+    need = plays.min_seconds(len(moves), per_move)  # the moves sent: what the person played
+    if elapsed < need:
+        wait = need - elapsed
+        raise refused(
+            425, "too-fast",
+            f"{len(moves)} moves in {elapsed} s is faster than a person plays "
+            f"({per_move} s a move); your play is kept: post the same "
+            f"result again in {wait} s and it counts",
+            retry_after=wait, headers={"Retry-After": str(wait)},
+        )
+    _counted_budget()
+    drop_at = results_close(row) + _retention()
+
+    def sqlite(db: Any) -> tuple[bool, dict[str, Any]]:
+        return results.record(db, id_, client, result, moves, current, play.id)
+
+    def redis(store: Any) -> tuple[bool, dict[str, Any]]:
+        return store.record(id_, client, result, moves, current, play.id, drop_at,  # type: ignore[no-any-return]
+                            results_close(row))
+
+    try:
+        inserted, stored = use_store(sqlite, redis)
+    except results.PlayUsed:
+        raise refused(409, "play-used", "this play's result was counted already: a play "
+                      "token counts one result") from None
+    if shared() is None:
+        _prune(current)
     if inserted:
-        return json_response(body, NO_STORE, status=201)
-    if json.loads(stored["move_list"]) == moves and stored["hints"] == hints:
-        return json_response(body, NO_STORE)  # the same post again: a retry, not a play
-    raise Problem(
-        409,
-        f"this client already has a result for {id_}: a deal counts once per player",
-        result=body["result"],
-    )
+        return _answer(id_, True, stored)
+    if json.loads(stored["move_list"]) == moves:
+        return _answer(id_, False, stored)  # a retry that raced its first post
+    raise refused(409, "client-counted", f"this client already has a result for {id_}: "
+                  "a deal counts once per player",
+                  result=results.row_result(stored).to_json())
 
 
 @bp.get("/deals/<id_>/stats")
 def stats(id_: str) -> Response:
-    """Plays, wins, win rate, winning move counts, best count and the solver's length."""
+    """Plays, wins, win rate, winning move counts, best count and the solver's length:
+    the deal's aggregates (one read, whatever the number of results)."""
     row = published_row(id_)
     final = clock.solution_open(dt.date.fromisoformat(row["date"]), now())
+    numbers = use_store(lambda db: results.deal_stats(db, id_), lambda s: s.deal_stats(id_))
     out = {
         "deal": id_,
-        **_stats(id_),
+        **numbers,
         "solution_length": row["solution_length"],
         "final": final,
     }
@@ -162,10 +359,17 @@ def stats(id_: str) -> Response:
 
 
 def register(app: Flask, limiter: Any, exempt: Any) -> None:
-    """Mount the routes under /api/v1; posting results has its own per-address limit."""
+    """Mount the routes under /api/v1, each with its own per-address limit."""
+    from dailydeal.web import plays as play_routes
+
     app.register_blueprint(bp, url_prefix="/api/v1")
-    limit = limiter.limit(
-        lambda: str(current_app.config["RESULTS_RATE_LIMIT"]), scope="results",
-        exempt_when=exempt,
-    )
-    app.view_functions["results.post_result"] = limit(app.view_functions["results.post_result"])
+    app.register_blueprint(play_routes.bp, url_prefix="/api/v1")
+    for endpoint, key, scope in (
+        ("results.post_result", "RESULTS_RATE_LIMIT", "results"),
+        ("results.stats", "STATS_RATE_LIMIT", "stats"),
+        ("plays.new_play", "PLAYS_RATE_LIMIT", "plays"),
+    ):
+        limit = limiter.limit(
+            lambda key=key: str(current_app.config[key]), scope=scope, exempt_when=exempt
+        )
+        app.view_functions[endpoint] = limit(app.view_functions[endpoint])

@@ -1,0 +1,93 @@
+"""Play tokens: a result counts only for a play the server saw begin.
+
+``POST /deals/{id}/plays`` gives the player a token: a random id, the deal it is for and
+when it was issued, signed with HMAC-SHA256 under the play key (32 random bytes made once
+and kept where results are kept: the SQLite table ``salts`` or Redis, so that every worker
+and every node signs and checks alike, and an API node needs no deal secret). Nothing is
+stored when a token is issued; the store keeps, per token id, only the hints the play
+asked for and whether its result was counted (``dailydeal.daily.results``).
+
+A token is checked without the store: its signature covers the deal id, so a token of
+another deal, a changed issue time or a made-up id fails here. Single use is the store's
+job (the token id is marked used in the same transaction that counts the result).
+
+``MIN_SECONDS_PER_MOVE``: a result of N moves counts no sooner than N x 0.5 s after its
+play was issued. The browser player needs two aimed clicks per move (card, then target; a
+Pyramid draw is one) and a state round trip after each; a person sustains well under two
+moves a second over a whole game, while a script posting a solver's win does not wait at
+all. A post that comes too early is not lost: it is refused with the seconds left
+(``Retry-After``), its token stays unused, and the same post later counts.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import hmac
+import math
+import re
+import secrets
+from dataclasses import dataclass
+
+VERSION = "p1"
+MIN_SECONDS_PER_MOVE = 0.5
+_TOKEN = re.compile(r"p1\.([A-Za-z0-9_-]{22})\.([0-9]{1,12})\.([A-Za-z0-9_-]{22})")
+
+
+class BadPlay(ValueError):
+    """A play token that is not one of this server's for this deal (a readable reason)."""
+
+
+@dataclass(frozen=True)
+class Play:
+    id: str  # 128 random bits, base64url: the key of the play in the store
+    deal_id: str
+    issued: int  # Unix seconds, the server's clock when the play began
+
+    def elapsed(self, now: dt.datetime) -> int:
+        """Whole seconds from the play's start to ``now`` (the time the server measures)."""
+        return max(0, int(now.timestamp()) - self.issued)
+
+
+def new_key() -> str:
+    """A fresh play key (hex), made once per store."""
+    return secrets.token_hex(32)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _signature(key: bytes, deal_id: str, id_: str, issued: int) -> str:
+    message = f"dailydeal-play-v1|{deal_id}|{id_}|{issued}".encode()
+    return _b64(hmac.new(key, message, hashlib.sha256).digest()[:16])
+
+
+def issue(key: bytes, deal_id: str, now: dt.datetime) -> tuple[Play, str]:
+    """A new play of ``deal_id`` starting ``now`` and its token text."""
+    play = Play(_b64(secrets.token_bytes(16)), deal_id, int(now.timestamp()))
+    sig = _signature(key, deal_id, play.id, play.issued)
+    return play, f"{VERSION}.{play.id}.{play.issued}.{sig}"
+
+
+def read(key: bytes, deal_id: str, token: object) -> Play:
+    """The play of a token for ``deal_id``; ``BadPlay`` if it is not one (the signature is
+    compared in constant time)."""
+    if not isinstance(token, str):
+        raise BadPlay("'play' is the token of POST /deals/{id}/plays, a string")
+    m = _TOKEN.fullmatch(token)
+    if m is None:
+        raise BadPlay("'play' is not a play token of this server")
+    id_, issued, sig = m.group(1), int(m.group(2)), m.group(3)
+    if not hmac.compare_digest(sig, _signature(key, deal_id, id_, issued)):
+        raise BadPlay(f"'play' is not a token of a play of {deal_id[:100]}")
+    return Play(id_, deal_id, issued)
+
+
+def min_seconds(moves: int, per_move: float = MIN_SECONDS_PER_MOVE) -> int:
+    """The least time, in whole seconds, a person takes to play ``moves`` moves."""
+    return math.ceil(moves * per_move)
+
+
+__all__ = ["MIN_SECONDS_PER_MOVE", "BadPlay", "Play", "issue", "min_seconds", "new_key", "read"]

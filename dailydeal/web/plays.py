@@ -1,0 +1,93 @@
+"""Plays: ``POST /deals/{id}/plays`` begins a play of a daily deal, and hints count on it.
+
+The answer is a signed, single-use token (dailydeal.daily.plays) that the result of this
+play must carry to count in the deal's statistics. Issuing one stores nothing (the token
+carries its deal and start, signed), so a flood of plays costs hashes, not rows; the
+per-address budget ``PLAYS_RATE_LIMIT`` (default 3000 per day) lets a thousand players
+behind one address (an office, a school, a carrier's NAT) each play a deal or three.
+
+``hint_play(deal_id)`` before the search and ``note_hint(deal_id, play)`` after it: the
+two calls the hint route makes. A hint request may carry the
+token (``"play"`` in a JSON body, or ``?play=`` on any request); the server then counts the
+hint for that play, and the play's result reports the server's count, never the client's.
+A token of another deal or a forged one is a 422; a play whose result already counted, or
+whose deal's results are closed, is not counted (the hint is still given). A store that
+cannot count it is a 503: a hint is never given to a play without being counted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request, url_for
+
+from dailydeal.daily import plays, results
+from dailydeal.web import clock
+from dailydeal.web.api import NO_STORE, json_response, now, published_row
+from dailydeal.web.results import (
+    closed,
+    no_store_refusals,
+    play_key,
+    refused,
+    results_close,
+    use_store,
+)
+
+bp = Blueprint("plays", __name__)
+bp.after_request(no_store_refusals)
+
+
+@bp.post("/deals/<id_>/plays")
+def new_play(id_: str) -> Response:
+    """201 ``{"deal", "play", "issued", "expires", "min_seconds_per_move", "links"}``."""
+    row = published_row(id_)
+    current = now()
+    if current >= results_close(row):
+        raise closed(id_, row)
+    play, token = plays.issue(play_key(), id_, current)
+    body = {
+        "deal": id_,
+        "play": token,
+        "issued": clock.iso(dt.datetime.fromtimestamp(play.issued, dt.UTC)),
+        "expires": clock.iso(results_close(row)),
+        "min_seconds_per_move": float(current_app.config["MIN_SECONDS_PER_MOVE"]),
+        "links": {"results": url_for("results.post_result", id_=id_)},
+    }
+    return json_response(body, NO_STORE, status=201)
+
+
+def _token() -> Any:
+    if "play" in request.args:
+        return request.args["play"]
+    if request.method == "POST" and request.is_json:
+        payload = request.get_json(silent=True)
+        if isinstance(payload, dict):
+            return payload.get("play")
+    return None
+
+
+def hint_play(deal_id: str) -> plays.Play | None:
+    """The play whose token the hint request carries (None without one), checked before
+    any search: a forged token, or one of another deal, is a 422 that costs a hash."""
+    token = _token()
+    if token is None:
+        return None
+    try:
+        return plays.read(play_key(), deal_id, token)
+    except plays.BadPlay as exc:
+        raise refused(422, "bad-play", f"{exc}: leave 'play' out, or send this deal's") from None
+
+
+def note_hint(deal_id: str, play: plays.Play | None) -> None:
+    """Count the hint just given for ``play`` (from ``hint_play``), unless none."""
+    if play is None:
+        return
+    row = published_row(deal_id)
+    if now() >= results_close(row):
+        return  # results are closed: nothing counts any more
+    use_store(lambda db: results.note_hint(db, play.id, deal_id),
+              lambda s: s.note_hint(play.id, deal_id, results_close(row)))
+
+
+__all__ = ["bp", "hint_play", "new_play", "note_hint"]
