@@ -207,3 +207,13 @@ def test_templates_and_static_files_ship_with_the_package() -> None:
     ]
     shipped = data["dailydeal"]
     assert "web/templates/*.html" in shipped and "web/static/*" in shipped
+
+
+def test_feed_links_land_on_their_date_and_the_types_are_served(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    # A feed item opens /#YYYY-MM-DD: the daily page has an element with that id
+    page = client.get("/").get_data(as_text=True)
+    assert f'id="{days["today"].isoformat()}"' in page
+    types = client.get("/static/daily-deal.d.ts")
+    assert types.status_code == 200 and b"dailydeal-won" in types.data

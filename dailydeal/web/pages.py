@@ -50,6 +50,7 @@ MIMETYPES = {
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".txt": "text/plain",
+    ".ts": "text/plain",  # daily-deal.d.ts, the element's types, for app developers to fetch
 }
 
 # Our own pages load nothing from another origin and may not be framed.
