@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from flask.testing import FlaskClient
 
 from dailydeal.cli import main
 from dailydeal.daily import store
@@ -30,9 +31,11 @@ OLD = (
 OLD_VERSION = "dailydeal 0.1.0; generator 2; solvers 7; rating pyramid-2"
 
 
-def stored(db: Any, tier: str, solution: list[str], version: str, seed: int = SEED) -> str:
+def stored(
+    db: Any, tier: str, solution: list[str], version: str, day: dt.date = dt.date(2026, 11, 30)
+) -> str:
     row = store.deal_row(
-        dt.date(2026, 11, 30), "pyramid", "relaxed", tier, seed, rating=40.0,
+        day, "pyramid", "relaxed", tier, SEED, rating=40.0,
         solution=solution, version=version,
         solver={"status": "won", "nodes": 1, "stats": {"optimal": True}},
     )
@@ -146,3 +149,28 @@ def test_accordion_and_gaps_claims() -> None:
         {"game": "pyramid", "solver": {"stats": {"optimal": False}}, "checked": VERSION}
     )
     assert json.dumps(SHORTEST_SINCE)
+
+
+def test_api_claims_a_par_only_once_rechecked(client: FlaskClient, db_path: Path) -> None:
+    """The deal's JSON says ``proved_shortest``: false for the row of the old solver,
+    true once ``recheck`` has re-solved it (a real SQLite file, the app's own)."""
+    db = store.open_db(db_path)
+    try:
+        old_id = stored(db, "easy", OLD, OLD_VERSION, dt.date(2026, 11, 1))
+    finally:
+        db.close()
+    body = client.get(f"/api/v1/deals/{old_id}").get_json()
+    assert body["solution_length"] == 66 and body["proved_shortest"] is False
+    db = store.open_db(db_path)
+    try:
+        # (the fixture's rows name no solver version: rechecked too)
+        results = {r.id: r.outcome for r in recheck(db, "pyramid", 300_000, None)}
+        assert results[old_id] == "changed"
+    finally:
+        db.close()
+    # A running server keeps the answers it gave (immutable, and they claimed nothing):
+    # a restarted one serves the rechecked row.
+    assert client.get(f"/api/v1/deals/{old_id}").get_json() == body
+    client.application.extensions.pop("dailydeal_memo")
+    body = client.get(f"/api/v1/deals/{old_id}").get_json()
+    assert body["solution_length"] == 65 and body["proved_shortest"] is True
