@@ -823,7 +823,12 @@ class Bounds:
         above it (talon positions j+1..c) leaves first; a card leaves only if
         ``usable_values`` allows its value, and each one but a king with a pyramid card of
         its own, accessible by then: not the waiting card, nor one it covers, nor one under
-        a card of the chain whose cursor comes later. When every card of value w the
+        a card of the chain whose cursor comes later. When that fails, the card's cursor
+        moves on to the next draw of a card of value w, skipping the cursors in between,
+        where the gap is larger but fewer chain cards are still to leave: so the test is
+        made once for all of them, with the gap at the first and, as leaving later, only
+        the chain cards whose cursor is at that next draw or after it (issue 28: reading
+        them at the first cursor alone was not admissible). When every card of value w the
         waiting card could take in this pass is in the waste now, the one it takes stays
         there until it leaves, so the cards that must leave before it take talon cards
         above the lowest of them only (``window_blocked``). So each such card's earliest
@@ -877,7 +882,8 @@ class Bounds:
                         # The cards of the gap leave before this one does, each but a
                         # king with a pyramid card of its own accessible by then: not
                         # this one, none it covers, and none under a card of the chain
-                        # that leaves later.
+                        # that leaves later, at any cursor up to the next draw of a card
+                        # of value w (those the card skips when the test fails).
                         late = 1 << place
                         ahead = wb >> (c0 + 1)
                         if ahead:  # the time of the next draw of a card of value w
