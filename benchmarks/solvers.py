@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/solvers.py --game accordion --deals 1000 [--time-limit 10]
         [--variant V] [--jobs 2] [--clock cpu|wall] [--seed S ...] [--verbose]
+        [--reference NODES]
 
 Deals are seeds drawn from a SplitMix64 stream of their own (--stream), so they are
 random and not the small seeds the tests use (--seed S, repeated, runs given seeds
@@ -12,6 +13,12 @@ service waits. --jobs N solves in N processes (CPU times stay per deal). Peak me
 the high-water mark of the process (or of the largest worker): an upper bound per deal.
 "build" says whether the solvers ran compiled (mypyc, see setup.py) or as Python source
 (DAILYDEAL_PURE_PYTHON=1 forces the source).
+
+--reference NODES (Pyramid) also solves each deal with the reference search
+(``dailydeal.solvers.pyramid.solve_reference``: the same A* with the push-time bound alone,
+none of the pass count, threshold bound or pool check) within NODES nodes, and compares:
+where the reference finishes, its verdict and shortest length must be the solver's. Each
+disagreement is printed; ``reference_disagree`` counts them (the goal is 0).
 """
 
 from __future__ import annotations
@@ -27,9 +34,10 @@ import time
 from typing import Any
 
 from dailydeal import native
-from dailydeal.games import get_game
+from dailydeal.games import get_game, new_game
 from dailydeal.shuffle import SplitMix64
 from dailydeal.solvers import solve
+from dailydeal.solvers.base import Budget
 from dailydeal.verify import verify
 
 
@@ -42,15 +50,31 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-def _solve_one(task: tuple[str, str | None, int, float, int | None, str]) -> dict[str, Any]:
+def _solve_one(
+    task: tuple[str, str | None, int, float, int | None, str, int | None],
+) -> dict[str, Any]:
     """Solve and verify one deal; a dict so that it crosses a process boundary."""
-    game, variant, seed, time_limit, max_nodes, clock = task
+    game, variant, seed, time_limit, max_nodes, clock, reference = task
     t0 = time.process_time()
     result = solve(game, seed, variant, time_limit=time_limit, max_nodes=max_nodes,
                    clock=CLOCKS[clock])
     cpu = time.process_time() - t0
     won = result.status == "won"
+    ref: dict[str, Any] = {}
+    if reference is not None:
+        from dailydeal.solvers.pyramid import solve_reference
+
+        t1 = time.process_time()
+        other = solve_reference(new_game(game, seed, variant), Budget(max_nodes=reference))
+        ref = {
+            "ref_status": other.status,
+            "ref_length": len(other.moves) if other.status == "won" else None,
+            "ref_exact": other.status == "lost" or bool(other.stats.get("optimal")),
+            "ref_verified": other.status != "won" or verify(game, seed, other.moves, variant).won,
+            "ref_cpu": time.process_time() - t1,
+        }
     return {
+        **ref,
         "seed": seed,
         "status": result.status,
         "nodes": result.nodes,
@@ -79,16 +103,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, action="append", help="solve these seeds instead")
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
     parser.add_argument("--verbose", action="store_true", help="a line per deal")
+    parser.add_argument("--reference", type=int, metavar="NODES",
+                        help="Pyramid: compare with the reference search (NODES nodes each)")
     args = parser.parse_args(argv)
     get_game(args.game, args.variant)  # fail early on a bad name
+    if args.reference is not None and args.game != "pyramid":
+        parser.error("--reference is for Pyramid")
 
     if args.seed:
         seeds = list(args.seed)
     else:
         rng = SplitMix64(args.stream)
         seeds = [rng.next() for _ in range(args.deals)]
-    tasks = [(args.game, args.variant, seed, args.time_limit, args.max_nodes, args.clock)
-             for seed in seeds]
+    tasks = [(args.game, args.variant, seed, args.time_limit, args.max_nodes, args.clock,
+              args.reference) for seed in seeds]
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[float] = []
     nodes = 0
@@ -96,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     bad = 0
     not_optimal = 0  # wins whose solver could not prove the solution shortest
     peak_mb = 0.0
+    checked = disagree = 0  # deals the reference search finished; answers that differ
     started = time.perf_counter()
     with multiprocessing.Pool(args.jobs) if args.jobs > 1 else contextlib.nullcontext() as pool:
         outcomes = pool.imap(_solve_one, tasks) if pool else map(_solve_one, tasks)
@@ -110,9 +139,22 @@ def main(argv: list[str] | None = None) -> int:
             if not out["verified"]:
                 bad += 1
                 print(f"seed {out['seed']}: solution does not verify", file=sys.stderr)
+            if out.get("ref_exact") and out["status"] != "unknown":
+                checked += 1
+                exact = out["status"] == "lost" or not out["not_optimal"]
+                if not out["ref_verified"] or (exact and (
+                    out["ref_status"] != out["status"] or out["ref_length"] != out["length"]
+                )):
+                    disagree += 1
+                    print(f"seed {out['seed']}: solver {out['status']} {out['length']}, "
+                          f"reference {out['ref_status']} {out['ref_length']}", file=sys.stderr)
             if args.verbose:
-                print(f"{out['seed']} {out['status']} {out['nodes']} {out['cpu']:.3f}s",
-                      flush=True)
+                extra = "" if not out.get("ref_status") else (
+                    f" reference {out['ref_status']} {out['ref_length']}"
+                    f"{'' if out['ref_exact'] else ' (not exact)'} {out['ref_cpu']:.3f}s"
+                )
+                print(f"{out['seed']} {out['status']} {out['length']} {out['nodes']} "
+                      f"{out['cpu']:.3f}s{extra}", flush=True)
     wall = time.perf_counter() - started
     summary = {
         "game": args.game,
@@ -132,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         "nodes_per_s": round(nodes / max(1e-9, sum(times))),
         "mean_solution_length": round(statistics.mean(lengths), 1) if lengths else None,
         "peak_rss_mb": round(peak_mb, 1),
+        **({} if args.reference is None else {
+            "reference_checked": checked, "reference_disagree": disagree,
+        }),
         "wall_s": round(wall, 1),
     }
     width = max(len(k) for k in summary)
@@ -139,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{key:<{width}}  {value}")
     if args.json:
         print(json.dumps(summary))
-    return 1 if bad else 0
+    return 1 if bad or disagree else 0
 
 
 if __name__ == "__main__":

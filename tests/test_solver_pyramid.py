@@ -864,3 +864,146 @@ def test_pool_tables_shared_by_the_checks_stay_exact() -> None:
                 break
     assert True in answers and False in answers
     assert answers.count(False) >= 10 and unseen > 0, (answers.count(False), unseen)
+
+
+# A relaxed deal (cards in dealing order) where the pass count of 6c97fb2 to 6792a58 said 2
+# recycles on positions that need 1: the solver answered 52 moves "proved shortest", where
+# 50 win (issue 28).
+ISSUE_28 = (
+    "2C QD 5C 6D 3H JS 4S 6S 7S AC KH 5S 8S 3D 5D QC 9H 7H AH AD 9S 2D QS TD 3S 7C 6H 8H KC "
+    "JD AS JC TC 3C 5H 8D 2S 9D 4C KD 7D 9C 4H 4D 6C 2H KS JH QH TS TH 8C"
+)
+
+
+def all_bounds(game: Pyramid) -> tuple[int, int, int, int]:
+    """What the solver's bounds say of the game's position: (recycles ``passes_needed``
+    claims, push-time ``heuristic``, the quick bound from the pass count, the threshold
+    bound); a bound >= BIG (or -1 for the heuristic) means "proved lost"."""
+    solver = pyramid_solver._Search(game, Budget())
+    mask, tal, p, rec = unpack(solver.start)
+    bounds = solver.bounds
+    need, far = bounds.passes_needed(mask, tal, p)
+    quick = bounds.quick_bound(mask, tal, p, rec, need, far)
+    full = bounds.threshold_bound(mask, tal, p, rec, need, far)
+    return need, bounds.heuristic(mask, tal, p), quick, full
+
+
+def exact_position(seed: int, variant: str | None, left: int, early: bool) -> Pyramid | None:
+    """A random playout stopped at ``left`` pyramid cards or fewer: before any recycle
+    (``early``: the stock not yet drawn through) or once the stock was drawn through."""
+    return playout(
+        seed, variant, 13 if early else 17,
+        lambda game: game.pyramid_left() <= left
+        and (game.recycles == 0 and bool(game.stock)) == early,
+    )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("early", [True, False], ids=["early", "late"])
+def test_no_bound_exceeds_the_exact_cost(variant: str | None, early: bool) -> None:
+    """Every bound A* uses (the push-time heuristic, the pass count's quick bound, the
+    threshold bound with the pass count) stays at or under the exact fewest moves left
+    (breadth-first search over the rule engine), and the pass count at or under the
+    fewest recycles of any win (0-1 search), on positions of 5 to 11 pyramid cards left,
+    before the first recycle and after it. A bound may call a won position lost only if
+    it is not: checked too. (One pass has no late positions to speak of: random play
+    through the stock with 11 cards or fewer left wins too rarely, and A* never asks the
+    pass count there, as no recycle is left.)"""
+    if variant == "passes=1" and not early:
+        pytest.skip("no late positions with one pass")
+    checked = 0
+    counted = 0
+    for left in (5, 8, 11):
+        won = 0
+        seed = 0
+        while won < 4 and seed < 300:
+            game = exact_position(seed, variant, left, early)
+            seed += 1
+            if game is None:
+                continue
+            exact = naive_shortest(game, limit=600_000)
+            need, cheap, quick, full = all_bounds(game)
+            if exact is None:
+                continue
+            won += 1
+            fewest = fewest_recycles(game, limit=600_000)
+            assert fewest is not None
+            assert need <= fewest, (seed, variant, left, need, fewest)
+            assert 0 <= cheap <= exact, (seed, variant, left, cheap, exact)
+            assert quick <= exact and full <= exact, (seed, variant, left, quick, full, exact)
+            checked += 1
+            counted += need > 0
+    assert checked >= (3 if variant == "passes=1" else 10), checked
+    if variant != "passes=1":  # one pass: nothing to count
+        assert counted > 0
+
+
+def reference_line(game: Pyramid) -> list[str]:
+    """A shortest solution by the reference search (``solve_reference``: the push-time
+    bound alone, no pass count, threshold bound or pool check), verified from the
+    position."""
+    result = pyramid_solver.solve_reference(game, Budget(max_nodes=400_000))
+    assert result.status == "won" and result.stats["optimal"], result.status
+    return result.moves
+
+
+def check_along(game: Pyramid, line: list[str]) -> int:
+    """Along a winning line from the game's position, at every position: the pass count
+    is at most the recycles the line still makes, and every bound at most the moves it
+    still makes (any winning line is an upper bound on the exact cost). The positions
+    where the pass count says a recycle."""
+    base = len(game.move_stack)
+    counted = 0
+    try:
+        for k, move in enumerate(line):
+            need, cheap, quick, full = all_bounds(game)
+            rest = len(line) - k
+            recycles = line[k:].count("r")
+            assert need <= recycles, (k, need, recycles)
+            assert 0 <= cheap <= rest and quick <= rest and full <= rest, (
+                k, cheap, quick, full, rest,
+            )
+            counted += need > 0
+            game.push(game.parse_move(move))
+        assert game.status() == "won"
+    finally:
+        while len(game.move_stack) > base:
+            game.pop()
+    return counted
+
+
+def test_issue_28_deal_is_won_in_50_moves() -> None:
+    """The deal of issue 28: 50 moves, proved shortest, as the reference search finds and
+    the public A* solver (mchung94/solitaire-player) found; the line verifies through the
+    rule engine, and along the reference line no bound exceeds the moves left (the pass
+    count of 6c97fb2 said 2 recycles on 9 of its positions, where the line makes 1)."""
+    game = cast(Pyramid, new_game("pyramid", None, None, ISSUE_28))
+    result = solve_position(game)
+    assert result.status == "won" and result.stats["optimal"]
+    assert len(result.moves) == 50, result.moves
+    replay = cast(Pyramid, new_game("pyramid", None, None, ISSUE_28))
+    for move in result.moves:
+        replay.push(replay.parse_move(move))
+    assert replay.status() == "won"
+    line = reference_line(game)
+    assert len(line) == 50
+    assert check_along(game, line) > 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bounds_along_reference_lines_from_the_deal(variant: str | None) -> None:
+    """Early positions too (the whole pyramid, where no breadth-first search finishes):
+    along the reference search's shortest line of whole deals, no bound exceeds the moves
+    left, and the solver's shortest length equals the reference's."""
+    checked = 0
+    seed = 0
+    while checked < 2:
+        seed += 1
+        game = cast(Pyramid, new_game("pyramid", seed, variant))
+        ref = pyramid_solver.solve_reference(game, Budget(max_nodes=20_000))
+        if ref.status != "won" or not ref.stats["optimal"]:
+            continue
+        result = solve_position(game)
+        assert result.status == "won" and len(result.moves) == len(ref.moves), seed
+        check_along(game, ref.moves)
+        checked += 1

@@ -21,6 +21,7 @@ COMMANDS = {
     "generate": "daily",
     "schedule": "daily",
     "serve": "web",
+    "recheck": "recheck",
 }
 
 

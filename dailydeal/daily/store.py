@@ -205,6 +205,53 @@ def m005_plays_and_stats(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m006_deal_revisions(db: sqlite_utils.Database) -> None:
+    """Stored solutions made true without being silently changed (``dailydeal recheck``).
+
+    ``deals.checked`` is the solver version that last re-solved the row (NULL: only the
+    one that made it, named in ``version``). ``deal_revisions`` keeps every earlier
+    solution of a row, with when and why it was replaced, and a trigger refuses to change
+    a row's solution, its length or its solver statistics unless the revision that keeps
+    the old ones was written first (``revise_deal``)."""
+    cols = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    if "checked" not in cols:
+        db.execute("ALTER TABLE deals ADD COLUMN checked TEXT")
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS deal_revisions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            deal_id TEXT NOT NULL REFERENCES deals (id),
+            revised_at TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            old_solution TEXT NOT NULL,       -- JSON, as in deals
+            old_solution_length INTEGER NOT NULL,
+            old_solver TEXT NOT NULL,
+            old_checked TEXT,                 -- the solver version behind the old solution
+            new_solution TEXT NOT NULL,
+            new_solution_length INTEGER NOT NULL,
+            new_solver TEXT NOT NULL,
+            new_checked TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS deal_revisions_deal ON deal_revisions (deal_id)")
+    db.execute(
+        """
+        CREATE TRIGGER IF NOT EXISTS deals_solution_is_revised
+        BEFORE UPDATE OF solution, solution_length, solver, checked ON deals
+        WHEN NOT EXISTS (
+            SELECT 1 FROM deal_revisions r WHERE r.deal_id = OLD.id
+            AND r.old_solution = OLD.solution AND r.old_solver = OLD.solver
+            AND r.new_solution = NEW.solution AND r.new_solver = NEW.solver
+            AND r.new_solution_length = NEW.solution_length AND r.new_checked = NEW.checked)
+        BEGIN
+            SELECT RAISE(ABORT, 'a stored solution changes only with its revision kept');
+        END
+        """
+    )
+
+
 def _utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
@@ -479,6 +526,98 @@ def unfilled_between(
         [start.isoformat(), end.isoformat()],
     )
     return {(r["date"], r["game"], r["variant"], r["tier"]): dict(r) for r in rows}
+
+
+def solver_version(row: dict[str, Any]) -> int | None:
+    """The solver version behind a row's solution: the one that last re-solved it
+    (``checked``), else the one that made it (``solvers N`` in ``version``); None when
+    the row names none."""
+    checked = row.get("checked")
+    if checked:
+        return int(checked)
+    for part in str(row.get("version", "")).split(";"):
+        name, _, number = part.strip().partition(" ")
+        if name == "solvers" and number.isdigit():
+            return int(number)
+    return None
+
+
+def proved_shortest(row: dict[str, Any]) -> bool:
+    """Whether the API may claim that no solution of the row's deal is shorter than its
+    ``solution_length`` (its "par"): Accordion's wins all have one length; a Pyramid
+    solution the solver proved shortest, with a solver version whose claims stand
+    (``SHORTEST_SINCE``, made or rechecked by it); never Gaps, whose solver does not look
+    for the shortest."""
+    from dailydeal.solvers import SHORTEST_SINCE
+
+    if row["game"] == "accordion":
+        return True
+    since = SHORTEST_SINCE.get(row["game"])
+    stats = row["solver"].get("stats") or {}
+    version = solver_version(row)
+    return (
+        since is not None and stats.get("optimal") is True
+        and version is not None and version >= since
+    )
+
+
+def stale_rows(db: sqlite_utils.Database, game: str) -> list[dict[str, Any]]:
+    """The rows of ``game`` whose solution was made, or last re-solved, by a solver version
+    whose shortest claims no longer stand (``SHORTEST_SINCE``), oldest date first."""
+    from dailydeal.solvers import SHORTEST_SINCE
+
+    since = SHORTEST_SINCE.get(game)
+    rows = [_decode(r) for r in db.query(
+        "SELECT * FROM deals WHERE game = ? ORDER BY date, variant, tier", [game]
+    )]
+    if since is None:
+        return []
+    return [r for r in rows if (solver_version(r) or 0) < since]
+
+
+def revise_deal(
+    db: sqlite_utils.Database,
+    id_: str,
+    solution: list[str],
+    solver: dict[str, Any],
+    checked: str,
+    reason: str,
+) -> None:
+    """Replace a row's solution and solver statistics with a re-solve's (by solver
+    version ``checked``), keeping the old ones in ``deal_revisions`` with ``reason``, in
+    one transaction. The deal itself (seed, tier, rating, commitment) never changes."""
+    row = get_deal(db, id_)
+    if row is None:
+        raise KeyError(id_)
+    old_solution = json.dumps(row["solution"])
+    old_solver = json.dumps(row["solver"])
+    new_solution = json.dumps(list(solution))
+    new_solver = json.dumps(solver)
+    with db.conn:
+        db.execute(
+            "INSERT INTO deal_revisions (deal_id, revised_at, reason, old_solution,"
+            " old_solution_length, old_solver, old_checked, new_solution,"
+            " new_solution_length, new_solver, new_checked)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [id_, _utc_now(), reason, old_solution, row["solution_length"], old_solver,
+             row.get("checked"), new_solution, len(solution), new_solver, checked],
+        )
+        db.execute(
+            "UPDATE deals SET solution = ?, solution_length = ?, solver = ?, checked = ?"
+            " WHERE id = ?",
+            [new_solution, len(solution), new_solver, checked, id_],
+        )
+
+
+def revisions(db: sqlite_utils.Database, id_: str) -> list[dict[str, Any]]:
+    """The revisions of a row, oldest first (old and new solutions decoded)."""
+    out = []
+    for r in db.query("SELECT * FROM deal_revisions WHERE deal_id = ? ORDER BY id", [id_]):
+        rev = dict(r)
+        for col in ("old_solution", "old_solver", "new_solution", "new_solver"):
+            rev[col] = json.loads(rev[col])
+        out.append(rev)
+    return out
 
 
 def integrity_check(db: sqlite_utils.Database) -> str:

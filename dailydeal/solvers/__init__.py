@@ -16,7 +16,7 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "7"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+VERSION = "8"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
 # 3: Pyramid bounds count the recycles a position needs (passes_needed);
 # 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone;
 # Gaps without redeals raises the limit on relocations of its limited game;
@@ -28,7 +28,15 @@ VERSION = "7"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps 
 # every partner it can leave with, and a card that can only take a waste card under the
 # cursor keeps it there, so what must leave before it takes only talon cards above it;
 # 7: Pyramid A* drops a child whose pyramid the pool search (kept from phase 1, a table
-# of pool states shared by all calls) cannot clear with the talon cards left
+# of pool states shared by all calls) cannot clear with the talon cards left;
+# 8: Pyramid bounds admissible again (issue 28): passes_needed's room test over the whole
+# cursor range, and no recycle counted twice by blocked_pass; some shortest lengths fall
+
+# Per game, the oldest solver VERSION whose "proved shortest" claims stand: a stored
+# solution made (or last rechecked) by an older one is not claimed shortest
+# (``dailydeal recheck`` re-solves those rows; docs/api.md). Pyramid's bounds were not
+# admissible in VERSION 3 to 7 (issue 28).
+SHORTEST_SINCE: dict[str, int] = {"pyramid": 8}
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
@@ -90,6 +98,7 @@ def proved_shortest(solved: SolveResult) -> bool | None:
 
 __all__ = [
     "LOST",
+    "SHORTEST_SINCE",
     "STATUSES",
     "UNKNOWN",
     "VERSION",

@@ -164,8 +164,10 @@ class _OutOfBudget(Exception):
 class _Search:
     """One solve: the start position, the bounds, the node count and the pool plan."""
 
-    def __init__(self, game: Pyramid, budget: Budget) -> None:
+    def __init__(self, game: Pyramid, budget: Budget, strong: bool = True) -> None:
         self.budget = budget
+        # False: the reference search (``solve_reference``), with the push-time bound alone
+        self.strong = strong
         self.nodes = 0
         self.passes = game.PASSES
         self.most = BIG if self.passes is None else self.passes - 1  # recycles allowed
@@ -284,7 +286,10 @@ class _Search:
         ch = bounds.heuristic(cmask, ctal, cp)
         if ch < 0:
             return
-        if group is None and crec < self.most and not self.pool_open(cmask, ctal):
+        if (
+            group is None and crec < self.most and self.strong
+            and not self.pool_open(cmask, ctal)
+        ):
             # A room is opened only once its pool is (or with no recycle left, where the
             # threshold bound reads the one pass left, the talon's order included, and
             # the pool rarely sees more), so only new rooms are asked.
@@ -381,7 +386,7 @@ class _Search:
             if is_won(mask):
                 return WON, realize(path_to(state, rooms), self.start)
             kind = stage & 3
-            if kind != FULL:
+            if kind != FULL and self.strong:
                 f = frontier.f
                 if kind == CHEAP:
                     # The pass count first: when its quick bound alone lifts f, the node
@@ -467,9 +472,22 @@ class _Search:
 
 def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     """Solve a Pyramid from its current position; the game object is not changed."""
+    return _solve(game, budget, True)
+
+
+def solve_reference(game: Game[Any], budget: Budget) -> SolveResult:
+    """The same A* with the push-time bound (``heuristic``) alone: no pass count
+    (``passes_needed``), quick or threshold bound, and no pool check (``pool_open``). Slower,
+    and independent of the bounds most likely to be wrong: the tests and
+    ``benchmarks/solvers.py --reference`` compare the solver's shortest lengths with its
+    own, and the strong bounds with the lengths along its solutions."""
+    return _solve(game, budget, False)
+
+
+def _solve(game: Game[Any], budget: Budget, strong: bool) -> SolveResult:
     if not isinstance(game, Pyramid):
         raise TypeError(f"not a Pyramid game: {type(game).__name__}")
-    solver = _Search(game, budget)
+    solver = _Search(game, budget, strong)
     if is_won(solver.mask0):
         return SolveResult(WON, [], 0, stats={"phase": "start"})
     pool = solver.pool_winnable()

@@ -137,6 +137,7 @@ class _Walk(NamedTuple):
     first: int  # values of the first phase (the usable waste, or the pass before a recycle)
     two: bool  # the pass after a recycle
     room: int  # the mask's weight plus the cards of ``base``: see ``with_draws``
+    again: bool  # the caller counts a recycle after this pass (``pass_bound``)
 
 
 def has_partner(pre: list[int], cand: int, c: int) -> bool:
@@ -423,7 +424,7 @@ class Bounds:
 
     def pass_bound(
         self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1,
-        reach: int = -1,
+        reach: int = -1, again: bool = False,
     ) -> int:
         """min(best, min over R of R + self.pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
@@ -436,7 +437,9 @@ class Bounds:
 
         Only the positions where the pool gains a value or the last deficit is met can
         lower the minimum, so those are the only ones evaluated. With ``reach`` >= 0 (a
-        position of ``order``), only R reaching it counts (``passes_needed``).
+        position of ``order``), only R reaching it counts (``passes_needed``). With
+        ``again`` the caller counts a recycle after this pass (and what follows it), so
+        ``blocked_pass`` does not add one.
         """
         info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
@@ -488,7 +491,9 @@ class Bounds:
         # surely still in the talon count).
         ok = self.usable_positions(mask, allv)
         if counted & ~ok:
-            walk = _Walk(mask, order, counted, ready, floor, va if two else vset, two, room)
+            walk = _Walk(
+                mask, order, counted, ready, floor, va if two else vset, two, room, again
+            )
             return self.blocked_pass(walk, counted & ~ok, best)
         events.sort()
         for j in events:
@@ -515,14 +520,15 @@ class Bounds:
         a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
         the pass before the recycle) form a first phase, the cards after it a second one:
         R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
-        mask, order, counted, ready, floor, first, two, room = walk
+        mask, order, counted, ready, floor, first, two, room, again = walk
         info = self.info_cache.get(mask) or self.info(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         if two:
             # A solution that recycles again is not bound by the blockers of this pass: it
             # draws every card of it, recycles, and may then use any value.
-            total = popcount(counted) + 1
+            # (the recycle is not counted twice: with ``again`` the caller counts it)
+            total = popcount(counted) + (0 if again else 1)
             if total + floor < best:
                 s = total + self.pool_steps(mask, self.values_of(order) & wanted)
                 if s < best:
@@ -817,7 +823,12 @@ class Bounds:
         above it (talon positions j+1..c) leaves first; a card leaves only if
         ``usable_values`` allows its value, and each one but a king with a pyramid card of
         its own, accessible by then: not the waiting card, nor one it covers, nor one under
-        a card of the chain whose cursor comes later. When every card of value w the
+        a card of the chain whose cursor comes later. When that fails, the card's cursor
+        moves on to the next draw of a card of value w, skipping the cursors in between,
+        where the gap is larger but fewer chain cards are still to leave: so the test is
+        made once for all of them, with the gap at the first and, as leaving later, only
+        the chain cards whose cursor is at that next draw or after it (issue 28: reading
+        them at the first cursor alone was not admissible). When every card of value w the
         waiting card could take in this pass is in the waste now, the one it takes stays
         there until it leaves, so the cards that must leave before it take talon cards
         above the lowest of them only (``window_blocked``). So each such card's earliest
@@ -871,10 +882,16 @@ class Bounds:
                         # The cards of the gap leave before this one does, each but a
                         # king with a pyramid card of its own accessible by then: not
                         # this one, none it covers, and none under a card of the chain
-                        # that leaves later.
+                        # that leaves later, at any cursor up to the next draw of a card
+                        # of value w (those the card skips when the test fails).
                         late = 1 << place
+                        ahead = wb >> (c0 + 1)
+                        if ahead:  # the time of the next draw of a card of value w
+                            end = (t0 >> 5) << 5 | (bit_length(ahead & -ahead) + c0 + 1)
+                        else:
+                            end = ((t0 >> 5) + 1) << 5
                         for k, tk in enumerate(times):
-                            if tk > t0:
+                            if tk >= end:
                                 late |= 1 << chain[k][2]
                         t = t0
                         g = gap & ~kings
@@ -1029,6 +1046,6 @@ class Bounds:
                 base = free | stock
                 va = self.values_of(base) & wanted
                 best = draws + self.pass_bound(
-                    mask, base, tal, floor, best - draws, va, reach
+                    mask, base, tal, floor, best - draws, va, reach, need >= 2
                 )
         return best

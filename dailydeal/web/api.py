@@ -149,6 +149,8 @@ def deal_object(row: dict[str, Any]) -> dict[str, Any]:
         "seed": seed_text(row["seed"]),
         "deal": row["deal"],
         "solution_length": row["solution_length"],
+        # Whether no solution is shorter (the par): only what the solver stands behind
+        "proved_shortest": store.proved_shortest(row),
         "solution_opens_at": clock.iso(clock.solution_opens_at(day)),
         # Served from the date on (published rows only): the nonce opens the commitment
         # listed at /commitments before the date began (docs/fairness.md).

@@ -353,6 +353,10 @@ SCHEMAS: dict[str, Any] = {
             "seed": SEED_TEXT,
             "deal": {"type": "object", "description": "The cards as dealt (docs/rules.md shapes)"},
             "solution_length": {"type": "integer"},
+            "proved_shortest": {
+                "type": "boolean",
+                "description": "No solution is shorter than solution_length (the par)",
+            },
             "solution_opens_at": {"type": "string", "format": "date-time"},
             "commitment": _ref("DealCommitment"),
             "links": {"type": "object", "additionalProperties": {"type": "string"}},
