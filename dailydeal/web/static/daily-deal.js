@@ -210,21 +210,34 @@ export function timeZone() {
 
 // --- styles (a constructed sheet: the host page's CSS cannot reach into the shadow root) --
 const CSS = `
-:host { display: block; --felt: #1d5e3f; --felt-2: #17492f; --ink: #1b1f1d; --red: #c0262d;
-  --gold: #f2c14e; --face: #fffdf7; --line: rgba(0,0,0,.18); --radius: 14px;
-  font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
+:host { display: block; container-type: inline-size; --felt: #1d5e3f; --felt-2: #17492f; --ink: #1b1f1d; --red: #c0262d;
+  --gold: #f2c14e; --face: #fffdf7; --line: rgba(0,0,0,.18); --radius: 14px; --glow: #2a7a53;
+  --text: var(--ink); --muted: #4b5750; --tool-bg: #fffdf7; --tool-line: #c9c2b2; --tool-hover: #f3efe4; --input-bg: #fff;
+  --pill-bg: #e6ece8; --pill-ink: #2d4a3a; --err: #a61b22; --good: #1d6b43; --result-bg: #fff8e1; --result-line: #f0d98a;
+  --link: var(--felt); --bg: #f4f1ea; --blue: #1a5fc4; --green: #1f7a35;
+  font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--text); }
+/* dark: the system's choice unless the player chose (data-theme on the element) */
+@media (prefers-color-scheme: dark) { :host(:not([data-theme="light"])) { --text: #e4ebe6; --muted: #a7b5ad; --tool-bg: #25302a; --tool-line: #3b4a42; --tool-hover: #2e3b34;
+  --input-bg: #1a221e; --pill-bg: #2a3a31; --pill-ink: #cfe4d7; --err: #ff9090; --good: #7ee0a8; --result-bg: #2a2716;
+  --result-line: #5c5226; --link: #8fd3a8; --bg: #121715; --felt: #16462f; --felt-2: #0d2b1d; --face: #eceae2;
+  --glow: #2a6b4a; color-scheme: dark; } }
+:host([data-theme="dark"]) { --text: #e4ebe6; --muted: #a7b5ad; --tool-bg: #25302a; --tool-line: #3b4a42; --tool-hover: #2e3b34;
+  --input-bg: #1a221e; --pill-bg: #2a3a31; --pill-ink: #cfe4d7; --err: #ff9090; --good: #7ee0a8; --result-bg: #2a2716;
+  --result-line: #5c5226; --link: #8fd3a8; --bg: #121715; --felt: #16462f; --felt-2: #0d2b1d; --face: #eceae2;
+  --glow: #2a6b4a; color-scheme: dark; }
 :host([hidden]), [hidden] { display: none !important; }
 * { box-sizing: border-box; }
 .dd { display: grid; gap: 10px; }
 .bar { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: baseline; padding: 0 2px; }
-.stat { font-variant-numeric: tabular-nums; color: #465049; }
-.stat b { color: var(--ink); font-weight: 650; }
+.stat { font-variant-numeric: tabular-nums; color: var(--muted); }
+.stat b { color: var(--text); font-weight: 650; }
+.timer b { display: inline-block; min-width: 3.2ch; }
 .state-pill { margin-left: auto; padding: 2px 10px; border-radius: 99px; font-size: 13px;
-  background: #e6ece8; color: #2d4a3a; font-weight: 600; }
+  background: var(--pill-bg); color: var(--pill-ink); font-weight: 600; }
 .state-pill[data-s="won"] { background: var(--gold); color: #3d2c00; }
 .state-pill[data-s="lost"] { background: #f3d6d6; color: #7a1f1f; }
 .board { container-type: inline-size; position: relative; min-height: 180px; padding: 14px;
-  border-radius: var(--radius); background: radial-gradient(120% 90% at 50% 0%, #2a7a53 0%, var(--felt) 45%, var(--felt-2) 100%);
+  border-radius: var(--radius); background: radial-gradient(120% 90% at 50% 0%, var(--glow) 0%, var(--felt) 45%, var(--felt-2) 100%);
   box-shadow: inset 0 0 0 1px rgba(255,255,255,.06), inset 0 8px 30px rgba(0,0,0,.25); user-select: none;
   -webkit-tap-highlight-color: transparent; }
 .board[data-state="won"] { box-shadow: inset 0 0 0 3px var(--gold), inset 0 8px 30px rgba(0,0,0,.25); }
@@ -234,6 +247,12 @@ const CSS = `
 .banner[data-banner="lost"] { color: #8a2a2a; font-size: 22px; }
 @keyframes pop { from { transform: translate(-50%, -50%) scale(.6); opacity: 0; } }
 .loading { color: #d8eadf; text-align: center; padding: 60px 0; }
+.loading.overlay { position: absolute; inset: 0; margin: 0; padding: 0; display: grid; place-items: center; }
+.table { position: relative; }
+.fx { position: absolute; inset: 0; pointer-events: none; overflow: visible; z-index: 12; }
+.fx .ghost { position: absolute; margin: 0; }
+.spark { position: absolute; font-size: 28px; color: var(--gold); text-shadow: 0 2px 6px rgba(0,0,0,.45); opacity: 0; }
+.spark.red { color: #ff8b8b; }
 button { font: inherit; }
 .card, .slot, .gap { --cw: 56px; width: var(--cw); aspect-ratio: 5 / 7; border-radius: calc(var(--cw) * .11);
   position: relative; padding: 0; margin: 0; flex: none; }
@@ -241,6 +260,11 @@ button { font: inherit; }
   box-shadow: 0 1px 0 rgba(0,0,0,.08), 0 2px 5px rgba(0,0,0,.28); display: block;
   transition: transform .12s ease, box-shadow .12s ease, opacity .2s; font-weight: 650; }
 .card.red { color: var(--red); }
+:host([data-deck="four"]) .card.s-D { color: var(--blue); }
+:host([data-deck="four"]) .card.s-C { color: var(--green); }
+.board .card { touch-action: none; }
+.card.dragging { z-index: 30; transition: none; pointer-events: none; cursor: grabbing;
+  box-shadow: 0 0 0 3px var(--gold), 0 14px 28px rgba(0,0,0,.45); }
 .card .corner { position: absolute; left: 7%; top: 5%; display: flex; flex-direction: column; align-items: center;
   font-size: calc(var(--cw) * .27); line-height: .95; letter-spacing: -.02em; }
 .card .corner i { font-style: normal; font-size: .9em; }
@@ -254,11 +278,9 @@ button { font: inherit; }
 .card.selected { transform: translateY(-5px); box-shadow: 0 0 0 3px var(--gold), 0 8px 16px rgba(0,0,0,.4); z-index: 4; }
 .card.target, .gap.target { box-shadow: 0 0 0 3px #7ee0a8, 0 2px 6px rgba(0,0,0,.3); }
 .card.blocked { filter: brightness(.9) saturate(.8); }
-.card.landed { animation: land .22s ease-out; }
 .card.shake, .gap.shake, .slot.shake { animation: shake .3s ease-in-out; }
-@keyframes land { from { transform: scale(1.12); } to { transform: none; } }
 @keyframes shake { 20%, 60% { transform: translateX(-4px); } 40%, 80% { transform: translateX(4px); } }
-@media (prefers-reduced-motion: reduce) { .card, .card.landed, .shake { animation: none !important; transition: none; } }
+@media (prefers-reduced-motion: reduce) { .card, .shake { animation: none !important; transition: none; } }
 .slot { border: 2px dashed rgba(255,255,255,.28); background: rgba(0,0,0,.12); color: #d8eadf; cursor: pointer;
   display: grid; place-items: center; font-size: calc(var(--cw) * .2); text-align: center; line-height: 1.15; }
 .slot.back { border: 3px solid var(--face); background: repeating-linear-gradient(45deg, #2d5f9e 0 5px, #244f86 5px 10px);
@@ -271,13 +293,16 @@ button { font: inherit; }
   box-shadow: 0 0 0 2px var(--felt); pointer-events: none; }
 .card.pile { box-shadow: 2px 2px 0 #e9e2d2, 3px 3px 0 #cfc6b3, 0 3px 6px rgba(0,0,0,.35); }
 /* accordion: a wrapping row of piles after the stock */
-.acc { display: grid; grid-template-columns: repeat(13, 1fr); gap: 12px 6px; justify-items: center; }
+.acc { display: grid; grid-template-columns: repeat(13, 1fr); gap: 12px 6px; justify-items: center;
+  /* two rows reserved before the cards come: the board does not grow as the first ones are dealt */
+  min-height: calc(min(64px, calc((100cqw - 72px) / 13)) * 2.8 + 12px); align-content: start; }
 .acc .card, .acc .slot { --cw: min(64px, calc((100cqw - 72px) / 13)); }
 .acc-top { display: flex; gap: 12px; align-items: center; margin-bottom: 14px; color: #d8eadf; }
 .acc-top .slot { --cw: min(64px, calc((100cqw - 72px) / 13)); }
 @container (max-width: 560px) {
   .acc { grid-template-columns: repeat(7, 1fr); }
   .acc .card, .acc .slot, .acc-top .slot { --cw: min(60px, calc((100cqw - 40px) / 7)); }
+  .acc { min-height: calc(min(60px, calc((100cqw - 40px) / 7)) * 4.2 + 24px); }
 }
 /* pyramid: overlapping rows, stock and waste above */
 .pyr-top { display: flex; gap: 12px; align-items: flex-end; justify-content: center; margin-bottom: 16px; }
@@ -300,34 +325,44 @@ button { font: inherit; }
 .gap.live { border-color: rgba(126,224,168,.8); }
 .card.kept { box-shadow: 0 0 0 2px rgba(242,193,78,.85), 0 2px 5px rgba(0,0,0,.28); }
 .gaps-bottom { display: flex; justify-content: center; margin-top: 14px; }
+.gaps-bottom span.tool { display: inline-block; }
 @container (max-width: 560px) {
   .gaps { gap: 5px 2px; }
   .gaps .card, .gaps .gap { --cw: calc((100cqw - 26px) / 13); border-radius: 4px; }
   .gaps .card { border-width: 1px; box-shadow: 0 1px 2px rgba(0,0,0,.3); }
   .pyr-row { gap: 4px; }
 }
-.tool { appearance: none; border: 1px solid #c9c2b2; background: #fffdf7; color: var(--ink); border-radius: 10px;
+.tool { appearance: none; border: 1px solid var(--tool-line); background: var(--tool-bg); color: var(--text); border-radius: 10px;
   padding: 8px 14px; font-weight: 600; cursor: pointer; min-height: 40px; }
-.tool:hover:not(:disabled) { background: #f3efe4; }
+.tool:hover:not(:disabled) { background: var(--tool-hover); }
 .tool:disabled { opacity: .45; cursor: default; }
 .tool.primary { background: var(--felt); border-color: var(--felt); color: #fff; }
 .tool.primary:hover:not(:disabled) { background: #236e4b; }
-.board .tool { background: rgba(255,255,255,.92); }
-.controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.board .tool { background: rgba(255,255,255,.92); color: var(--ink); }
+/* Undo and Hint stay in reach: the controls stick to the bottom of the screen */
+.controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; position: sticky; bottom: 0; z-index: 20;
+  padding: 6px 0; background: var(--bg); box-shadow: 0 -8px 12px -10px rgba(0,0,0,.35); }
+.tool[data-confirm] { background: var(--err); border-color: var(--err); color: #fff; }
+.more { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.opts { display: flex; flex-wrap: wrap; gap: 6px; }
+.opt { appearance: none; font-size: 13px; padding: 4px 10px; border-radius: 99px; border: 1px solid var(--tool-line);
+  background: var(--tool-bg); color: var(--muted); cursor: pointer; min-height: 30px; }
+.opt[aria-pressed="true"] { color: var(--text); border-color: var(--felt); box-shadow: inset 0 0 0 1px var(--felt); font-weight: 600; }
+.opt:focus-visible { outline: 3px solid #8fd3ff; outline-offset: 2px; }
 .notation { display: flex; gap: 6px; flex: 1 1 260px; }
 .notation input { flex: 1; min-width: 0; font: 14px ui-monospace, SFMono-Regular, Menlo, monospace; padding: 8px 10px;
-  border: 1px solid #c9c2b2; border-radius: 10px; background: #fff; color: var(--ink); }
+  border: 1px solid var(--tool-line); border-radius: 10px; background: var(--input-bg); color: var(--text); }
 .notation input:focus { outline: 2px solid #8fd3ff; border-color: transparent; }
-.msg { min-height: 1.4em; margin: 0; padding: 0 2px; color: #3a4a41; }
-.msg[data-kind="error"] { color: #a61b22; font-weight: 600; }
-.msg[data-kind="good"] { color: #1d6b43; font-weight: 600; }
-.result { border-radius: var(--radius); background: #fff8e1; border: 1px solid #f0d98a; padding: 14px 16px; display: grid; gap: 10px; }
+.msg { min-height: 1.4em; margin: 0; padding: 0 2px; color: var(--muted); }
+.msg[data-kind="error"] { color: var(--err); font-weight: 600; }
+.msg[data-kind="good"] { color: var(--good); font-weight: 600; }
+.result { border-radius: var(--radius); background: var(--result-bg); border: 1px solid var(--result-line); padding: 14px 16px; display: grid; gap: 10px; }
 .result h3 { margin: 0; font-size: 20px; }
 .verdict { margin: 0; }
 .share { display: flex; gap: 8px; align-items: stretch; flex-wrap: wrap; }
 .share textarea { flex: 1 1 240px; min-height: 88px; resize: none; font: 13px/1.45 ui-monospace, Menlo, monospace;
-  border: 1px solid #e3cf85; border-radius: 10px; padding: 8px 10px; background: #fffdf6; color: var(--ink); }
-.log { font-size: 13px; color: #4b5750; }
+  border: 1px solid var(--result-line); border-radius: 10px; padding: 8px 10px; background: var(--input-bg); color: var(--text); }
+.log { font-size: 13px; color: var(--muted); }
 .log code { display: block; margin-top: 6px; word-break: break-word; font: 12px/1.5 ui-monospace, Menlo, monospace; }
 .card.hint, .gap.hint, .slot.hint, .board .tool.hint { box-shadow: 0 0 0 3px #8fd3ff, 0 0 14px 4px rgba(143,211,255,.85);
   animation: glow 1.2s ease-in-out infinite alternate; z-index: 3; }
@@ -339,11 +374,18 @@ button { font: inherit; }
 .light[data-light="lost"] { background: #d23b3b; }
 .light[data-light="unknown"] { background: #e3b23c; }
 .light[data-light="checking"] { background: #8fd3ff; }
-.light-text { font-weight: 500; color: #5a655e; font-size: 13px; }
+.light-text { font-weight: 500; color: var(--muted); font-size: 13px; }
 .tool[aria-pressed="true"] { border-color: var(--felt); }
-.fair { margin: 0; padding: 0 2px; font-size: 13px; color: #4b5750; }
-.fair a { color: var(--felt); }
-.players { margin: 0; font-weight: 600; color: #3d3a2a; }
+/* the fairness note keeps its place while it is fetched: nothing below it moves */
+.fair { margin: 0; padding: 0 2px; font-size: 13px; color: var(--muted); min-height: 1.4em; }
+.fair[hidden] { display: block !important; visibility: hidden; }
+.fair a { color: var(--link); }
+.players { margin: 0; font-weight: 600; color: var(--text); }
+@container (max-width: 560px) {
+  .bar { min-height: calc(2.8em + 6px); align-content: flex-start; }
+  .fair { min-height: 2.8em; }
+  .opt { font-size: 12px; padding: 3px 8px; }
+}
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 
@@ -699,7 +741,8 @@ export class DailyDeal extends HTMLElement {
     const kept = readJSON(`play.${m.id}`, null);
     if (typeof kept === "string") return kept;
     try {
-      const answer = await this.post(`${this.api}/deals/${enc(m.id)}/plays`, {});
+      // no body: a "simple" request, so another origin's page needs no CORS preflight
+      const answer = await this.fetchJSON(`${this.api}/deals/${enc(m.id)}/plays`, { method: "POST" });
       if (answer && typeof answer.play === "string") {
         writeJSON(`play.${m.id}`, answer.play);
         return answer.play;
@@ -1055,7 +1098,7 @@ export class DailyDeal extends HTMLElement {
       if (token !== this.loadToken) return;
       this.moves = st.moves.slice();
       this.show(st);
-      this.say(this.moves.length ? "Welcome back: your game is where you left it." : "");
+      this.say(this.moves.length ? "Welcome back: your game as you left it." : "");
       this.showFair();
       if (st.state === "won") await this.won(false);
       else this.offerRest();
@@ -1071,6 +1114,8 @@ export class DailyDeal extends HTMLElement {
     const game = found ? found[1] : attr("game");
     const board = this.el.board;
     board.dataset.game = game;
+    this.el.giveUp.hidden = !(attr("deal") || attr("date")); // daily deals: its place kept
+    this.el.giveUp.disabled = true;
     const slot = '<span class="slot"></span>';
     const empty = '<span class="card empty"></span>';
     const html = {
@@ -1186,12 +1231,18 @@ export class DailyDeal extends HTMLElement {
       const n = rest.moves.length;
       this.el.rest.textContent = stockOnly ? `⏩ Deal the rest (${n})` : `⏩ Play the rest (${n})`;
     }
-    if (rest && rest.state === "won" && !stockOnly) this.enqueue(() => this.playRest());
+    if (rest && rest.state === "won" && !stockOnly) {
+      this.dataset.finishing = ""; // the element plays a forced ending by itself (a hook)
+      this.enqueue(() => this.playRest());
+    }
   }
 
   async playRest() {
     const rest = this.forcedRest();
-    if (!rest) return;
+    if (!rest) {
+      delete this.dataset.finishing;
+      return;
+    }
     this.el.rest.hidden = true;
     this.finishing = true;
     try {
@@ -1201,6 +1252,7 @@ export class DailyDeal extends HTMLElement {
       }
     } finally {
       this.finishing = false;
+      delete this.dataset.finishing;
     }
   }
 
@@ -1448,6 +1500,7 @@ export class DailyDeal extends HTMLElement {
       ghost.className = `${el.className} ghost`;
       const box = this.el.fx.getBoundingClientRect();
       Object.assign(ghost.style, { left: `${r.left - box.left}px`, top: `${r.top - box.top}px`, width: `${r.width}px` });
+      ghost.style.setProperty("--cw", `${r.width}px`);
       this.el.fx.append(ghost);
       ghost.animate([{ opacity: 1, transform: "none" }, { opacity: 0, transform: "scale(.85) translateY(-10px)" }], { duration: 220, easing: "ease-in" })
         .finished.then(() => ghost.remove(), () => ghost.remove());
