@@ -127,6 +127,11 @@ class Watch:
         self.allowed = allowed
         self.errors: list[str] = []
         self.foreign: list[str] = []
+        self.allowed_errors: list[str] = []  # what a test causes on purpose (offline, a 429)
+
+    def allow(self, text: str) -> None:
+        """Console errors containing ``text`` are the test's doing, not the page's."""
+        self.allowed_errors.append(text)
 
     def attach(self, page: Any) -> None:
         page.on("console", self.console)
@@ -137,13 +142,18 @@ class Watch:
         # a server without play tokens (POST .../plays answers 404) is fine: the element
         # plays on without one (docs/embedding.md)
         where = (message.location or {}).get("url", "")
-        if message.type == "error" and not where.endswith("/plays"):
+        if message.type != "error" or where.endswith("/plays"):
+            return
+        if not any(text in message.text for text in self.allowed_errors):
             self.errors.append(message.text)
 
     def request(self, req: Any) -> None:
         netloc = urllib.parse.urlsplit(req.url).netloc
         if req.url.startswith("http") and netloc not in self.allowed:
             self.foreign.append(req.url)
+
+
+WATCHES: dict[int, Watch] = {}  # the page fixture's watch of each page (by id)
 
 
 def hosts(*urls: str) -> set[str]:
@@ -158,9 +168,11 @@ def page(browser: Any, site: str, other_origin: str) -> Iterator[Any]:
     page = context.new_page()
     watch = Watch(hosts(site, other_origin))
     watch.attach(page)
+    WATCHES[id(page)] = watch
     page.set_default_timeout(10_000)
     yield page
     context.close()
+    WATCHES.pop(id(page), None)
     assert watch.errors == [], f"console errors: {watch.errors}"
     assert watch.foreign == [], f"requests to other hosts: {watch.foreign}"
 

@@ -1425,15 +1425,21 @@ export class DailyDeal extends HTMLElement {
     if (!d.moving) return; // a tap: the click plays it
     this.dropped = true;
     setTimeout(() => (this.dropped = false), 0);
-    d.el.classList.remove("dragging");
-    for (const t of this.el.board.querySelectorAll(".target")) t.classList.remove("target");
-    const from = d.el.getBoundingClientRect();
-    d.el.style.transform = "";
+    // what lies under the finger (the dragged card lets the pointer through), then the
+    // card goes back to its place at once: the move's animation starts from the drop
     const under = drop ? this.shadowRoot.elementFromPoint(e.clientX, e.clientY) : null;
+    const from = d.el.getBoundingClientRect();
+    d.el.style.transition = "none";
+    d.el.style.transform = "";
+    d.el.classList.remove("dragging");
+    void d.el.offsetWidth;
+    d.el.style.transition = "";
+    for (const t of this.el.board.querySelectorAll(".target")) t.classList.remove("target");
     const ref = under && this.el.board.contains(under) ? this.refOf(under) : null;
     const move = ref && this.dropMove(d.card, ref);
     if (move) {
-      this.enqueue(() => this.attempt([move], ["card", d.card]));
+      this.dragFrom = { card: d.card, rect: from };
+      this.enqueue(() => this.attempt([move], ["card", d.card]).finally(() => (this.dragFrom = null)));
       return;
     }
     // back where it came from
@@ -1470,6 +1476,7 @@ export class DailyDeal extends HTMLElement {
     if (REDUCED() || !this.el.board.isConnected) return null;
     const cards = new Map();
     for (const el of this.el.board.querySelectorAll("[data-card]")) cards.set(el.dataset.card, [el, el.getBoundingClientRect()]);
+    if (this.dragFrom && cards.has(this.dragFrom.card)) cards.get(this.dragFrom.card)[1] = this.dragFrom.rect; // dropped here
     const stock = this.el.board.querySelector('[data-action="draw"],[data-action="recycle"]');
     return { cards, stock: stock ? stock.getBoundingClientRect() : null, box: this.el.board.getBoundingClientRect() };
   }
