@@ -1,3 +1,4 @@
+# ruff: noqa: F811  (the browser fixtures of test_web_browser, imported, are parameters here)
 """The player's feel in a real browser (issue 24): moves played locally by rules.js with no
 request per move, a win made offline and verified once the network is back, a drag, the
 timer, dark mode, give up's confirmation, an offline reload, the hint budget's words, the
@@ -163,7 +164,8 @@ def test_the_timer_starts_at_the_first_move_pauses_and_hides(
     # the player hides it (remembered); it still counts for the result
     player.host.locator('[data-option="timer"]').click()
     expect(timer).to_be_hidden()
-    assert json.loads(page.evaluate("localStorage.getItem('dailydeal.v1.options')"))["timer"] is False
+    options = json.loads(page.evaluate("localStorage.getItem('dailydeal.v1.options')"))
+    assert options["timer"] is False
     page.reload()
     player.wait_moves(1)
     expect(player.host.locator("[data-timer]")).to_be_hidden()
