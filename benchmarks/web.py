@@ -1,6 +1,7 @@
 """Web player benchmark: page weight, layout shift, time to an interactive board, moves.
 
     .venv/bin/python benchmarks/web.py [--loads 10] [--latency 0 300] [--no-hints] [--json]
+    .venv/bin/python benchmarks/web.py --screenshots docs   # only the screenshots
 
 Fills a temporary database with today's deals of the three games (a real solver solution
 each, benchmarks/api.py's ``fill``), starts the real gunicorn from deploy/gunicorn.conf.py on
@@ -311,6 +312,35 @@ def hint_trips(
     }
 
 
+SCREENS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+def screenshots(
+    browser: Any, base: str, today: dt.date, solutions: dict[str, list[str]], out: Path
+) -> list[Path]:
+    """Each game a third of the way through its solution, on a phone and a desktop, light and
+    dark: the element alone (PNG), as docs/screenshot-<game>-<screen>-<scheme>.png."""
+    made = []
+    for scheme in ("light", "dark"):
+        for screen, viewport in SCREENS.items():
+            context = browser.new_context(
+                viewport=viewport, color_scheme=scheme, reduced_motion="reduce"
+            )
+            page = context.new_page()
+            for game in GAMES:
+                page.goto(f"{base}/play/{deal_id(today, game, 'medium')}")
+                player = Player(page, game)
+                player.wait_moves(0)
+                moves = solutions[game]
+                player.play_all(moves[: len(moves) // 3], finish=False)
+                player.host.locator("[data-msg]").evaluate("e => (e.textContent = '')")
+                path = out / f"screenshot-{game}-{screen}-{scheme}.png"
+                player.host.screenshot(path=str(path))
+                made.append(path)
+            context.close()
+    return made
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=10, help="page loads per measure")
@@ -319,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         "--latency", type=int, nargs="+", default=[0, 300], help="ms added to each request"
     )
     parser.add_argument("--no-hints", action="store_true", help="skip the hint round trips")
+    parser.add_argument("--screenshots", type=Path, help="only write screenshots to this folder")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     reason = why_no_browser()
@@ -335,6 +366,11 @@ def main(argv: list[str] | None = None) -> int:
             play_url = f"{base}/play/{deal_id(today, 'pyramid', 'hard')}"
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+                if args.screenshots:
+                    for path in screenshots(browser, base, today, solutions, args.screenshots):
+                        print(f"{path} {path.stat().st_size} B")
+                    browser.close()
+                    return 0
                 results = {
                     "setup": {
                         "workers": args.workers,

@@ -341,7 +341,7 @@ button { font: inherit; }
 .board .tool { background: rgba(255,255,255,.92); color: var(--ink); }
 /* Undo and Hint stay in reach: the controls stick to the bottom of the screen */
 .controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; position: sticky; bottom: 0; z-index: 20;
-  padding: 6px 0; background: var(--bg); box-shadow: 0 -8px 12px -10px rgba(0,0,0,.35); }
+  padding: 6px 0; background: var(--bg); }
 .tool[data-confirm] { background: var(--err); border-color: var(--err); color: #fff; }
 .more { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 .opts { display: flex; flex-wrap: wrap; gap: 6px; }
@@ -658,7 +658,7 @@ export class DailyDeal extends HTMLElement {
 
   /** The player's time in whole seconds (reported with a result: the server cannot know it). */
   seconds() {
-    return Math.min(WEEK, Math.round(this.clockMs() / 1000));
+    return Math.min(WEEK, Math.floor(this.clockMs() / 1000));
   }
 
   // --- talking to the API: one small function per request ---------------------------------
@@ -756,10 +756,7 @@ export class DailyDeal extends HTMLElement {
   /** The state JSON after ``moves`` (the API state endpoint's answer), played here by
    *  rules.js, or asked of the server when rules.js is not there. */
   stateOf(moves) {
-    if (this.rules) {
-      const m = this.meta;
-      return Promise.resolve(this.rules.stateJSON(m.game, m.variant, null, m.seed, moves));
-    }
+    if (this.rules) return Promise.resolve(this.localState(moves));
     const key = moves.join(" ");
     let answer = this.asked.get(key);
     if (!answer) {
@@ -769,6 +766,36 @@ export class DailyDeal extends HTMLElement {
       if (this.asked.size > 16) this.asked.delete(this.asked.keys().next().value);
     }
     return answer;
+  }
+
+  /** rules.stateJSON(game, variant, null, seed, moves), kept fast: one game object follows
+   *  the moves asked (undoing back to the common beginning, then playing the rest), so a
+   *  move costs one move, not a replay of the whole game. */
+  localState(moves) {
+    const r = this.rules;
+    const m = this.meta;
+    if (!this.g || this.g.meta !== m) {
+      this.g = { meta: m, game: r.newGame(m.game, m.variant, null, m.seed), texts: [], counts: [] };
+    }
+    const { game, texts, counts } = this.g;
+    let k = 0;
+    while (k < texts.length && k < moves.length && texts[k] === moves[k]) k += 1;
+    while (texts.length > k) {
+      for (let i = counts.pop(); i > 0; i -= 1) game.pop();
+      texts.pop();
+    }
+    let error = null;
+    for (let i = k; i < moves.length; i += 1) {
+      try {
+        counts.push(game.playMove(game.read(moves[i])).length); // Accordion may deal first
+        texts.push(moves[i]);
+      } catch (err) {
+        if (!(err instanceof r.InvalidMoveError || err instanceof r.IllegalMoveError)) throw err;
+        error = { index: i, move: moves[i], reason: err.message };
+        break;
+      }
+    }
+    return { valid: error === null, error, ...game.toJSON(), seed: game.seed === null ? null : String(game.seed) };
   }
 
   requestState(moves) {
@@ -1081,7 +1108,8 @@ export class DailyDeal extends HTMLElement {
       const [meta, rules] = await Promise.all([this.describe(), loadRules()]);
       if (token !== this.loadToken) return;
       this.meta = meta;
-      this.rules = rules && typeof rules.stateJSON === "function" ? rules : null;
+      this.rules = rules && typeof rules.newGame === "function" ? rules : null;
+      this.g = null;
       this.hint = null;
       this.hintsUsed = Number(readJSON(`hints.${this.key}`, 0)) || 0;
       this.elapsed = Number(readJSON(`time.${this.key}`, 0)) || 0;
@@ -1215,7 +1243,7 @@ export class DailyDeal extends HTMLElement {
     while (st.state === "in progress") {
       if (st.legal_moves.length !== 1 || rest.length > 120) return null;
       rest.push(st.legal_moves[0]);
-      st = this.rules.stateJSON(this.meta.game, this.meta.variant, null, this.meta.seed, this.moves.concat(rest));
+      st = this.localState(this.moves.concat(rest));
       if (!st.valid) return null;
     }
     return { moves: rest, state: st.state };
