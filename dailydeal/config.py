@@ -15,6 +15,9 @@ setting                    environment variable         default
 ``max_attempts``           ``DAILYDEAL_MAX_ATTEMPTS``   60 candidates per (date, game)
 ``jobs``                   ``DAILYDEAL_JOBS``           1 process
 ``games``                  ``DAILYDEAL_GAMES``          ``DAILY_GAMES`` (``gaps,pyramid:relaxed``)
+``webhooks``               ``DAILYDEAL_WEBHOOKS``       none (``dailydeal.daily.webhooks``)
+``webhook_secret``         ``DAILYDEAL_WEBHOOK_SECRET`` none; needed by ``json=`` webhooks
+``public_url``             ``DAILYDEAL_PUBLIC_URL``     none; needed by webhooks (their links)
 =========================  ===========================  ==================================
 
 The secret makes future deals unguessable (see ``dailydeal.daily.seeds``). When none is
@@ -86,6 +89,10 @@ class Settings:
     jobs: int = 1
     #: The (game, variant) pairs to generate; tests and tools may narrow it.
     games: tuple[tuple[str, str], ...] = DAILY_GAMES
+    #: (format, URL) pairs the scheduler posts each newly begun date to.
+    webhooks: tuple[tuple[str, str], ...] = ()
+    webhook_secret: str | None = None
+    public_url: str | None = None
 
     def __post_init__(self) -> None:
         self.db_path = Path(self.db_path)
@@ -116,8 +123,9 @@ class Settings:
                 try:
                     values[name] = conv(text)
                 except ValueError as exc:
-                    reason = str(exc) if conv is parse_games else expected
-                    raise SettingsError(f"bad {var}={text[:80]!r}: {reason}") from None
+                    reason = str(exc) if not expected else expected
+                    shown = "" if var in _CREDENTIALS else f"={text[:80]!r}"
+                    raise SettingsError(f"bad {var}{shown}: {reason}") from None
         if db_path is not None:
             values["db_path"] = Path(db_path)
         known = {f.name for f in fields(cls)}
@@ -129,7 +137,23 @@ class Settings:
         settings = cls(**values)
         if settings.secret is not None:  # refused now, before any work starts
             check_secret(settings.secret.encode(), "DAILYDEAL_SECRET")
+        settings.check_webhooks()
         return settings
+
+    def check_webhooks(self) -> None:
+        """Webhooks need absolute links, and signed ones a strong secret: refused at once."""
+        if not self.webhooks:
+            return
+        if not self.public_url:
+            raise SettingsError(
+                "DAILYDEAL_WEBHOOKS needs DAILYDEAL_PUBLIC_URL (the links they post are absolute)"
+            )
+        if any(kind == "json" for kind, _ in self.webhooks):
+            if self.webhook_secret is None:
+                raise SettingsError(
+                    "a json= webhook is signed: set DAILYDEAL_WEBHOOK_SECRET; " + MAKE_A_SECRET
+                )
+            check_secret(self.webhook_secret.encode(), "DAILYDEAL_WEBHOOK_SECRET")
 
     def with_(self, **changes: Any) -> Settings:
         """A copy with some settings changed."""
@@ -187,6 +211,50 @@ def parse_games(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys(out))
 
 
+WEBHOOK_FORMATS = ("slack", "discord", "json")
+MAX_WEBHOOKS = 20
+
+
+def parse_webhooks(text: str) -> tuple[tuple[str, str], ...]:
+    """``"slack=https://hooks.slack.com/... json=https://example.org/hook"`` (separated by
+    spaces or commas) -> ((format, URL), ...); a readable ValueError for anything else."""
+    out = []
+    items = text.replace(",", " ").split()
+    if len(items) > MAX_WEBHOOKS:
+        raise ValueError(f"at most {MAX_WEBHOOKS} webhooks, not {len(items)}")
+    for n, item in enumerate(items, 1):
+        kind, sep, url = item.partition("=")
+        if not sep or kind not in WEBHOOK_FORMATS:
+            raise ValueError(
+                f"webhook {n} is not FORMAT=URL with FORMAT one of {', '.join(WEBHOOK_FORMATS)}"
+            )
+        check_url(url, f"webhook {n}", show=False)  # its path is often its secret
+        out.append((kind, url))
+    return tuple(dict.fromkeys(out))
+
+
+def check_url(url: str, what: str, show: bool = True) -> str:
+    """``url`` if it is an http(s) URL with a host, else ValueError (which quotes the URL
+    only when ``show``: a webhook URL is a credential)."""
+    from urllib.parse import urlsplit
+
+    quoted = f": {url[:60]!r}" if show else ""
+    if len(url) > 2000 or not url.isascii() or not url.isprintable():
+        raise ValueError(f"{what} must be a printable ASCII URL of at most 2000 characters")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (reads and checks the port)
+    except ValueError:
+        raise ValueError(f"{what} is not a URL{quoted}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{what} must be an http:// or https:// URL with a host{quoted}")
+    return url
+
+
+def _public_url(text: str) -> str:
+    return check_url(text, "the public URL")
+
+
 def _optional_int(text: str) -> int | None:
     return None if text.lower() == "none" else int(text)
 
@@ -207,8 +275,12 @@ _ENV: tuple[tuple[str, str, Any, str], ...] = (
     ("max_attempts", "DAILYDEAL_MAX_ATTEMPTS", int, _WHOLE),
     ("jobs", "DAILYDEAL_JOBS", int, _WHOLE),
     ("games", "DAILYDEAL_GAMES", parse_games, ""),
+    ("webhooks", "DAILYDEAL_WEBHOOKS", parse_webhooks, ""),
+    ("webhook_secret", "DAILYDEAL_WEBHOOK_SECRET", str, ""),
+    ("public_url", "DAILYDEAL_PUBLIC_URL", _public_url, ""),
 )
 _VARIABLE = {name: var for name, var, _, _ in _ENV}
+_CREDENTIALS = ("DAILYDEAL_WEBHOOKS", "DAILYDEAL_WEBHOOK_SECRET")  # never quoted in errors
 
 
 def load_or_create_secret(path: Path) -> bytes:

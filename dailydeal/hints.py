@@ -16,22 +16,33 @@ A hint is never wrong: before it is given, the whole line is replayed from the p
 through the rule engine, exactly as the verifier would, and must end in a win; otherwise
 the answer is ``unknown`` (and the mismatch is logged as a solver bug).
 
-The cost is bounded by a node budget, so a hint is the same on every machine. The time
-limit is only a safety net: when the clock stops a search, the answer could differ from
-the node-budget answer (the Pyramid solver, for one, falls back on a longer line), so it
-is not an answer at all: ``HintTimeout`` is raised and nothing is cached.
+The answer is a function of the position and the budget alone, so every worker and every
+node gives the same one, whatever it answered before:
+
+- on a deal with a stored winning line (a daily deal), a position of that line (the same
+  ``key()`` as the line's position after some of its moves, whatever the move order) is
+  answered from the line, without a search (``line_hint``);
+- otherwise the solver searches with a node budget. Pyramid's first search gets
+  ``FIRST_NODES`` (its A* is the costly part; past that budget it answers with the pool
+  plan, a win not proved shortest), and only an ``unknown`` searches again with the hint's
+  whole budget: a hint in milliseconds, and the same steps on every machine.
+
+The time limit is only a safety net: when the clock stops a search, the answer could
+differ from the node-budget answer, so it is not an answer at all: ``HintTimeout`` is
+raised and nothing is cached.
 
 Answers are cached in a bounded LRU keyed by the deal and the position's ``key()`` (the
-same position reached by two move orders is one entry): the solver's answer depends on
-nothing else, so the cache never changes an answer, it only saves the work.
+same position reached by two move orders is one entry): the answer depends on nothing
+else, so the cache never changes an answer, it only saves the work.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,16 +51,25 @@ from dailydeal.games.base import LOST as GAME_LOST
 from dailydeal.games.base import WON as GAME_WON
 from dailydeal.solvers import Budget, SolveResult, solver_for
 from dailydeal.solvers.base import LOST, WON
+from dailydeal.solvers.base import UNKNOWN as UNKNOWN_STATUS
 
 log = logging.getLogger(__name__)
 
 WINNABLE, HOPELESS, UNKNOWN = "winnable", "lost", "unknown"
 VERDICTS = (WINNABLE, HOPELESS, UNKNOWN)
-# Node budgets per game: a p95 under a second (benchmarks/hints.py). A Pyramid node (A*) costs
-# far more than the others; past its budget, Pyramid still answers with its pool plan (a
-# win, not proved shortest).
+# Node budgets per game (benchmarks/hints.py). A Pyramid node (A*) costs far more than the
+# others; past its budget, Pyramid still answers with its pool plan (a win, not proved
+# shortest).
 MAX_NODES = {"accordion": 30_000, "pyramid": 5_000, "gaps": 30_000}
 DEFAULT_MAX_NODES = 30_000  # a game not in MAX_NODES
+# The first search's budget; an ``unknown`` from it searches again with the hint's whole
+# budget. Pyramid: within 600 nodes its A* proves the line shortest on about half of the
+# positions off a stored line, and where it does not, the pool plan is a win at once (on
+# 60 random positions of 12 deals, CPU p95 33 ms, against 50 ms at 1,000 nodes and 23 ms
+# at 400, where a third as many lines are proved shortest); a pool search longer than
+# that, or a pass limit the pool plan does not fit, is what the second search is for.
+# Games not named here search once, with the budget.
+FIRST_NODES = {"pyramid": 600}
 
 
 def budget_for(game: str, max_nodes: int | None = None) -> int:
@@ -75,13 +95,14 @@ class Hint:
     line: tuple[str, ...] = ()  # the whole winning line (kept here, never sent)
 
     def to_json(self) -> dict[str, Any]:
+        """What is sent: the same for a position whether it was searched or read from a
+        stored line (``nodes`` is not in it)."""
         return {
             "verdict": self.verdict,
             "move": self.move,
             "moves_left": self.moves_left,
             "shortest": self.shortest,
             "state": self.state,
-            "nodes": self.nodes,
             "max_nodes": self.max_nodes,
         }
 
@@ -107,23 +128,73 @@ def _proved_shortest(position: Game[Any], result: SolveResult) -> bool:
     return result.stats.get("optimal") is True  # Pyramid's A* proves it; Gaps never claims
 
 
+def node_steps(game: str, max_nodes: int) -> list[int]:
+    """The budgets of a hint's searches, tried in turn while the answer is ``unknown``."""
+    first = FIRST_NODES.get(game, max_nodes)
+    return [first, max_nodes] if first < max_nodes else [max_nodes]
+
+
+def line_hint(
+    position: Game[Any],
+    line: Sequence[str],
+    shortest: bool,
+    *,
+    max_nodes: int | None = None,
+    start: Game[Any] | None = None,
+    within: int | None = None,
+) -> Hint | None:
+    """The hint for ``position`` from a known winning ``line`` played from ``start`` (by
+    default the deal's start: a stored solution; ``shortest`` if proved so): the rest of
+    the line when ``position`` is one of the line's positions (same ``key()``; only the
+    first ``within`` moves of the line are looked at, when given), else None. No search:
+    a replay of the line."""
+    max_nodes = budget_for(position.name, max_nodes)
+    key = position.key()
+    probe = (start if start is not None else type(position)(position.cards, position.seed)).copy()
+    last = len(line) if within is None else min(within, len(line))
+    for i in range(last + 1):
+        if probe.key() == key:
+            rest = tuple(line[i:])
+            state = position.status()
+            if rest:  # a suffix of a winning (shortest) line is a winning (shortest) line
+                return Hint(WINNABLE, rest[0], len(rest), shortest, state, 0, max_nodes, rest)
+            return None  # the end of the line: solve_hint says won (or what it is) at once
+        if i < last:
+            try:
+                probe.play(probe.parse_move(line[i]))
+            except ValueError:
+                log.error("a winning line does not replay at move %d: %r", i, line[i])
+                return None
+    return None
+
+
 def solve_hint(
     position: Game[Any],
     *,
     max_nodes: int | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Hint:
-    """The hint for ``position`` (not changed), without the cache."""
+    """The hint for ``position`` (not changed), without the cache. ``time_limit`` is read
+    on ``clock`` (a solver process reads its CPU time: its wall clock is other processes')."""
     max_nodes = budget_for(position.name, max_nodes)
     state = position.status()
     if state == GAME_WON:
         return Hint(WINNABLE, None, 0, True, state, 0, max_nodes)
     if state == GAME_LOST:  # the rules say so: no move can change the outcome
         return Hint(HOPELESS, None, None, False, state, 0, max_nodes)
-    budget = Budget(max_nodes=max_nodes, time_limit=time_limit)
-    result = solver_for(position)(position, budget)
-    if budget.timed_out:
-        raise HintTimeout(f"no answer within {time_limit} s ({result.nodes} nodes)")
+    deadline = None if time_limit is None else clock() + time_limit
+    nodes = 0
+    for step in node_steps(position.name, max_nodes):
+        # one deadline for all the steps: the safety net bounds the whole hint
+        left = None if deadline is None else max(0.0, deadline - clock())
+        budget = Budget(max_nodes=step, time_limit=left, clock=clock)
+        result = solver_for(position)(position, budget)
+        nodes += result.nodes
+        if budget.timed_out:
+            raise HintTimeout(f"no answer within {time_limit} s ({nodes} nodes)")
+        if result.status != UNKNOWN_STATUS:
+            break
     if result.status == WON and result.moves:
         if line_wins(position, result.moves):
             return Hint(
@@ -132,15 +203,15 @@ def solve_hint(
                 len(result.moves),
                 _proved_shortest(position, result),
                 state,
-                result.nodes,
+                nodes,
                 max_nodes,
                 tuple(result.moves),
             )
         log.error("solver line rejected by the rules: %r after %d moves",
                   position, len(position.move_stack))
     elif result.status == LOST:
-        return Hint(HOPELESS, None, None, False, state, result.nodes, max_nodes)
-    return Hint(UNKNOWN, None, None, False, state, result.nodes, max_nodes)
+        return Hint(HOPELESS, None, None, False, state, nodes, max_nodes)
+    return Hint(UNKNOWN, None, None, False, state, nodes, max_nodes)
 
 
 class HintCache:
@@ -169,6 +240,7 @@ class HintCache:
         *,
         max_nodes: int | None = None,
         time_limit: float | None = DEFAULT_TIME_LIMIT,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> Hint:
         max_nodes = budget_for(position.name, max_nodes)
         key = self.key(position, max_nodes)
@@ -179,38 +251,13 @@ class HintCache:
                 self.hits += 1
                 return found
             self.misses += 1
-        answer = solve_hint(position, max_nodes=max_nodes, time_limit=time_limit)
-        if answer.verdict == WINNABLE and answer.line:
-            self._remember_line(position, answer)
+        answer = solve_hint(position, max_nodes=max_nodes, time_limit=time_limit, clock=clock)
         with self.lock:
-            self._put(key, answer)  # last: the position asked is the freshest entry
+            self.items[key] = answer
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
         return answer
-
-    def _put(self, key: Hashable, answer: Hint) -> None:
-        self.items[key] = answer
-        self.items.move_to_end(key)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
-
-    def _remember_line(self, position: Game[Any], answer: Hint) -> None:
-        """Answer the positions along a winning line from that line: a player who follows
-        hints must meet no "unknown" on the way (a fresh search from a later position may
-        run out of budget where the earlier one did not). An entry already winnable is
-        kept; the line is checked (``line_wins``) before it is ever given, so every
-        remainder of it wins too."""
-        probe = position.copy()
-        line = answer.line
-        for i, text in enumerate(line[:-1]):
-            probe.play(probe.parse_move(text))
-            rest = line[i + 1 :]
-            shortest = answer.shortest  # a suffix of a shortest line is shortest
-            entry = Hint(WINNABLE, rest[0], len(rest), shortest, probe.status(), 0,
-                         answer.max_nodes, rest)
-            key = self.key(probe, answer.max_nodes)
-            with self.lock:
-                old = self.items.get(key)
-                if old is None or old.verdict != WINNABLE:
-                    self._put(key, entry)
 
 
 _cache = HintCache()
@@ -222,9 +269,43 @@ def hint(
     max_nodes: int | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     cache: HintCache | None = None,
+    line: Sequence[str] | None = None,
+    line_shortest: bool = False,
+    follow_from: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Hint:
-    """The hint for ``position`` (not changed), from ``cache`` (default: this process's)."""
-    return (cache or _cache).get(position, max_nodes=max_nodes, time_limit=time_limit)
+    """The hint for ``position`` (not changed), in this order:
+
+    1. from ``line``, the deal's stored winning line (``line_shortest``: proved shortest),
+       when the position is on it (``line_hint``);
+    2. from the hint of the position after the first ``follow_from`` moves (the "anchor"),
+       when the moves since are the start of that hint's line: a player who follows hints
+       says where they began following, and gets the rest of the same line, so following
+       hints always ends in a win (a fresh search from each position could send them round
+       in circles: a Gaps line is no shortest one);
+    3. from ``cache`` (default: this process's) or a search of the position.
+
+    Each is a function of the position, the moves and the budget alone: the same answer on
+    every worker and every machine."""
+    if line is not None:
+        known = line_hint(position, line, line_shortest, max_nodes=max_nodes)
+        if known is not None:
+            return known
+    played = len(position.move_stack)
+    if follow_from is not None and 0 <= follow_from < played:
+        anchor = type(position)(position.cards, position.seed)
+        for move in position.move_stack[:follow_from]:
+            anchor.push(move)
+        before = hint(anchor, max_nodes=max_nodes, time_limit=time_limit, cache=cache,
+                      line=line, line_shortest=line_shortest, clock=clock)
+        if before.verdict == WINNABLE and before.line:
+            known = line_hint(position, before.line, before.shortest, max_nodes=max_nodes,
+                              start=anchor, within=played - follow_from)
+            if known is not None:
+                return known
+    return (cache or _cache).get(
+        position, max_nodes=max_nodes, time_limit=time_limit, clock=clock
+    )
 
 
 __all__ = [
@@ -238,6 +319,8 @@ __all__ = [
     "MAX_NODES",
     "budget_for",
     "hint",
+    "line_hint",
     "line_wins",
+    "node_steps",
     "solve_hint",
 ]

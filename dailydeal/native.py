@@ -15,7 +15,6 @@ instead (a finder placed first on ``sys.meta_path``), and ``BUILD`` says why.
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -72,8 +71,11 @@ def changed(manifest: dict[str, str]) -> list[str]:
     return out
 
 
-class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Imports the named modules from their .py source, ahead of any compiled build."""
+class _SourceFinder:
+    """Imports the named modules from their .py source, ahead of any compiled build.
+
+    A meta path finder needs only ``find_spec``; not deriving from importlib.abc's class
+    spares every command the import of importlib.resources and tempfile behind it."""
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = frozenset(names)

@@ -15,7 +15,8 @@ Environment: DAILYDEAL_BIND (default 127.0.0.1:8000), DAILYDEAL_WORKERS (default
 default 1000), DAILYDEAL_FORWARDED_ALLOW_IPS (proxies trusted for X-Forwarded-Proto,
 default 127.0.0.1), DAILYDEAL_LOGLEVEL, plus the app's own: DAILYDEAL_DB,
 DAILYDEAL_VERIFY_LIMIT, DAILYDEAL_RATELIMIT_STORAGE, DAILYDEAL_PROXIES, DAILYDEAL_PUBLIC_URL,
-DAILYDEAL_GAMES.
+DAILYDEAL_GAMES, DAILYDEAL_HINT_PROCESSES and DAILYDEAL_HINT_QUEUE (each worker's own solver
+processes and hint queue: hints are never searched in a worker, dailydeal/solverpool.py).
 """
 
 import multiprocessing
@@ -32,7 +33,9 @@ graceful_timeout = 8  # under `docker stop`'s 10 s: a stop is clean, not a SIGKI
 keepalive = 5  # also the time the head of a request may take to arrive
 max_requests = 10000  # recycle workers now and then
 max_requests_jitter = 1000
-limit_request_line = 4094
+# a GET state or hint of about 800 moves (the player POSTs longer lists); past it, a 414
+# problem with CORS (dailydeal/web/worker.py); 8190 is gunicorn's largest bounded value
+limit_request_line = 8190
 limit_request_fields = 50
 forwarded_allow_ips = os.environ.get("DAILYDEAL_FORWARDED_ALLOW_IPS", "127.0.0.1")
 # No SCRIPT_NAME or PATH_INFO from headers, even from a trusted proxy: a client-sent

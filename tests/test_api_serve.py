@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import dailydeal.daily.scheduler  # noqa: F401  (bound to the real fill_days before a test patches it)
 from dailydeal.cli import main
 from dailydeal.cli.web import todays_range
 
@@ -53,6 +54,9 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
             calls["shutdown"] = True
             self.running = False
 
+        def modify_job(self, job_id: str, **changes: Any) -> None:
+            calls["first_run"] = changes["next_run_time"]
+
     def fake_create(settings: Any, *, blocking: bool) -> FakeScheduler:
         calls["blocking"] = blocking
         return FakeScheduler()
@@ -80,6 +84,8 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert calls["blocking"] is False and calls["shutdown"] is True
     assert calls["running_while_serving"] == 1  # one scheduler, started before serving
     assert calls["serve"][:3] == (db, "127.0.0.1", 8123)
+    # the days ahead are the scheduler's first run, soon after the server starts
+    assert before < calls["first_run"] < dt.datetime.now(dt.UTC) + dt.timedelta(minutes=1)
 
     calls.clear()
     result = CliRunner().invoke(main, ["serve", "--db", str(db), "--fill", "no", "--no-scheduler"])
@@ -93,3 +99,85 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
     )
     assert result.exit_code == 0, result.output
     assert "fill" not in calls and calls["background"] == (db, 3) and "serve" in calls
+
+    calls.clear()  # in the background with the scheduler: its first run fills today first
+    result = CliRunner().invoke(main, ["serve", "--db", str(db), "--fill", "background"])
+    assert result.exit_code == 0, result.output
+    assert "fill" not in calls and "background" not in calls and "first_run" in calls
+
+
+def test_the_first_serve_commits_today_then_the_days_ahead(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A first `serve` on an empty SQLite file (the real generator and scheduler, a small
+    budget): today's dates are stored before the server starts, then the scheduler's first
+    run stores the days ahead in the background, committed to in advance; today's deals
+    say truthfully that they were committed on their own day."""
+    import threading
+
+    from dailydeal.daily import scheduler
+    from dailydeal.web import create_app
+
+    for name, value in {"SECRET": "serve-secret-4e8a1c9d7b3f5e2a6c0d8b4f1e7a3c5d", "GAMES": "gaps",
+                        "MAX_NODES": "3000", "MAX_ATTEMPTS": "4", "DAYS_AHEAD": "2"}.items():
+        monkeypatch.setenv(f"DAILYDEAL_{name}", value)
+    monkeypatch.setattr("dailydeal.cli.web.FIRST_STOCK_DELAY", 1.0)
+    ran = threading.Event()
+    real_fill_stock = scheduler.fill_stock
+
+    def fill_stock(settings: Any, now: Any = None) -> Any:
+        try:
+            seen["report"] = real_fill_stock(settings, now)
+            return seen["report"]
+        except BaseException as exc:
+            seen["error"] = exc
+            raise
+        finally:
+            ran.set()
+
+    monkeypatch.setattr(scheduler, "fill_stock", fill_stock)
+    db = tmp_path / "first.db"
+    seen: dict[str, Any] = {}
+
+    def dates() -> set[str]:
+        import sqlite3
+
+        with sqlite3.connect(db) as conn:
+            return {r[0] for r in conn.execute("SELECT date FROM deals UNION "
+                                               "SELECT date FROM unfilled")}
+
+    def fake_serve(make_app: Any, host: str, port: int, **kw: Any) -> None:
+        seen["at start"] = dates()
+        seen["ran"] = ran.wait(120)
+        seen["after"] = dates()
+        seen["now"] = dt.datetime.now(dt.UTC)
+
+    monkeypatch.setattr("dailydeal.web.server.serve", fake_serve)
+    before = dt.datetime.now(dt.UTC)
+    result = CliRunner().invoke(main, ["serve", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert seen["ran"], "the scheduler's first run did not come"
+    assert "error" not in seen, seen["error"]
+
+    def span(now: dt.datetime, days: int) -> set[str]:
+        start, n = todays_range(now)
+        last = max(start + dt.timedelta(days=n - 1), now.date() + dt.timedelta(days=days))
+        return {(start + dt.timedelta(days=i)).isoformat()
+                for i in range((last - start).days + 1)}
+
+    # today's dates (read before and after: midnight) and nothing ahead when serving starts
+    assert seen["at start"] in (span(before, 0), span(seen["now"], 0)), seen["at start"]
+    ahead = seen["after"] - seen["at start"]
+    assert ahead, (seen["at start"], seen["after"], seen["report"].summary())
+    # every date through today+2 (UTC) is stored, or noted as a tier the budget could not fill
+    assert any(seen["after"] >= span(t, 2) for t in (before, seen["now"])), seen["after"]
+    client = create_app({"DATABASE": db, "NOW": lambda: seen["now"] + dt.timedelta(days=3)}
+                        ).test_client()
+    first, last = min(seen["after"]), max(seen["after"])
+    listed = client.get(f"/api/v1/commitments?from={first}&to={last}").get_json()
+    advance = {c["date"]: c["in_advance"] for c in listed["commitments"]}
+    assert advance, "no commitments"
+    for date, early in advance.items():
+        assert early is (date in ahead), (date, early)
+    deal = client.get(f"/api/v1/deals/{listed['commitments'][0]['id']}").get_json()
+    assert deal["commitment"]["in_advance"] is False  # day one: committed on its own day

@@ -110,6 +110,47 @@ def test_default_range_starts_today(client: FlaskClient, days: dict[str, dt.date
     assert any(c["date"] == days["future"].isoformat() for c in body["commitments"])
 
 
+def test_deal_json_says_when_it_was_committed(
+    db_path: Path, days: dict[str, dt.date], now: dt.datetime
+) -> None:
+    """The player's page reads ``commitment.committed_at`` and ``in_advance`` from the deal
+    it loads: the same time as the commitments list, and "in advance" only when it was."""
+    from dailydeal.web import create_app
+    from dailydeal.web.db import forget
+
+    later = now + dt.timedelta(days=3)  # the future date (stored "now") has begun
+    client = create_app({"DATABASE": db_path, "NOW": lambda: later}).test_client()
+    try:
+        listed = {c["id"]: c for c in listing(client, days["today"], days["future"])[
+            "commitments"]}
+        seen = set()
+        for day in ("today", "future"):
+            for deal in client.get(f"{API}/daily/{days[day]}").get_json()["deals"]:
+                opened, entry = deal["commitment"], listed[deal["id"]]
+                assert opened["committed_at"] == entry["committed_at"]
+                assert dt.datetime.fromisoformat(opened["committed_at"]) <= later
+                # the fixtures were stored at the session's start: before the future date
+                # began, after today's began
+                assert opened["in_advance"] is entry["in_advance"] is (day == "future")
+                single = client.get(f"{API}/deals/{deal['id']}").get_json()
+                assert single["commitment"] == opened
+                seen.add(opened["in_advance"])
+        assert seen == {True, False}
+    finally:
+        forget(db_path)
+
+
+def test_in_advance_is_before_the_date_begins_at_utc_plus_14() -> None:
+    from dailydeal.daily.fairness import in_advance
+
+    # 2026-12-01 begins at UTC+14: 2026-11-30 10:00 UTC
+    assert in_advance("2026-12-01", "2026-11-30T09:59:59+00:00")
+    assert not in_advance("2026-12-01", "2026-11-30T10:00:00+00:00")
+    assert not in_advance("2026-12-01", "2026-11-30T20:00:00+10:00")  # 10:00 UTC
+    assert in_advance("2026-12-01", "2026-11-24T00:05:00")  # no offset: UTC
+    assert not in_advance("2026-12-01", None)
+
+
 def test_a_commitment_never_changes(
     db_path: Path, deal_rows: list[dict[str, Any]]
 ) -> None:

@@ -65,6 +65,9 @@ def test_following_hints_from_random_positions_wins(game: str) -> None:
             continue
         if first.verdict != H.WINNABLE:
             continue
+        # the player says where they began following hints (as the browser player does):
+        # each answer is the rest of the first one's line, asked of a cold cache too
+        began = len(position.move_stack)
         left = first.moves_left
         assert left is not None
         answer = first
@@ -72,7 +75,8 @@ def test_following_hints_from_random_positions_wins(game: str) -> None:
             assert answer.verdict == H.WINNABLE and answer.moves_left == left
             position.play(position.parse_move(answer.move))  # as sent: the notation
             left -= 1
-            answer = H.hint(position, cache=cache)
+            answer = H.hint(position, cache=cache, follow_from=began)
+            assert H.hint(position, cache=H.HintCache(), follow_from=began) == answer
         assert answer.verdict == H.WINNABLE and answer.moves_left == 0 == left
         moves = [str(m) for m in position.move_stack]
         assert verify(game, seed, moves).won, (game, seed)

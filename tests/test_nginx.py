@@ -235,3 +235,40 @@ def test_nginx_answers_502_as_a_problem_when_the_api_is_down(front: Front) -> No
     status, headers, answer = front.request("GET", "/api/v1/games/gaps/deals/12345")
     problem = nginx_problem(status, headers, answer, 502)
     assert "retry-after" in headers and "unavailable" in problem["detail"]
+
+
+def _state_url(days: dict[str, Any]) -> str:
+    """The state URL of a deal the fixture's database holds and the server serves."""
+    return f"/api/v1/deals/{days['today']}-pyramid-easy/state"
+
+
+def test_a_get_state_is_cached_by_nginx_and_carries_no_client_s_budget(
+    front: Front, days: dict[str, Any]
+) -> None:
+    # issue 25 item 12: the regex location of verify/state had no proxy_cache
+    url = _state_url(days) + "?moves=d%20d"
+    statuses = []
+    for _ in range(2):  # two requests: the test's limit_req lets two through
+        status, headers, body = front.request("GET", url)
+        assert status == 200, body[:300]
+        statuses.append(headers.get("x-cache-status"))
+        # a public answer: nothing of the first client's budget is cached for the next
+        assert not {h for h in headers if h.startswith("x-ratelimit") or h == "retry-after"}
+    assert statuses == ["MISS", "HIT"], statuses
+
+
+def test_nginx_answers_over_long_urls_as_a_problem_and_posts_are_not_cached(
+    front: Front, days: dict[str, Any]
+) -> None:
+    # issue 25 item 8: a GET state of 1,000 moves was gunicorn's HTML 414, without CORS
+    url = _state_url(days) + "?moves="
+    status, headers, answer = front.request("GET", url + "%20".join(["7S%2B6H"] * 1000))
+    problem = nginx_problem(status, headers, answer, 414)
+    assert "POST" in problem["detail"]
+    status, headers, answer = front.request("GET", url + "%20".join(["d"] * 1800))  # 7.2 KB
+    assert status == 200, answer[:300]
+    body = json.dumps({"moves": ["d"] * 3000}).encode()
+    status, headers, answer = front.request(
+        "POST", _state_url(days), body, {"Content-Type": "application/json"})
+    assert status == 200, answer[:300]
+    assert headers.get("x-cache-status") in (None, "BYPASS"), headers

@@ -123,6 +123,10 @@ def test_passes_variant_limits_recycles(passes: int) -> None:
             game.push(RECYCLE)
     assert RECYCLE not in game.legal_moves()
     assert game.illegal_reason(RECYCLE) == f"no pass through the stock is left (at most {passes})"
+    # A draw is not told to recycle when no recycle is left
+    assert game.illegal_reason(DRAW) == (
+        f"the stock is empty and no pass through it is left (at most {passes})"
+    )
     assert game.position_json()["passes_left"] == 1  # the last pass is under way
 
 

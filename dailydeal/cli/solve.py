@@ -10,7 +10,7 @@ import click
 from dailydeal.cli import main
 from dailydeal.cli.common import GAME_ARG, JSON_OPTION, deal_options, echo_json, game_header
 from dailydeal.games import Game
-from dailydeal.solvers import WON, solve_position
+from dailydeal.solvers import WON, proved_shortest, solve_position
 
 
 @main.command()
@@ -29,8 +29,6 @@ def solve(game: Game[Any], time_limit: float | None, max_nodes: int | None, as_j
     solver never looks for the shortest (Accordion, Gaps) or there is no win. Exits 0 when
     won, 1 otherwise.
     """
-    from dailydeal.daily.generate import proved_shortest
-
     result = solve_position(game, max_nodes=max_nodes, time_limit=time_limit)
     shortest = proved_shortest(result)
     if as_json:

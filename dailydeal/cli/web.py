@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import multiprocessing
@@ -13,6 +14,11 @@ import click
 from dailydeal.cli import main
 from dailydeal.cli.common import forked_workers_exit_here, run_without_interrupt
 from dailydeal.daily.today import todays_range
+
+#: Seconds from the start of ``serve`` to the scheduler's first run, which stores the days
+#: ahead in the background: gunicorn forks its workers first (a fork copies only the thread
+#: that forks, and a job busy in another thread at that moment is better avoided).
+FIRST_STOCK_DELAY = 10.0
 
 
 def fill_today(settings: Any, jobs: int, progress: bool) -> None:
@@ -78,7 +84,8 @@ def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.B
 @click.option(
     "--jobs",
     type=click.IntRange(1, 64),
-    help="Processes for that fill (default: DAILYDEAL_JOBS, else 1).",
+    help="Processes for generation, that fill and the scheduler's (default: "
+    "DAILYDEAL_JOBS, else 1).",
 )
 @click.option(
     "--scheduler/--no-scheduler",
@@ -101,12 +108,14 @@ def serve(
     First makes sure the deals of every date that is "today" somewhere on Earth (from the
     date at UTC-12 to the date at UTC+14) are stored (on a first run this takes minutes;
     see --fill background), then starts the scheduler that keeps the stock filled, and
-    serves the daily page on http://HOST:PORT/ and the API under /api/v1. For a real
-    deployment run `gunicorn -c deploy/gunicorn.conf.py` and ONE `dailydeal schedule`
-    instead (see deploy/README.md).
+    serves the daily page on http://HOST:PORT/ and the API under /api/v1. The scheduler's
+    first run comes at once, in the background: it stores (and commits to) the next
+    DAILYDEAL_DAYS_AHEAD days while the server answers. For a real deployment run
+    `gunicorn -c deploy/gunicorn.conf.py` and ONE `dailydeal schedule` instead (see
+    deploy/README.md).
     """
     from dailydeal.config import Settings
-    from dailydeal.daily.scheduler import create_scheduler
+    from dailydeal.daily.scheduler import JOB_ID, create_scheduler
     from dailydeal.web import config_from_env, create_app
     from dailydeal.web.server import serve as run_server
 
@@ -117,6 +126,8 @@ def serve(
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
     settings = Settings.from_env(db_path)
+    if jobs is not None:
+        settings = dataclasses.replace(settings, jobs=jobs)
     config: dict[str, Any] = {
         **config_from_env(),
         "DATABASE": settings.db_path,
@@ -125,13 +136,18 @@ def serve(
     create_app(config)  # fail here, once and before filling, on a bad setting
     filler = None
     if fill == "wait":
-        fill_today(settings, jobs or settings.jobs, sys.stderr.isatty())
-    elif fill == "background":
-        filler = start_background_fill(settings, jobs or settings.jobs)
+        fill_today(settings, settings.jobs, sys.stderr.isatty())
+    elif fill == "background" and not scheduler:
+        filler = start_background_fill(settings, settings.jobs)
     sched = None
     if scheduler:
         sched = create_scheduler(settings, blocking=False)
         sched.start()
+        if fill != "no":
+            # Today's deals first (stored above, or by this run: it fills in date order),
+            # then the days ahead, committed to before their day, while the server answers.
+            first = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=FIRST_STOCK_DELAY)
+            sched.modify_job(JOB_ID, next_run_time=first)
     click.echo(
         f"serving the daily page at http://{host}:{port}/ (the API at /api/v1/; Ctrl-C to stop)",
         err=True,

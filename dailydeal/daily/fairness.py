@@ -71,20 +71,38 @@ def stored_commitments(db: Any, start: dt.date, end: dt.date) -> list[dict[str, 
     return [dict(r) for r in rows]
 
 
+def in_advance(date: str, committed_at: str | None) -> bool:
+    """Whether a commitment was made before its date began anywhere on Earth (at UTC+14):
+    only then does it prove that the deal was fixed before anyone could play it."""
+    from dailydeal.web import clock  # imported here: the CLI starts without Flask
+
+    if not committed_at:
+        return False
+    made = dt.datetime.fromisoformat(committed_at)
+    if made.tzinfo is None:  # stored by hand without an offset: the store's times are UTC
+        made = made.replace(tzinfo=dt.UTC)
+    return made < clock.begins_at(dt.date.fromisoformat(date))
+
+
 def published(row: dict[str, Any]) -> dict[str, Any]:
     """What a deal's JSON carries from its date on: the commitment, the nonce and the
-    committed text itself, so that anyone can hash it and compare it with the deal. Not
-    when it was committed: that is a time of the generating machine, and the deal's JSON
-    (immutable, ETag'd, served alike by every node) is a function of the deal alone; the
-    time is in the commitments list, where it was published before the day."""
+    committed text itself, so that anyone can hash it and compare it with the deal, and
+    when it was committed (``committed_at``, as the commitments list published it, and
+    ``in_advance``), so that a player's page can say truthfully whether it was fixed before
+    its day. Both are final once stored (a trigger refuses any change), so the deal's JSON
+    stays immutable; they are times of the generating machine, so API nodes that generate
+    their own files (instead of copying the generator's) differ in these two fields."""
     nonce = row.get("nonce")
     text = None
     if nonce is not None:
         text = _text(row["id"], int(row["seed"]), row["game"], row["variant"], nonce)
+    committed_at = row.get("committed_at") if row.get("commitment") else None
     return {
         "sha256": row.get("commitment"),
         "nonce": nonce,
         "text": text,
+        "committed_at": committed_at,
+        "in_advance": in_advance(row["date"], committed_at),
     }
 
 

@@ -46,7 +46,7 @@ from dailydeal.config import DAILY_GAMES, Settings
 from dailydeal.daily import fairness, store
 from dailydeal.daily.seeds import candidate_seeds
 from dailydeal.rating import TIERS, rate
-from dailydeal.solvers import UNKNOWN, WON, SolveResult, solve
+from dailydeal.solvers import UNKNOWN, WON, SolveResult, proved_shortest, solve
 from dailydeal.verify import verify
 
 log = logging.getLogger(__name__)
@@ -396,16 +396,6 @@ class TimeLimitHit(Exception):
 
 class NotProvedShortest(Exception):
     """A win whose solution the solver could not prove shortest within the node budget."""
-
-
-def proved_shortest(solved: SolveResult) -> bool | None:
-    """Whether a win's solution is proved shortest: True or False for a solver that says
-    (``stats["optimal"]``, Pyramid's), None for one that never claims it (its solution is
-    the first its search finds, not the shortest), and for a result that is no win."""
-    if solved.status != WON:
-        return None
-    optimal = solved.stats.get("optimal") if solved.stats else None
-    return None if optimal is None else bool(optimal)
 
 
 def cut_by_clock(solved: SolveResult, max_nodes: int | None) -> bool:

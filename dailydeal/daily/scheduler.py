@@ -27,7 +27,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from dailydeal.config import Settings
-from dailydeal.daily import store
+from dailydeal.daily import store, webhooks
 from dailydeal.daily.generate import FillReport, fill_days
 from dailydeal.daily.today import stock_range
 
@@ -46,6 +46,7 @@ def fill_stock(settings: Settings, now: dt.datetime | None = None) -> FillReport
     in_thread = threading.current_thread() is not threading.main_thread()
     report = fill_days(settings, start, days, jobs=settings.jobs, isolated=in_thread)
     log.info("stock %s", report.summary().splitlines()[0])
+    webhooks.start(settings, now)  # the newest begun date, once per hook; a thread
     return report
 
 

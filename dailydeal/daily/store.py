@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -219,6 +220,7 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
         p.parent.mkdir(parents=True, exist_ok=True)
         if p.is_dir():
             raise StoreError(f"the database {p} is a directory, not a file")
+        _create_private(p)
         db = sqlite_utils.Database(p)
         try:
             db.execute("PRAGMA busy_timeout = 30000")  # concurrent generators wait, never fail
@@ -243,6 +245,17 @@ def open_db(path: str | Path) -> sqlite_utils.Database:
             "restore it from a backup, see deploy/README.md)"
         ) from None
     return db
+
+
+def _create_private(path: Path) -> None:
+    """Create ``path`` empty with mode 0600 unless it exists: the database holds a week of
+    future seeds and solutions, so it is as private as the secret file (config.py), whatever
+    the umask (systemd's units set 0077; a shell's is often 022). SQLite gives the -wal and
+    -shm files the mode of the database file."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # an existing database keeps its mode (another user may be meant to read it)
 
 
 def _prepare(db: sqlite_utils.Database, tries: int = 20) -> None:

@@ -177,7 +177,7 @@ class Pyramid(Game[PyramidMove]):
 
     def illegal_reason(self, move: PyramidMove) -> str | None:
         if isinstance(move, Draw):
-            return None if self.stock else "the stock is empty: recycle the waste with r"
+            return None if self.stock else self._empty_stock_reason()
         if isinstance(move, Recycle):
             if self.stock:
                 return "the stock is not empty yet"
@@ -193,6 +193,14 @@ class Pyramid(Game[PyramidMove]):
         if not rules.is_pair(move.a, move.b):
             return f"{C.name(move.a)} and {C.name(move.b)} do not sum to 13"
         return self._locate(move.a) or self._locate(move.b)
+
+    def _empty_stock_reason(self) -> str:
+        # Offer the recycle only when it is allowed (passes=N may have used them all).
+        if not self.waste:
+            return "the stock and the waste are empty"
+        if not self.may_recycle():
+            return f"the stock is empty and no pass through it is left (at most {self.PASSES})"
+        return "the stock is empty: recycle the waste with r"
 
     def _remove(self, card: Card, undo: list[tuple[str, int]]) -> None:
         i = self.place.get(card)

@@ -78,6 +78,16 @@ def solve(
     )
 
 
+def proved_shortest(solved: SolveResult) -> bool | None:
+    """Whether a win's solution is proved shortest: True or False for a solver that says
+    (``stats["optimal"]``, Pyramid's), None for one that never claims it (its solution is
+    the first its search finds, not the shortest), and for a result that is no win."""
+    if solved.status != WON:
+        return None
+    optimal = solved.stats.get("optimal") if solved.stats else None
+    return None if optimal is None else bool(optimal)
+
+
 __all__ = [
     "LOST",
     "STATUSES",
@@ -86,6 +96,7 @@ __all__ = [
     "WON",
     "Budget",
     "SolveResult",
+    "proved_shortest",
     "solve",
     "solve_position",
 ]

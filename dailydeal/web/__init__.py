@@ -20,7 +20,10 @@ Configuration (``test_config`` replaces the environment entirely):
 - ``HINT_RATE_LIMIT`` (env ``DAILYDEAL_HINT_LIMIT``, default ``20 per minute``),
   ``HINT_MAX_NODES`` (env ``DAILYDEAL_HINT_MAX_NODES``: the solver's node budget per hint)
   and ``HINT_TIME_LIMIT`` (env ``DAILYDEAL_HINT_TIME_LIMIT``: seconds, a safety net that
-  answers 503); ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
+  answers 503); ``HINT_PROCESSES`` (env ``DAILYDEAL_HINT_PROCESSES``, default 1: solver
+  processes per worker, 0 searches in the worker) and ``HINT_QUEUE`` (env
+  ``DAILYDEAL_HINT_QUEUE``, default 8: hints waiting per worker before a 503, see
+  ``dailydeal.solverpool``); ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
   ``20 per hour``): results posted per client address.
 - ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: none,
   links are relative; never the request's Host). ``NOW``: a clock (callable -> aware UTC
@@ -31,15 +34,22 @@ Configuration (``test_config`` replaces the environment entirely):
 
 from __future__ import annotations
 
+import logging
+import math
 import os
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, json, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import RequestRedirect
+
+log = logging.getLogger(__name__)
 
 DEFAULTS: dict[str, Any] = {
     "VERIFY_RATE_LIMIT": "60 per minute",
@@ -53,6 +63,8 @@ DEFAULTS: dict[str, Any] = {
     "HINT_RATE_LIMIT": "20 per minute",
     "HINT_MAX_NODES": None,  # the game's default (dailydeal.hints.MAX_NODES)
     "HINT_TIME_LIMIT": 10.0,
+    "HINT_PROCESSES": 1,  # solver processes per worker (dailydeal.solverpool); 0: in-process
+    "HINT_QUEUE": 8,  # hints waiting per worker before a 503
     "RESULTS_RATE_LIMIT": "20 per hour",
     "FEED_DAYS": 30,
     "NOW": None,
@@ -67,6 +79,7 @@ CORS_HEADERS = {
     ),
     "Access-Control-Max-Age": "86400",
 }
+RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
 
 def default_database() -> Path:
@@ -87,9 +100,11 @@ _ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
     "DAILYDEAL_HINT_LIMIT": ("HINT_RATE_LIMIT", str),
     "DAILYDEAL_HINT_MAX_NODES": ("HINT_MAX_NODES", int),
     "DAILYDEAL_HINT_TIME_LIMIT": ("HINT_TIME_LIMIT", float),
+    "DAILYDEAL_HINT_PROCESSES": ("HINT_PROCESSES", int),
+    "DAILYDEAL_HINT_QUEUE": ("HINT_QUEUE", int),
     "DAILYDEAL_RESULTS_LIMIT": ("RESULTS_RATE_LIMIT", str),
 }
-_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT")
+_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT", "HINT_PROCESSES", "HINT_QUEUE")
 _LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT")
 
 
@@ -166,6 +181,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pages,
         problems,
         results,
+        share,
     )
 
     app = Flask(__name__, static_folder=None)
@@ -190,12 +206,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp, url_prefix="/api/v1")
     app.register_blueprint(feeds.bp, url_prefix="/api/v1")
     pages.register(app)
+    share.register(app)  # oEmbed, preview pictures, the pages' share tags
 
     limiter = Limiter(
         get_remote_address,
         app=app,
         storage_uri=app.config["RATELIMIT_STORAGE_URI"],
-        headers_enabled=True,
+        headers_enabled=False,  # rate_limit_headers below: true, and never on public answers
         enabled=bool(app.config["RATELIMIT_ENABLED"]),
         swallow_errors=True,  # a storage outage (redis down) must not fail verification
         in_memory_fallback_enabled=True,
@@ -212,6 +229,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     results.register(app, limiter, exempt)
     commitments.register(app)
     app.extensions["dailydeal_limiter"] = limiter
+    app.after_request(lambda resp: rate_limit_headers(limiter, resp))
+    app.before_request(relative_redirect)
 
     @app.after_request
     def _headers(resp: Response) -> Response:
@@ -227,3 +246,52 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _method_is(*methods: str) -> bool:
     return request.method in methods
+
+
+def rate_limit_headers(limiter: Limiter, resp: Response) -> Response:
+    """The client's budget (``X-RateLimit-*``) on an answer only that client gets, and a
+    true ``Retry-After`` on a 429; the one place these headers are written.
+
+    flask-limiter's own headers are off: its Retry-After truncated (``0`` while the next
+    request was still refused: a polite client then spins), replaced the app's own (a 503's
+    "5" became the limit's window, 3600), and a public answer (a GET state or hint, cached
+    by nginx and browsers for everyone) carried the first client's budget.
+    """
+    limit = limiter.current_limit
+    if limit is None:
+        return resp
+    public = bool(resp.cache_control.public)
+    needs_wait = resp.status_code == 429 and "Retry-After" not in resp.headers
+    if public and not needs_wait:
+        return resp
+    try:
+        reset_at, remaining = limit.reset_at, limit.remaining  # a storage round trip
+    except Exception:  # noqa: BLE001 - a storage outage must not fail the answer
+        log.warning("rate limit storage unreachable: no rate-limit headers", exc_info=True)
+        return resp
+    if needs_wait:
+        # reset_at is a whole second at or after the window's end: rounded up, waiting
+        # this long is always enough, and never 0
+        resp.headers["Retry-After"] = str(max(1, math.ceil(reset_at - time.time())))
+    if not public:
+        values = (limit.limit.amount, remaining, reset_at)
+        for name, value in zip(RATE_LIMIT_HEADERS, values, strict=True):
+            resp.headers[name] = str(value)
+    return resp
+
+
+def relative_redirect() -> Response | None:
+    """Werkzeug's redirects to the canonical URL (``/api/v1`` -> ``/api/v1/``) with a
+    relative Location: it builds an absolute one from the request's Host (and, behind
+    a proxy, X-Forwarded-Proto), which a client sets: ``Host: evil.example`` gave
+    ``Location: http://evil.example/api/v1/``. The app's own redirects are paths already
+    (``url_for`` without ``_external``; Werkzeug >= 2.1 leaves a relative Location so)."""
+    exc = request.routing_exception
+    if not isinstance(exc, RequestRedirect):
+        return None
+    parts = urlsplit(exc.new_url)
+    target = "/" + parts.path.lstrip("/") + (f"?{parts.query}" if parts.query else "")
+    resp = Response(json.dumps({"location": target}), status=exc.code, mimetype="application/json")
+    resp.headers["Location"] = target
+    resp.headers["Cache-Control"] = "public, max-age=3600"
+    return resp

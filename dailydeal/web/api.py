@@ -191,7 +191,11 @@ def _raw_body() -> bytes:
     chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
     try:
         if request.content_length is None and chunked:
-            raw: bytes = request.environ["wsgi.input"].read(limit + 1)
+            # kept for a second reader (a route that reads its own fields of the body too)
+            raw: bytes | None = request.environ.get("dailydeal.body")
+            if raw is None:
+                raw = request.environ["wsgi.input"].read(limit + 1)
+                request.environ["dailydeal.body"] = raw
             if len(raw) > limit:
                 raise RequestEntityTooLarge()
             return raw

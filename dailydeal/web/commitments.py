@@ -27,7 +27,8 @@ CACHE = "public, max-age=300"  # new deals are committed to as they are generate
 @bp.get("/commitments")
 def commitments() -> Response:
     start = _date_arg("from") or clock.earliest_today(now())
-    end = _date_arg("to") or start + dt.timedelta(days=DEFAULT_DAYS - 1)
+    # the calendar ends at 9999-12-31: a default range near it stops there
+    end = _date_arg("to") or start + min(dt.timedelta(DEFAULT_DAYS - 1), dt.date.max - start)
     if end < start:
         raise Problem(400, f"'to' ({end}) is before 'from' ({start})")
     if (end - start).days + 1 > MAX_DAYS:
@@ -37,9 +38,7 @@ def commitments() -> Response:
         )
     rows = fairness.stored_commitments(get_db(), start, end)
     for row in rows:
-        # made before the date began anywhere: only then does it prove anything
-        begins = clock.begins_at(dt.date.fromisoformat(row["date"]))
-        row["in_advance"] = dt.datetime.fromisoformat(row["committed_at"]) < begins
+        row["in_advance"] = fairness.in_advance(row["date"], row["committed_at"])
         row["links"] = {"deal": url_for("api.deal", id_=row["id"])}
     body = {
         "from": start.isoformat(),
@@ -56,8 +55,10 @@ def _date_arg(name: str) -> dt.date | None:
         return None
     try:
         return parse_date(text)
-    except Problem as exc:
-        raise Problem(400, f"'{name}': {exc.detail}") from None
+    except Problem:
+        # not parse_date's words: they offer 'today', which this list does not take
+        detail = f"'{name}' is a date of the calendar, YYYY-MM-DD, not {text[:40]!r}"
+        raise Problem(400, detail) from None
 
 
 def register(app: Flask) -> None:

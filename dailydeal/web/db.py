@@ -1,10 +1,13 @@
-"""The web layer's read access to the store: one SQLite connection per thread and file.
+"""The web layer's access to the store: one SQLite connection per thread and file.
 
-The API only reads. ``create_app`` opens the file once with ``open_db`` (which creates and
-migrates it); requests then reuse a per-thread connection, so they do not pay for a connect
-and a migration check each. Under the gevent workers (web/worker.py) ``threading.local`` is
-per greenlet, that is per client connection: its requests share one SQLite connection,
-closed with the greenlet.
+The API mostly reads (results are its one write). ``create_app`` opens the file once with
+``open_db`` (which creates and migrates it); requests then reuse a per-thread connection,
+so they do not pay for a connect and a migration check each. Under the gevent workers
+(web/worker.py) ``threading.local`` is per greenlet, that is per client connection: its
+requests share one SQLite connection, closed with the greenlet. A database error closes
+the connection (``discard``, called by problems.py): SQLite opens a file it cannot write
+read-only and keeps it so, and a connection is otherwise never reopened, so the next
+request starts afresh.
 """
 
 from __future__ import annotations
@@ -55,3 +58,15 @@ def forget(path: str | Path) -> None:
     db = cache.pop(str(path), None)
     if db is not None:
         db.close()
+
+
+def discard() -> None:
+    """Close every connection of this thread (after a database error): the next
+    ``get_db`` opens a fresh one."""
+    cache: dict[str, sqlite_utils.Database] = getattr(_local, "dbs", None) or {}
+    while cache:
+        _, db = cache.popitem()
+        try:
+            db.close()
+        except sqlite3.Error:
+            pass  # already unusable: dropping it is the point

@@ -1,7 +1,11 @@
-"""JSON Feed 1.1 and Atom: one item per published date of the last 30 days.
+"""JSON Feed 1.1, Atom and iCalendar: one item per published date of the last 30 days.
 
 An item is dated when its date begins at UTC+14 (the moment the API starts serving it), so
-no item is ever in the future, and the items never change once published.
+no item is ever in the future, and the items never change once published. An item links to
+the pages a person opens (the daily page, each deal's play page); the API's JSON of the
+date stays in it as an attachment (JSON Feed), a ``related`` link (Atom) or an
+``ATTACH`` (iCalendar), and its id is that API URL, as it always was, so a reader that
+already has an item does not see it again as new.
 """
 
 from __future__ import annotations
@@ -9,10 +13,13 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from typing import Any
+from urllib.parse import urlsplit
 from xml.etree import ElementTree as ET
 
 from flask import Blueprint, Response, current_app, json, url_for
+from markupsafe import escape
 
+from dailydeal import __version__
 from dailydeal.daily import store
 from dailydeal.web import clock
 from dailydeal.web.api import now
@@ -61,6 +68,7 @@ def feed_items() -> list[dict[str, Any]]:
                 "tier": r["tier"],
                 "rating": r["rating"],
                 "url": base + url_for("api.deal", id_=r["id"]),
+                "play_url": base + url_for("pages.play_deal", id_=r["id"]),
             }
             for r in rows
         ]
@@ -70,7 +78,10 @@ def feed_items() -> list[dict[str, Any]]:
         items.append(
             {
                 "date": day,
+                "games": list(by_game),
                 "url": base + url_for("api.daily", date=day.isoformat()),
+                # the daily page lists the last 30 dates; the fragment names the item's date
+                "page": base + url_for("pages.daily_page") + "#" + day.isoformat(),
                 "title": f"Daily deals of {day.isoformat()}",
                 "summary": summary,
                 "published": clock.begins_at(day),
@@ -78,6 +89,32 @@ def feed_items() -> list[dict[str, Any]]:
             }
         )
     return items
+
+
+def _links(it: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(Game, [(tier, play URL), ...]) per game of an item, in the stored order."""
+    return [
+        (game.capitalize(), [(d["tier"], d["play_url"]) for d in it["deals"] if d["game"] == game])
+        for game in it["games"]
+    ]
+
+
+def _text(it: dict[str, Any]) -> str:
+    """The item for a person, as plain text: one line per deal with its play page."""
+    lines = [f"{it['title']}. Play them in the browser:"]
+    for game, deals in _links(it):
+        lines += [f"{game} {tier}: {url}" for tier, url in deals]
+    return "\n".join(lines)
+
+
+def _html(it: dict[str, Any]) -> str:
+    """The same as HTML: a list of games, each with its tiers linked to their play pages."""
+    parts = ["<ul>"]
+    for game, deals in _links(it):
+        tiers = ", ".join(f'<a href="{escape(url)}">{escape(tier)}</a>' for tier, url in deals)
+        parts.append(f"<li>{escape(game)}: {tiers}</li>")
+    parts.append("</ul>")
+    return "".join(parts)
 
 
 def _etagged(body: str, mimetype: str) -> Response:
@@ -94,16 +131,20 @@ def feed_json() -> Response:
     feed = {
         "version": "https://jsonfeed.org/version/1.1",
         "title": TITLE,
-        "home_page_url": base + url_for("api.games"),
+        "home_page_url": base + url_for("pages.daily_page"),
         "feed_url": base + url_for("feeds.feed_json"),
         "description": "The daily Accordion, Pyramid and Gaps deals, four tiers each.",
         "language": "en",
         "items": [
             {
                 "id": it["url"],
-                "url": it["url"],
+                "url": it["page"],
                 "title": it["title"],
-                "content_text": it["summary"],
+                "content_text": _text(it),
+                "content_html": _html(it),
+                "summary": it["summary"],
+                "attachments": [{"url": it["url"], "mime_type": "application/json",
+                                 "title": "The deals of the date (API)"}],
                 "date_published": clock.iso(it["published"]),
                 "tags": sorted({d["game"] for d in it["deals"]}),
                 "_dailydeal": {"date": it["date"].isoformat(), "deals": it["deals"]},
@@ -138,7 +179,7 @@ def feed_atom() -> Response:
         href=base + url_for("feeds.feed_atom"),
         type="application/atom+xml",
     )
-    sub(root, "link", rel="alternate", href=base + url_for("api.games"), type="application/json")
+    sub(root, "link", rel="alternate", href=base + url_for("pages.daily_page"), type="text/html")
     author = sub(root, "author")
     sub(author, "name", "dailydeal")
     for it in items:
@@ -147,9 +188,74 @@ def feed_atom() -> Response:
         sub(entry, "title", it["title"])
         sub(entry, "updated", clock.iso(it["published"]))
         sub(entry, "published", clock.iso(it["published"]))
-        sub(entry, "link", rel="alternate", href=it["url"], type="application/json")
+        sub(entry, "link", rel="alternate", href=it["page"], type="text/html")
+        sub(entry, "link", rel="related", href=it["url"], type="application/json")
         sub(entry, "summary", it["summary"])
+        sub(entry, "content", _html(it), type="html")
         for game in sorted({d["game"] for d in it["deals"]}):
             sub(entry, "category", term=game)
     body = ET.tostring(root, encoding="unicode", xml_declaration=False)
     return _etagged('<?xml version="1.0" encoding="utf-8"?>\n' + body, "application/atom+xml")
+
+
+# --- iCalendar (RFC 5545) ----------------------------------------------------------------
+def _ical_text(text: str) -> str:
+    """An RFC 5545 TEXT value (section 3.3.11): backslash, semicolon, comma, newline."""
+    return (
+        text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+    )
+
+
+def _fold(line: str) -> str:
+    """A content line folded at 75 octets (section 3.1), never inside a UTF-8 sequence."""
+    out, current, size = [], "", 0
+    for ch in line:
+        n = len(ch.encode())
+        if size + n > 75:
+            out.append(current)
+            current, size = " ", 1
+        current += ch
+        size += n
+    out.append(current)
+    return "\r\n".join(out)
+
+
+def _stamp(instant: dt.datetime) -> str:
+    return instant.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+@bp.get("/calendar.ics")
+def calendar() -> Response:
+    """One all-day event per published date of the window, with the play page of each deal.
+    Only dates that have begun somewhere are listed: a calendar must not announce a deal
+    before its day (the same rule as the API's)."""
+    base = _base()
+    host = (urlsplit(base).hostname or "dailydeal") if base else "dailydeal"
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        f"PRODID:-//dailydeal//daily deals {__version__}//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        "X-WR-CALNAME:" + _ical_text(TITLE),
+        "X-PUBLISHED-TTL:PT1H",
+        "REFRESH-INTERVAL;VALUE=DURATION:PT1H",
+    ]
+    for it in feed_items():
+        day: dt.date = it["date"]
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{day.isoformat()}@{host}",
+            f"DTSTAMP:{_stamp(it['published'])}",
+            f"DTSTART;VALUE=DATE:{day:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{day + dt.timedelta(days=1):%Y%m%d}",
+            "SUMMARY:" + _ical_text("Daily deals: " + ", ".join(map(str.capitalize, it["games"]))),
+            "DESCRIPTION:" + _ical_text(_text(it)),
+            "URL:" + it["page"],
+            f"ATTACH;FMTTYPE=application/json:{it['url']}",
+            "TRANSP:TRANSPARENT",
+            "END:VEVENT",
+        ]
+    lines.append("END:VCALENDAR")
+    body = "".join(_fold(line) + "\r\n" for line in lines)
+    return _etagged(body, "text/calendar")

@@ -2,26 +2,36 @@
 
 The answer is ``dailydeal.hints.hint()`` for the position after the moves: the solver's
 verdict, the next move of a winning line, the moves left on it and whether it is proved
-shortest. An illegal move in the list is a 422 (there is no position to hint from); a
-search stopped by the wall-clock safety net is a 503 with Retry-After, never a different
-answer. Hints have their own per-client rate limit (``HINT_RATE_LIMIT``).
+shortest. A daily deal's position on its stored winning line is answered from that line
+without a search; any other is searched in this worker's solver processes
+(``dailydeal.solverpool``: bounded, niced, off the request path), never in the request
+worker. A full queue, a failed solver process and a search stopped by the wall-clock
+safety net are a 503 with ``Retry-After`` (``busy``, the one place it is set), never a
+different answer. An illegal move in the list is a 422 (there is no position to hint
+from). Hints have their own per-client rate limit (``HINT_RATE_LIMIT``).
+
+The body is a function of the deal, the moves, ``from`` and the budget alone: the same on
+every worker and node, whatever each answered before (``dailydeal.hints``).
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from dailydeal.games import Game
-from dailydeal.hints import HintTimeout, hint
+from dailydeal.games import Game, new_game
+from dailydeal.hints import line_hint
+from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
 from dailydeal.verify import replay
 from dailydeal.web.api import (
     NO_STORE,
-    deal_position,
     json_response,
+    move_list,
     numbered_position,
+    published_row,
+    read_body,
 )
 from dailydeal.web.problems import Problem
 
@@ -29,11 +39,92 @@ bp = Blueprint("hints", __name__)
 
 ENDPOINTS = ("hints.deal_hint", "hints.numbered_hint")
 GET_CACHE = "public, max-age=3600"  # a hint of a position is the same tomorrow
+POOL = "dailydeal_solverpool"  # app.extensions key
 
 
-def hint_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
-    """Play the moves, then ask for the hint; 422 on an illegal move, 503 on the clock."""
-    error = replay(position, moves, finish=False).error
+@dataclass
+class HintRequest:
+    """What a hint request asks, read in one place (``read_hint_request``)."""
+
+    position: Game[Any]  # the deal's start; the moves are not played yet
+    moves: list[str]
+    payload: dict[str, Any]  # the body's fields (GET: the query's), for other readers
+    line: list[str] | None = None  # a daily deal's stored winning line
+    line_shortest: bool = False
+    follow_from: int | None = None  # "from": the move where the player began following
+
+
+def read_hint_request(id_: str | None = None, game: str | None = None) -> HintRequest:
+    """The deal, moves and options of a hint request: a daily deal ``id_`` (``?moves=&from=``
+    on a GET, a state body on a POST) or a numbered deal of ``game`` (a numbered state
+    body). Fields it does not know (``play``, ...) are left in ``payload``, not refused."""
+    if id_ is not None:
+        row = published_row(id_)
+        payload = read_body() if request.method == "POST" else request.args.to_dict()
+        moves = move_list(payload, required=False)
+        position = new_game(row["game"], row["seed"], row["variant"])
+        out = HintRequest(position, moves, payload, list(row["solution"]),
+                          stored_shortest(row))
+    else:
+        assert game is not None
+        position, moves = numbered_position(game, required=False)
+        payload = read_body(allow_text=False)  # read again: kept by api._raw_body
+        out = HintRequest(position, moves, payload)
+    out.follow_from = follow_from(payload.get("from"))
+    return out
+
+
+def follow_from(value: Any) -> int | None:
+    """``from``: a move count (an integer, or its decimal text in a query), or absent."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999_999:
+        return value
+    raise Problem(400, f"'from' is a move count (an integer >= 0), not {str(value)[:20]!r}")
+
+
+def stored_shortest(row: dict[str, Any]) -> bool:
+    """Whether a stored solution is proved shortest (as ``hints`` says it of a search)."""
+    if row["game"] == "accordion":
+        return True  # every winning line has the same length (dailydeal.hints)
+    stats = (row.get("solver") or {}).get("stats") or {}
+    return stats.get("optimal") is True
+
+
+def solvers() -> SolverPool:
+    """This worker's solver pool, made with the app's settings at its first hint."""
+    extensions = current_app.extensions
+    found: SolverPool | None = extensions.get(POOL)
+    if found is None:
+        config = current_app.config
+        found = extensions[POOL] = SolverPool(
+            int(config["HINT_PROCESSES"]), int(config["HINT_QUEUE"])
+        )
+    return found
+
+
+def admit() -> None:
+    """Refuse at once when the pool is full, before the request is read (a numbered hint
+    always needs a search): a flood of refusals must cost little."""
+    try:
+        solvers().check()
+    except PoolBusy as exc:
+        raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
+
+
+def busy(detail: str, retry_after: int) -> Problem:
+    """The 503 of a hint that cannot be computed now; ``Retry-After``: the seconds after
+    which this worker's queue has drained at its recent pace (``SolverPool.retry_after``)."""
+    return Problem(503, f"{detail}; try again in {retry_after} s",
+                   headers={"Retry-After": str(retry_after)}, retry_after=retry_after)
+
+
+def hint_json(req: HintRequest) -> dict[str, Any]:
+    """Play the moves, then ask for the hint; 422 on an illegal move, 503 when busy."""
+    position = req.position
+    error = replay(position, req.moves, finish=False).error
     if error is not None:
         raise Problem(
             422,
@@ -42,36 +133,48 @@ def hint_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
             error=asdict(error),
         )
     config = current_app.config
+    if req.line is not None:  # no search, no queue: a replay of the stored line, here
+        known = line_hint(position, req.line, req.line_shortest,
+                          max_nodes=config["HINT_MAX_NODES"])
+        if known is not None:
+            return {"moves_played": len(position.move_stack), **known.to_json()}
+    job = HintJob(
+        game=position.name,
+        variant=position.variant,
+        seed=position.seed,
+        cards=None if position.seed is not None else position.cards,
+        moves=tuple(req.moves),  # replayed there as here
+        max_nodes=config["HINT_MAX_NODES"],  # None: the game's default budget
+        time_limit=config["HINT_TIME_LIMIT"],
+        line=None if req.line is None else tuple(req.line),
+        line_shortest=req.line_shortest,
+        follow_from=req.follow_from,
+    )
     try:
-        answer = hint(
-            position,
-            max_nodes=config["HINT_MAX_NODES"],  # None: the game's default budget
-            time_limit=config["HINT_TIME_LIMIT"],
-        )
-    except HintTimeout:
-        raise Problem(
-            503,
-            "the solver could not answer in time on this server; try again in a moment",
-            headers={"Retry-After": "5"},
-        ) from None
-    return {"moves_played": len(position.move_stack), **answer.to_json()}
+        answer = solvers().run(job)
+    except PoolBusy as exc:
+        raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
+    if "timeout" in answer:
+        raise busy("the solver could not answer in time on this server",
+                   solvers().retry_after()) from None
+    return {"moves_played": len(position.move_stack), **answer["hint"]}
 
 
 @bp.route("/deals/<id_>/hint", methods=["GET", "POST"])
 def deal_hint(id_: str) -> Response:
     """The hint after a move list of a daily deal (``?moves=`` or a body like state's)."""
-    position, moves = deal_position(id_)
-    out = {"deal": id_, **hint_json(position, moves)}
+    out = {"deal": id_, **hint_json(read_hint_request(id_=id_))}
     return json_response(out, GET_CACHE if request.method == "GET" else NO_STORE)
 
 
 @bp.post("/games/<game>/hint")
 def numbered_hint(game: str) -> Response:
     """The hint after the moves of a numbered-deal body (``seed`` or ``cards``)."""
-    position, moves = numbered_position(game, required=False)
-    seed = None if position.seed is None else str(position.seed)  # JSON: decimal text
-    out = {"game": position.name, "variant": position.variant, "seed": seed}
-    out.update(hint_json(position, moves))
+    admit()
+    req = read_hint_request(game=game)
+    seed = None if req.position.seed is None else str(req.position.seed)  # JSON: decimal
+    out = {"game": req.position.name, "variant": req.position.variant, "seed": seed}
+    out.update(hint_json(req))
     return json_response(out, NO_STORE)
 
 

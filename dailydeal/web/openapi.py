@@ -89,6 +89,8 @@ MOVES_BODY = {
 
 def document(max_body: int) -> dict[str, Any]:
     """The OpenAPI document; ``max_body`` is the app's MAX_CONTENT_LENGTH."""
+    from dailydeal.web.share_openapi import share_paths  # oEmbed, previews, calendar
+
     verify_responses = {
         "200": _json("The verdict, also for illegal moves", _ref("Verdict")),
         "400": E400,
@@ -272,6 +274,7 @@ def document(max_body: int) -> dict[str, Any]:
                 },
             },
             **play_paths(),
+            **share_paths(),
             "/feed.json": {
                 "get": {
                     "summary": "JSON Feed 1.1 of the last 30 days",
@@ -455,7 +458,8 @@ def play_paths() -> dict[str, Any]:
         "415": E415,
         "422": E422,
         "429": E429_OWN,
-        "503": _problem("The solver's wall-clock safety net stopped it: try again later"),
+        "503": _problem("The solver is busy (its queue is full) or its safety net stopped it:"
+                        " try again after `Retry-After` seconds"),
     }
     return {
         "/deals/{id}/hint": {
@@ -464,6 +468,9 @@ def play_paths() -> dict[str, Any]:
                 "parameters": [
                     ID,
                     _param("moves", "Moves in the notation", {"type": "string"}, "query"),
+                    _param("from", "Moves after which the player began following hints: "
+                           "the rest of that hint's line", {"type": "integer", "minimum": 0},
+                           "query"),
                 ],
                 "responses": {**hint_answers, "304": {"description": "Not modified"}},
             },
@@ -549,7 +556,6 @@ PLAY_SCHEMAS: dict[str, Any] = {
             "moves_left": {"type": ["integer", "null"]},
             "shortest": {"type": "boolean", "description": "No winning line is shorter"},
             "state": {"type": "string", "enum": ["won", "lost", "in progress"]},
-            "nodes": {"type": "integer"},
             "max_nodes": {"type": "integer"},
         },
     },
@@ -610,6 +616,10 @@ PLAY_SCHEMAS: dict[str, Any] = {
             "sha256": {"type": ["string", "null"]},
             "nonce": {"type": ["string", "null"]},
             "text": {"type": ["string", "null"], "description": "The committed text"},
+            "committed_at": {"type": ["string", "null"], "format": "date-time",
+                             "description": "When the commitment was made (stored)"},
+            "in_advance": {"type": "boolean",
+                           "description": "Made before the date began anywhere"},
         },
     },
     "Commitments": {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import hashlib
-import re
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,8 +33,8 @@ from dailydeal.daily import store
 from dailydeal.games import GAMES, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.web import clock
-from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, published_row
+from dailydeal.web import clock, icons
+from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, parse_seed, published_row
 from dailydeal.web.compress import accepts_gzip
 from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES
@@ -51,7 +51,6 @@ MIMETYPES = {
     ".png": "image/png",
     ".txt": "text/plain",
 }
-_SEED = re.compile(r"^\d{1,20}$")
 
 # Our own pages load nothing from another origin and may not be framed.
 PAGE_CSP = (
@@ -125,6 +124,15 @@ def not_found(detail: str, status: int = 404) -> Response:
     return page("error.html", status, detail=detail, code=status)
 
 
+def deal_number(text: str) -> int | None:
+    """A seed as the API reads it (``parse_seed``: ASCII digits, 0..MAX_SEED), else None:
+    a page plays no deal the API refuses ("١٢٣" is no seed there)."""
+    try:
+        return parse_seed(text)
+    except Problem:
+        return None
+
+
 def day_view(day: dt.date, rows: list[dict[str, Any]], current: dt.datetime) -> dict[str, Any]:
     """One date of the daily page: its games in the daily order, each with its tiers."""
     daily = {g: v for g, v in daily_games()}
@@ -160,9 +168,10 @@ def daily_page() -> Response:
 def play_form() -> Response:
     """The "any deal number" form of the daily page: to the numbered deal's URL."""
     game, seed = request.args.get("game", ""), request.args.get("seed", "").strip()
-    if game not in GAMES or not _SEED.match(seed) or int(seed) > MAX_SEED:
+    number = deal_number(seed)
+    if game not in GAMES or number is None:
         return not_found(f"choose a game and a deal number 0..{MAX_SEED}", 400)
-    return redirect(url_for("pages.play_numbered", game=game, seed=seed))  # type: ignore
+    return redirect(url_for("pages.play_numbered", game=game, seed=number))  # type: ignore
 
 
 @bp.get("/play/<id_>")
@@ -180,18 +189,19 @@ def play_numbered(game: str, seed: str) -> Response:
         check_game(game)
     except Problem as exc:
         return not_found(exc.detail)
-    if not _SEED.match(seed) or int(seed) > MAX_SEED:
+    number = deal_number(seed)
+    if number is None:
         return not_found(f"a deal number is an integer 0..{MAX_SEED}, not {seed[:40]!r}", 400)
     variant = request.args.get("variant") or None
     try:
-        position = new_game(game, int(seed), variant)
+        position = new_game(game, number, variant)
     except ValueError as exc:
         return not_found(str(exc), 400)
     return page(
         "play.html",
         row=None,
         game=game,
-        seed=str(int(seed)),
+        seed=str(number),
         variant=position.variant,
         rules=RULES.get(game, {}),
     )
@@ -206,9 +216,83 @@ def embed(id_: str) -> Response:
     return page("embed.html", row=row)
 
 
+# --- offline and installable ----------------------------------------------------------------
+# The web app manifest and the service worker of our own pages (static/offline.js registers
+# it; the <daily-deal> element never does, so on other sites it runs without one).
+APP_NAME = "dailydeal — daily solitaire"
+THEME_COLOR = "#1d5e3f"  # the felt green of the header (base.html: a darker one in the dark)
+BACKGROUND_COLOR = "#f4f1ea"  # site.css --bg: the splash screen of the installed app
+MANIFEST_TYPE = "application/manifest+json"
+# A worker's script brings its own CSP: it fetches from this origin only, runs nothing else.
+WORKER_CSP = "default-src 'none'; connect-src 'self'"
+
+
+def shell_version() -> str:
+    """The app shell's version: the package's and a hash of every static file, so that a
+    deploy that changes one of them installs a new service worker with a fresh cache."""
+    from dailydeal import __version__
+
+    digest = hashlib.sha256(" ".join(f"{n}={a.version}" for n, a in assets().items()).encode())
+    return f"{__version__}-{digest.hexdigest()[:12]}"
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    root = url_for("pages.daily_page")
+    body = {
+        "id": root,
+        "name": APP_NAME,
+        "short_name": "dailydeal",
+        "description": "A fresh, fair solitaire challenge every day: Accordion, Pyramid and"
+        " Gaps, four tiers each, every deal proved winnable. Today's deals play offline.",
+        "start_url": root,
+        "scope": root,
+        "display": "standalone",
+        "orientation": "any",
+        "categories": ["games"],
+        "theme_color": THEME_COLOR,
+        "background_color": BACKGROUND_COLOR,
+        "icons": [
+            {"src": asset_url("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            *({"src": asset_url(f"icon-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png"}
+              for n in icons.SIZES),
+        ],
+    }
+    resp = Response(json.dumps(body, ensure_ascii=False, indent=1), mimetype=MANIFEST_TYPE)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the root so that its scope is every page; ``no-cache``: the
+    browser compares it with its copy at each navigation, and a deploy is picked up."""
+    files = {asset_url(name): url_for("pages.static", name=name) for name in assets()}
+    script = render_template(
+        "sw.js",
+        version=shell_version(),
+        shell=[url_for("pages.daily_page"), url_for("pages.offline"), *files],
+        aliases=files,
+        offline=url_for("pages.offline"),
+        root=url_for("pages.daily_page"),
+        api=url_for("api.index"),
+    )
+    resp = Response(script, mimetype="text/javascript")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["Content-Security-Policy"] = WORKER_CSP
+    return resp
+
+
+@bp.get("/offline")
+def offline() -> Response:
+    """What the service worker shows for a page it did not keep, when there is no network."""
+    return page("offline.html")
+
+
 # --- headers -----------------------------------------------------------------------------
 def security_headers(resp: Response) -> Response:
-    framable = request.endpoint == "pages.embed"
+    # only a real embed page: its error page (an unknown id) is a page like any other
+    framable = request.endpoint == "pages.embed" and resp.status_code < 400
     if resp.mimetype == "text/html":
         resp.headers.setdefault("Content-Security-Policy", EMBED_CSP if framable else PAGE_CSP)
         resp.headers.setdefault("Referrer-Policy", "strict-origin-when-cross-origin")

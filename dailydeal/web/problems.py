@@ -4,11 +4,16 @@ A problem body has ``type`` (``about:blank``: the HTTP status says it all), ``ti
 status phrase), ``status`` and ``detail`` (a sentence a person can act on), plus extension
 members where useful (``opens_at`` for a locked solution, ``allow`` for a 405). A Python
 traceback never reaches a client: unexpected errors are logged and answered with a bare 500.
+Every 503 says when to retry (``Retry-After``: its own, else ``RETRY_AFTER_503``). A
+database that cannot be used (read-only, locked past its timeout, damaged) is a 503, and
+the connection that failed is closed, so the next request opens a fresh one and the
+service recovers without a restart.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from http import HTTPStatus
 from typing import Any
 
@@ -16,6 +21,10 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_JSON = "application/problem+json"
+SAFE = ("GET", "HEAD")  # methods whose 4xx a cache may keep (see problem_response)
+# seconds, the Retry-After of a 503 that sets none of its own (a database made writable
+# again is used at once; nginx's own 502/503/504 say 5 too)
+RETRY_AFTER_503 = 5
 log = logging.getLogger(__name__)
 
 
@@ -58,13 +67,16 @@ def problem_response(
     if request:  # the path the problem is about (RFC 9457 "instance")
         body.setdefault("instance", request.path)
     resp = Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON)
-    resp.headers["Cache-Control"] = (
-        "no-store" if status >= 500 or status == 429 else ("public, max-age=60")
-    )
+    # Shared caches may keep a GET's 4xx a minute (a 404 date becomes a 200 when it
+    # begins); never an answer to a POST: it is about the body sent (409: this client's
+    # result, 422: its moves), which no cache key holds.
+    stored = status < 500 and status != 429 and (not request or request.method in SAFE)
+    resp.headers["Cache-Control"] = "public, max-age=60" if stored else "no-store"
     for name, value in (headers or {}).items():
         resp.headers[name] = value
+    if status == 503:
+        resp.headers.setdefault("Retry-After", str(RETRY_AFTER_503))
     return resp
-
 
 # Readable details for the errors Werkzeug raises itself (its defaults mention browsers).
 _DETAILS = {
@@ -119,3 +131,17 @@ def register(app: Flask) -> None:
     def _unexpected(exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.path)
         return problem_response(500, "The server failed to answer this request.")
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def _database(exc: sqlite3.DatabaseError) -> Response:
+        # OperationalError: read-only, locked, disk full, I/O error; DatabaseError itself:
+        # not a database, damaged. Other subclasses (IntegrityError...) are bugs: a 500.
+        if not isinstance(exc, sqlite3.OperationalError) and type(exc) is not sqlite3.DatabaseError:
+            return _unexpected(exc)
+        log.error("database error on %s %s: %s", request.method, request.path, exc)
+        from dailydeal.web import db
+
+        db.discard()  # a connection opened read-only stays so: the next request reopens
+        return problem_response(
+            503, "The database cannot be used right now; try again in a few seconds."
+        )

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from gunicorn.app.base import BaseApplication
 
-from dailydeal.web.worker import WORKER_CLASS
+from dailydeal.web.worker import MAX_REQUEST_LINE, WORKER_CLASS
 
 
 class Server(BaseApplication):  # type: ignore[misc]
@@ -54,6 +54,7 @@ def serve(
         "timeout": 30,
         "graceful_timeout": 8,
         "keepalive": 5,
+        "limit_request_line": MAX_REQUEST_LINE,
         "forwarder_headers": "",  # never a SCRIPT_NAME or PATH_INFO header (see gunicorn.conf)
         "accesslog": "-",
         "errorlog": "-",

@@ -15,7 +15,11 @@ Timeouts, so that stalled connections do not pile up either:
 - every later read or write on the connection waits at most ``IO_TIMEOUT`` seconds: a body
   short of its Content-Length ends in a 408 problem, a client that stops reading is dropped.
 
-A transfer coding other than chunked is a 400, not gunicorn's 501 (see ``handle_error``).
+A transfer coding other than chunked is a 400, not gunicorn's 501, and a request line or
+headers too large for gunicorn are a 414 or 431 problem+json with CORS, not its HTML page,
+which a browser client cannot even read (see ``handle_error``). The request line may be
+``MAX_REQUEST_LINE`` bytes (deploy/gunicorn.conf.py and ``dailydeal serve``): a GET state
+or hint of about 800 moves; past it, the 414 tells the client to POST the moves.
 
 The app is imported in the worker after gevent has patched the standard library (never
 preloaded in the master, where ``dailydeal serve`` runs the scheduler), so its locks and
@@ -24,14 +28,24 @@ per-thread SQLite connections are per greenlet. SQLite calls do not yield: each 
 
 from __future__ import annotations
 
+import json
+from http import HTTPStatus
 from typing import Any
 
 import gevent
-from gunicorn.http.errors import InvalidHeader, UnsupportedTransferCoding
+from gunicorn.http.errors import (
+    InvalidHeader,
+    LimitRequestHeaders,
+    LimitRequestLine,
+    UnsupportedTransferCoding,
+)
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker as _GeventWorker
 
 IO_TIMEOUT = 10.0  # seconds a read or write on a client connection may wait
+# gunicorn's largest bounded limit_request_line (0 would buffer any length): with nginx's
+# default large_client_header_buffers (8k) the two refuse the same lines
+MAX_REQUEST_LINE = 8190
 
 
 class GeventWorker(_GeventWorker):  # type: ignore[misc]
@@ -57,7 +71,39 @@ class GeventWorker(_GeventWorker):  # type: ignore[misc]
             # the last coding, and a 5xx reads as a fault of this server to whoever
             # watches the logs: a coding other than chunked is the client's error.
             exc = InvalidHeader(f"Transfer-Encoding {exc} (only chunked is accepted)")
+        if isinstance(exc, (LimitRequestLine, LimitRequestHeaders)):
+            self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
+            try:
+                client.sendall(too_large(exc, self.cfg.limit_request_line))
+            except OSError:
+                pass  # the client is gone
+            return  # the connection is closed by the caller, as after gunicorn's own page
         super().handle_error(req, client, addr, exc)
+
+
+def too_large(exc: LimitRequestLine | LimitRequestHeaders, limit: int) -> bytes:
+    """The whole HTTP answer to a request line or headers gunicorn refused to read: a
+    problem as the API's (dailydeal/web/problems.py), with CORS, written before any app
+    code runs (there is no request to give the app)."""
+    if isinstance(exc, LimitRequestLine):
+        status = 414
+        detail = (
+            f"The request line is longer than {limit} bytes: send long move lists in the body "
+            'of a POST to the same URL instead ({"moves": [...]}, as docs/api.md says).'
+        )
+    else:
+        status = 431
+        detail = "The request's header fields are too many or too large."
+    title = HTTPStatus(status).phrase
+    body = json.dumps({"type": "about:blank", "title": title, "status": status,
+                       "detail": detail}).encode()
+    head = (
+        f"HTTP/1.1 {status} {title}\r\nConnection: close\r\n"
+        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n"
+        "Cache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\n"
+        "X-Content-Type-Options: nosniff\r\n\r\n"
+    )
+    return head.encode("ascii") + body
 
 
 WORKER_CLASS = f"{__name__}.GeventWorker"

@@ -34,6 +34,9 @@ const SCORE_NAME = {
 };
 const GAME_RE = /(?:^|-)(accordion|pyramid|gaps)(?:-|$)/;
 const REDUCED = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+// A longer ?moves= is sent as a POST (not cached): servers refuse request lines over 8190
+// bytes (gunicorn, nginx: a 414), and this leaves room for the path.
+const MAX_QUERY = 6000;
 const isCard = (s) => typeof s === "string" && /^[2-9TJQKA][SHDC]$/.test(s);
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : "");
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -800,11 +803,12 @@ export class DailyDeal extends HTMLElement {
 
   requestState(moves) {
     const m = this.meta;
-    if (m.id) {
+    const q = encodeURIComponent(moves.join(" "));
+    if (m.id && q.length <= MAX_QUERY) {
       // a GET: the browser caches it, so undo and restart cost no request
-      const q = enc(moves.join(" "));
       return this.fetchJSON(`${this.api}/deals/${enc(m.id)}/state?moves=${q}`);
     }
+    if (m.id) return this.post(`${this.api}/deals/${enc(m.id)}/state`, { moves });
     return this.post(`${this.api}/games/${enc(m.game)}/state`, { seed: m.seed, variant: m.variant, moves });
   }
 
@@ -813,15 +817,40 @@ export class DailyDeal extends HTMLElement {
     return this.post(`${this.api}/games/${enc(m.game)}/verify`, { seed: m.seed, variant: m.variant, moves });
   }
 
+  /** The move count where the player began following hints, when every move since is the
+   *  hint given there (the server then answers the rest of that same line: following hints
+   *  always ends in a win); else null. */
+  followFrom(moves) {
+    const f = this.following;
+    if (!f || f.from > moves.length) return null;
+    const since = moves.slice(f.from);
+    return since.length <= f.hinted.length && since.every((mv, i) => mv === f.hinted[i]) ? f.from : null;
+  }
+
+  /** Remember the hint given after ``moves``: it continues the line followed, or starts one. */
+  followed(moves, move) {
+    const from = this.followFrom(moves);
+    if (from === null) this.following = { from: moves.length, hinted: [move] };
+    else this.following.hinted = [...moves.slice(from), move];
+  }
+
+  /** A hint from the server; a daily deal's carries the play token (the server counts it). */
   async hintOf(moves) {
     const m = this.meta;
-    const token = await this.token;
-    if (m.id) {
+    const from = this.followFrom(moves);
+    const token = m.id ? await this.token : null;
+    const q = enc(moves.join(" "));
+    if (m.id && q.length <= MAX_QUERY) {
       // a GET, cacheable like state: the same position gives the same hint
+      const f = from === null ? "" : `&from=${from}`;
       const play = token ? `&play=${enc(token)}` : "";
-      return this.fetchJSON(`${this.api}/deals/${enc(m.id)}/hint?moves=${enc(moves.join(" "))}${play}`);
+      return this.fetchJSON(`${this.api}/deals/${enc(m.id)}/hint?moves=${q}${f}${play}`);
     }
-    return this.post(`${this.api}/games/${enc(m.game)}/hint`, { seed: m.seed, variant: m.variant, moves });
+    const body = m.id ? { moves } : { seed: m.seed, variant: m.variant, moves };
+    if (from !== null) body.from = from;
+    if (token) body.play = token;
+    if (m.id) return this.post(`${this.api}/deals/${enc(m.id)}/hint`, body);
+    return this.post(`${this.api}/games/${enc(m.game)}/hint`, body);
   }
 
   postResult(id, body) {
@@ -830,6 +859,7 @@ export class DailyDeal extends HTMLElement {
 
   fetchStats(id) {
     return this.fetchJSON(`${this.api}/deals/${enc(id)}/stats`);
+  }
   }
 
   // --- hints and the "still winnable?" light ------------------------------------------------
@@ -858,6 +888,7 @@ export class DailyDeal extends HTMLElement {
       this.hintsUsed += 1;
       writeJSON(`hints.${this.key}`, this.hintsUsed);
       this.hint = { at, move: answer.move };
+      this.followed(this.moves, answer.move);
       this.dataset.hint = answer.move;
       this.paint();
       const left = plural(answer.moves_left, "move");
@@ -1111,6 +1142,7 @@ export class DailyDeal extends HTMLElement {
       this.rules = rules && typeof rules.newGame === "function" ? rules : null;
       this.g = null;
       this.hint = null;
+      this.following = null; // the hints followed are this deal's
       this.hintsUsed = Number(readJSON(`hints.${this.key}`, 0)) || 0;
       this.elapsed = Number(readJSON(`time.${this.key}`, 0)) || 0;
       this.lightOn = readJSON("light", false) === true;

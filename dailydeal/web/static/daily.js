@@ -95,6 +95,16 @@ document.addEventListener("click", async (e) => {
   button.disabled = false;
 });
 
+// Offline: ask the service worker (registered by offline.js) to keep today's deals, their
+// pages and their JSON, so that they open and play later without a network.
+function keepForOffline() {
+  if (!("serviceWorker" in navigator) || !navigator.onLine) return;
+  const rows = [...spotlight.querySelectorAll("[data-deal]")];
+  const urls = rows.flatMap((row) => [row.querySelector("a").href, row.dataset.json]);
+  navigator.serviceWorker.ready.then((reg) => reg.active && reg.active.postMessage({ prefetch: urls }));
+}
+
 const today = (await visitorsToday()) || spotlight.dataset.utcToday;
 if (today) arrange(today);
 showResults(today || new Date().toISOString().slice(0, 10));
+keepForOffline();

@@ -7,6 +7,10 @@
 // word, with the vectors of tests/js/make_vectors.py and a differential random walk. A rule
 // changes in docs/rules.md, then in dailydeal/games/rules/ and here, in the same commit.
 //
+// Use: const g = newGame("pyramid", "relaxed", cards, seed); g.push("5h+8c") (throws
+// InvalidMoveError or IllegalMoveError with the engine's reason); g.legalMoves(), g.status(),
+// g.score(), g.toJSON(); stateJSON(...) is the API's state answer, replay(...) its verdict.
+//
 // Seeds are BigInt (64 bits). toJSON() gives Python's Game.to_json(), but for the seed: a
 // Number when it is a safe integer, else its decimal text (a Number would lose digits).
 
@@ -168,11 +172,9 @@ export function dealFromSeed(game, seed) {
   return names(deckOf(seed));
 }
 
-// --- Accordion (dailydeal/games/accordion.py, rules/accordion.py) -----------------------
-const JUMPS = [1, 3];
-const matches = (a, b) => Math.floor(a / 13) === Math.floor(b / 13) || a % 13 === b % 13;
-const DEAL = { k: "d" };
-
+// --- A game: what every game offers (dailydeal/games/base.py) ---------------------------
+// Moves are small objects ({k: kind, ...}); every public method takes and gives the
+// notation's text, canonical as Python's str() of a move.
 class Game {
   constructor(cards, seed, variant) {
     this.cards = cards; this.seed = seed; this.variant = variant.name; this.rules = variant;
@@ -225,6 +227,11 @@ class Game {
   }
 }
 
+// --- Accordion (dailydeal/games/accordion.py, rules/accordion.py) -----------------------
+const JUMPS = [1, 3];
+const matches = (a, b) => Math.floor(a / 13) === Math.floor(b / 13) || a % 13 === b % 13;
+const DEAL = { k: "d" };
+
 class Accordion extends Game {
   constructor(cards, seed, variant) {
     super(cards, seed, variant);
@@ -267,6 +274,11 @@ class Accordion extends Game {
       return `${name(card)} has not been dealt yet`;
     }
     return `${name(card)} is not on top of a pile`;
+  }
+  emptyStockReason() { // the recycle is offered only when it is allowed
+    if (!this.waste.length) return "the stock and the waste are empty";
+    if (!this.mayRecycle()) return `the stock is empty and no pass through it is left (at most ${this.rules.passes})`;
+    return "the stock is empty: recycle the waste with r";
   }
   reason(m) {
     if (m.k === "d") {
@@ -406,8 +418,13 @@ class Pyramid extends Game {
     if (this.stock.includes(card)) return `${name(card)} is in the stock`;
     return `${name(card)} is already on the foundation`;
   }
+  emptyStockReason() { // the recycle is offered only when it is allowed
+    if (!this.waste.length) return "the stock and the waste are empty";
+    if (!this.mayRecycle()) return `the stock is empty and no pass through it is left (at most ${this.rules.passes})`;
+    return "the stock is empty: recycle the waste with r";
+  }
   reason(m) {
-    if (m.k === "d") return this.stock.length ? null : "the stock is empty: recycle the waste with r";
+    if (m.k === "d") return this.stock.length ? null : this.emptyStockReason();
     if (m.k === "r") {
       if (this.stock.length) return "the stock is not empty yet";
       if (!this.waste.length) return "the waste is empty";

@@ -1,0 +1,282 @@
+"""What other platforms read to unfurl and embed a link: oEmbed, preview pictures, page tags.
+
+- ``GET /api/v1/oembed?url=...`` (https://oembed.com): a play page or embed URL of a
+  published daily deal answers ``type: rich`` with an ``<iframe>`` of ``/embed/{id}``; a
+  numbered deal's play page and the daily page answer ``type: link``. A URL that is not
+  this service's is a 404: it must be a path (``/play/...``) or start with
+  ``DAILYDEAL_PUBLIC_URL``; the request's Host is never trusted to say what "this
+  service" is. Formats other than JSON are a 501, as the spec asks.
+- ``GET /api/v1/deals/{id}/preview.png``: the deal's layout (``preview.draw_deal``), only
+  for a published deal (``published_row``: a future deal is a 404, as everywhere), drawn
+  once per process and then served from memory; with ``?v=`` equal to the drawing's
+  version it is ``immutable``.
+- ``share_tags()``: the OpenGraph / Twitter card tags and the ``<link rel=alternate>`` of
+  each page (oEmbed discovery, the feeds, the calendar), rendered by
+  ``templates/share_meta.html``, which the page templates include once.
+
+Absolute URLs (og:url, og:image, the iframe of an oEmbed answer) need
+``DAILYDEAL_PUBLIC_URL``; without it the tags are relative and og:image is left out (a
+crawler cannot use a relative picture, and a Host header must not make one absolute).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, current_app, request, url_for
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
+
+from dailydeal.web import preview
+from dailydeal.web.api import IMMUTABLE, json_response, published_row
+from dailydeal.web.conditional import conditional
+from dailydeal.web.problems import Problem
+
+bp = Blueprint("share", __name__)
+
+PROVIDER = "dailydeal"
+DESCRIPTION = (
+    "A fresh, fair solitaire challenge every day: Accordion, Pyramid and Gaps, four tiers "
+    "each, every deal proved winnable."
+)
+MAX_URL = 2048  # longer oEmbed ``url`` parameters are refused (400), never parsed
+MAX_SIZE = 10_000  # maxwidth / maxheight above this are read as this
+EMBED_WIDTH, EMBED_HEIGHT = 900, 720  # the iframe of an oEmbed answer, before max*
+OEMBED_CACHE = "public, max-age=3600"
+PREVIEW_CACHE = "public, max-age=86400"  # a picture URL without the current ?v=
+OEMBED_TYPE = "application/json+oembed"
+
+
+def public_base() -> str:
+    """``DAILYDEAL_PUBLIC_URL`` without its trailing slash, or "" (links stay relative)."""
+    return str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+
+
+class PictureMemo:
+    """The last drawn pictures of this process (a drawing costs about 0.1-0.4 s)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.items: OrderedDict[str, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str, row: dict[str, Any]) -> bytes:
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+                return hit
+        png = preview.draw_deal(row)
+        with self.lock:
+            self.items[key] = png
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return png
+
+
+def preview_url(id_: str) -> str:
+    return url_for("share.preview_png", id_=id_, v=str(preview.VERSION))
+
+
+@bp.get("/deals/<id_>/preview.png")
+def preview_png(id_: str) -> Response:
+    row = published_row(id_)  # a future or unknown deal: 404, before anything is drawn
+    etag = f"preview-{preview.VERSION}-{row['id']}"
+    current = request.args.get("v") == str(preview.VERSION)
+    cache = IMMUTABLE if current else PREVIEW_CACHE
+    resp = Response(mimetype="image/png")
+    resp.headers["Cache-Control"] = cache
+    resp.set_etag(etag)
+    answered = conditional(resp)  # a matching If-None-Match: 304, nothing drawn
+    if answered.status_code != 200:
+        return answered
+    memo: PictureMemo = current_app.extensions.setdefault("dailydeal_pictures", PictureMemo())
+    resp.set_data(memo.get(etag, row))
+    return resp
+
+
+# --- oEmbed ------------------------------------------------------------------------------
+def _size(name: str) -> int | None:
+    text = request.args.get(name)
+    if text is None or text == "":
+        return None
+    if len(text) > 12 or not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise Problem(400, f"{name} must be a whole number of pixels >= 1, not {text[:40]!r}")
+    return min(int(text), MAX_SIZE)
+
+
+def _own_path(url: str) -> str:
+    """The path of ``url`` on this service, or a 404 for anybody else's URL."""
+    if len(url) > MAX_URL:
+        raise Problem(400, f"url is longer than {MAX_URL} characters")
+    if not url.isprintable() or any(c.isspace() for c in url):
+        raise Problem(400, "url must be a URL without spaces or control characters")
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        raise Problem(400, f"url is not a URL: {url[:80]!r}") from None
+    base = public_base()
+    if parts.scheme or parts.netloc:
+        own = urlsplit(base) if base else None
+        if (
+            own is None
+            or (parts.scheme.lower(), parts.netloc.lower())
+            != (own.scheme.lower(), own.netloc.lower())
+            or not (parts.path + "/").startswith(own.path.rstrip("/") + "/")
+        ):
+            raise Problem(404, "not a URL of this service (its public URL is "
+                          + (repr(base) if base else "not configured: DAILYDEAL_PUBLIC_URL")
+                          + ")")
+        path = parts.path[len(own.path.rstrip("/")) :] or "/"
+    elif url.startswith("/"):
+        path = parts.path
+    else:
+        raise Problem(404, "not a URL of this service: give an absolute URL or a path")
+    root = request.script_root  # links carry the app's mount point (url_for adds it)
+    if root and (path == root or path.startswith(root + "/")):
+        path = path[len(root) :] or "/"
+    return path
+
+
+def _endpoint(path: str) -> tuple[str, dict[str, Any]]:
+    """The page endpoint of ``path`` (pages.* only), else 404."""
+    adapter = current_app.url_map.bind("localhost")
+    try:
+        endpoint, args = adapter.match(path, method="GET")
+    except RequestRedirect:
+        raise Problem(404, f"no page at {path[:100]!r}") from None
+    except HTTPException:
+        raise Problem(404, f"no page at {path[:100]!r}") from None
+    return str(endpoint), dict(args)
+
+
+@bp.get("/oembed")
+def oembed() -> Response:
+    fmt = request.args.get("format", "json")
+    if fmt != "json":
+        raise Problem(501, f"only the json format is served, not {fmt[:20]!r}")
+    url = request.args.get("url")
+    if not url:
+        raise Problem(400, "url is required: the URL of a play page, e.g. /play/{deal id}")
+    maxwidth, maxheight = _size("maxwidth"), _size("maxheight")
+    endpoint, args = _endpoint(_own_path(url))
+    base = public_base()
+    answer: dict[str, Any] = {
+        "version": "1.0",
+        "provider_name": PROVIDER,
+        "provider_url": base + url_for("pages.daily_page"),
+        "cache_age": 3600,
+    }
+    if endpoint in ("pages.play_deal", "pages.embed"):
+        row = published_row(str(args["id_"]))
+        width = min(EMBED_WIDTH, maxwidth or EMBED_WIDTH)
+        height = min(EMBED_HEIGHT, maxheight or EMBED_HEIGHT)
+        title = deal_title(row)
+        src = base + url_for("pages.embed", id_=row["id"])
+        answer.update(
+            type="rich",
+            title=title,
+            width=width,
+            height=height,
+            html=(
+                f'<iframe src="{_attr(src)}" width="{width}" height="{height}" '
+                f'title="{_attr(title)}" style="border:0;max-width:100%" loading="lazy">'
+                "</iframe>"
+            ),
+        )
+        thumb = (preview.WIDTH, preview.HEIGHT)
+        if (maxwidth is None or maxwidth >= thumb[0]) and (
+            maxheight is None or maxheight >= thumb[1]
+        ):  # the spec: a thumbnail must fit maxwidth/maxheight, or be left out
+            answer.update(
+                thumbnail_url=base + preview_url(row["id"]),
+                thumbnail_width=thumb[0],
+                thumbnail_height=thumb[1],
+            )
+    elif endpoint == "pages.play_numbered":
+        answer.update(type="link", title=f"{str(args['game']).capitalize()} deal #{args['seed']}")
+    elif endpoint == "pages.daily_page":
+        answer.update(type="link", title="dailydeal: today's solitaire deals")
+    else:
+        raise Problem(404, f"no embeddable page at {url[:100]!r}")
+    return json_response(answer, OEMBED_CACHE)
+
+
+def _attr(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    )
+
+
+def deal_title(row: dict[str, Any]) -> str:
+    return f"{str(row['game']).capitalize()} · {row['tier']} · {row['date']} — dailydeal"
+
+
+# --- page tags ---------------------------------------------------------------------------
+def share_tags() -> dict[str, Any]:
+    """The tags of the page being rendered: ``meta`` (property/name, content) pairs and
+    ``links`` (rel, type, href, title) for templates/share_meta.html."""
+    base = public_base()
+    endpoint = request.endpoint or ""
+    args = request.view_args or {}
+    page = base + request.script_root + request.path
+    title, description, image = "dailydeal — daily solitaire", DESCRIPTION, None
+    row = None
+    if endpoint in ("pages.play_deal", "pages.embed"):
+        try:
+            row = published_row(str(args.get("id_", "")))
+        except Problem:
+            row = None
+    if row is not None:
+        title = deal_title(row)
+        description = (
+            f"Today's {row['tier']} {str(row['game']).capitalize()} deal of {row['date']}: "
+            f"rating {float(row['rating']):.0f}, par {row['solution_length']} moves, proved "
+            "winnable. Play it in the browser."
+        )
+        image = preview_url(row["id"])
+    elif endpoint == "pages.play_numbered":
+        title = f"{str(args.get('game', '')).capitalize()} deal #{args.get('seed', '')} — dailydeal"
+    meta: list[tuple[str, str, str]] = [
+        ("property", "og:type", "website"),
+        ("property", "og:site_name", PROVIDER),
+        ("property", "og:title", title),
+        ("property", "og:description", description),
+        ("property", "og:url", page),
+        ("name", "twitter:card", "summary_large_image" if image and base else "summary"),
+        ("name", "twitter:title", title),
+        ("name", "twitter:description", description),
+    ]
+    if image and base:  # crawlers need an absolute picture URL: only with PUBLIC_URL
+        meta += [
+            ("property", "og:image", base + image),
+            ("property", "og:image:type", "image/png"),
+            ("property", "og:image:width", str(preview.WIDTH)),
+            ("property", "og:image:height", str(preview.HEIGHT)),
+            ("property", "og:image:alt", f"The layout of the deal: {title}"),
+            ("name", "twitter:image", base + image),
+        ]
+    links: list[tuple[str, str, str, str]] = []
+    if endpoint in ("pages.play_deal", "pages.play_numbered", "pages.daily_page") and (
+        row is not None or endpoint != "pages.play_deal"
+    ):
+        href = base + url_for("share.oembed", url=page, format="json")
+        links.append(("alternate", OEMBED_TYPE, href, title))
+    if endpoint == "pages.daily_page":
+        links += [
+            ("alternate", "text/calendar", base + url_for("feeds.calendar"),
+             "Daily deals calendar"),
+            ("alternate", "application/feed+json", base + url_for("feeds.feed_json"),
+             "Daily deals (JSON Feed)"),
+            ("alternate", "application/atom+xml", base + url_for("feeds.feed_atom"),
+             "Daily deals (Atom)"),
+        ]
+    return {"meta": meta, "links": links}
+
+
+def register(app: Flask) -> None:
+    app.register_blueprint(bp, url_prefix="/api/v1")
+    app.jinja_env.globals["share_tags"] = share_tags

@@ -1,0 +1,176 @@
+// Type declarations of the <daily-deal> element (static/daily-deal.js) and of the
+// embed page's iframe messages (static/embed-frame.js), for app developers.
+// The contract is docs/embedding.md; this file follows it.
+
+export type Game = "accordion" | "pyramid" | "gaps";
+export type Tier = "easy" | "medium" | "hard" | "expert";
+export type PlayState = "in progress" | "won" | "lost";
+
+/** POST /deals/{id}/verify (or /games/{game}/verify) as the server answered it. */
+export interface Verdict {
+  valid: boolean;
+  won: boolean;
+  state: PlayState;
+  score: number;
+  moves: number;
+  error: { index: number; move: string; reason: string } | null;
+}
+
+export interface MoveDetail {
+  /** The move in the notation, e.g. "7H>9S". */
+  move: string;
+  /** Moves played so far. */
+  moves: number;
+  state: PlayState;
+  score: number;
+}
+
+export interface WonDetail {
+  /** The daily deal's id, or null for a numbered deal. */
+  deal: string | null;
+  game: Game;
+  variant: string;
+  /** The deal's seed as decimal text (64 bits do not fit a JavaScript number). */
+  seed: string;
+  moves: string[];
+  verdict: Verdict;
+}
+
+/** The answer of the hint endpoint (docs/api.md, Hints). */
+export interface HintDetail {
+  verdict: "winnable" | "lost" | "unknown";
+  move: string | null;
+  moves_left: number | null;
+  shortest: boolean;
+  moves_played: number;
+  state: PlayState;
+  deal?: string;
+  nodes?: number;
+  max_nodes?: number;
+}
+
+export interface PlayResult {
+  won: boolean;
+  state: PlayState;
+  moves: number;
+  score: number;
+  hints: number;
+  seconds: number | null;
+}
+
+/** GET /deals/{id}/stats. */
+export interface Stats {
+  deal: string;
+  plays: number;
+  wins: number;
+  win_rate: number | null;
+  wins_without_hints: number;
+  best: number | null;
+  winning_moves: { moves: number; count: number }[];
+  solution_length: number;
+  final: boolean;
+}
+
+export interface ResultDetail {
+  deal: string;
+  result: PlayResult | null;
+  stats: Stats;
+}
+
+export interface ErrorDetail {
+  message: string;
+  /** The HTTP status, when the server answered. */
+  status?: number;
+}
+
+/** What a daily deal solved in this browser looks like in DailyDeal.results(). */
+export interface StoredResult {
+  date: string;
+  game: Game;
+  tier: Tier;
+  moves: number;
+  par: number;
+  hints?: number;
+  at: string;
+}
+
+export interface DailyDealEventMap {
+  "dailydeal-move": CustomEvent<MoveDetail>;
+  "dailydeal-won": CustomEvent<WonDetail>;
+  "dailydeal-hint": CustomEvent<HintDetail>;
+  "dailydeal-result": CustomEvent<ResultDetail>;
+  "dailydeal-error": CustomEvent<ErrorDetail>;
+}
+
+/**
+ * <daily-deal deal="2026-12-01-pyramid-hard">, or date+game+tier, or game+seed(+variant);
+ * api= the API base URL. Changing an attribute loads the new deal.
+ */
+export declare class DailyDeal extends HTMLElement {
+  static readonly observedAttributes: string[];
+  /** The daily deals solved in this browser, by id. */
+  static results(): Record<string, StoredResult>;
+  /** Days in a row with a daily deal solved, ending on `today` (YYYY-MM-DD) or the day before. */
+  static streak(today: string): number;
+  /** The moves of a game in progress (by deal id). */
+  static progress(key: string): string[];
+  /** "seven of hearts" for "7H". */
+  static cardName(card: string): string;
+
+  /** The API base URL in use (the api attribute, or /api/v1 of the script's origin). */
+  readonly api: string;
+  /** The moves played. */
+  moves: string[];
+
+  addEventListener<K extends keyof DailyDealEventMap>(
+    type: K,
+    listener: (this: DailyDeal, ev: DailyDealEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof DailyDealEventMap>(
+    type: K,
+    listener: (this: DailyDeal, ev: DailyDealEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
+}
+
+// --- the iframe of /embed/{id} (docs/embedding.md, "The iframe: size and events") -------
+interface FrameMessageBase {
+  source: "dailydeal";
+  version: 1;
+  /** The embedded deal's id. */
+  deal: string | null;
+}
+
+export type DailyDealFrameMessage =
+  | (FrameMessageBase & { type: "resize"; height: number })
+  | (FrameMessageBase & { type: "dailydeal-move"; detail: MoveDetail })
+  | (FrameMessageBase & { type: "dailydeal-won"; detail: WonDetail })
+  | (FrameMessageBase & { type: "dailydeal-hint"; detail: HintDetail })
+  | (FrameMessageBase & { type: "dailydeal-result"; detail: ResultDetail })
+  | (FrameMessageBase & { type: "dailydeal-error"; detail: ErrorDetail });
+
+/** What a host page sends to the frame so that it may send the player's events. */
+export interface DailyDealHostHello {
+  source: "dailydeal-host";
+  type: "hello";
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "daily-deal": DailyDeal;
+  }
+  // the events bubble out of the shadow root (composed): listen on document too
+  interface DocumentEventMap extends DailyDealEventMap {}
+  interface HTMLElementEventMap extends DailyDealEventMap {}
+}

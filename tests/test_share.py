@@ -1,0 +1,229 @@
+"""oEmbed, preview pictures and the pages' share tags (dailydeal/web/share.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from PIL import Image
+
+from dailydeal.web import create_app, preview
+
+BASE = "https://cards.example/dd"  # a public URL with a path prefix
+
+
+@pytest.fixture
+def public(tmp_path: Path, fill_db: Any, now: dt.datetime) -> FlaskClient:
+    app = create_app({"DATABASE": fill_db(tmp_path / "p.db"), "NOW": lambda: now,
+                      "PUBLIC_URL": BASE + "/"})
+    return app.test_client()
+
+
+def _id(days: dict[str, dt.date], which: str = "today", game: str = "pyramid") -> str:
+    return f"{days[which].isoformat()}-{game}-hard"
+
+
+def test_oembed_rich_answer(public: FlaskClient, days: dict[str, dt.date]) -> None:
+    id_ = _id(days)
+    for url in (f"{BASE}/play/{id_}", f"{BASE}/embed/{id_}", f"/play/{id_}"):
+        resp = public.get("/api/v1/oembed", query_string={"url": url})
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        body = resp.get_json()
+        assert body["version"] == "1.0" and body["type"] == "rich"
+        assert (body["width"], body["height"]) == (900, 720)
+        assert body["html"] == (
+            f'<iframe src="{BASE}/embed/{id_}" width="900" height="720" '
+            f'title="{body["title"]}" style="border:0;max-width:100%" loading="lazy"></iframe>'
+        )
+        assert body["thumbnail_url"] == f"{BASE}/api/v1/deals/{id_}/preview.png?v={preview.VERSION}"
+        assert (body["thumbnail_width"], body["thumbnail_height"]) == (1200, 630)
+        assert body["provider_name"] == "dailydeal" and body["provider_url"] == BASE + "/"
+        assert resp.headers["Access-Control-Allow-Origin"] == "*"
+
+
+def test_oembed_honours_maxwidth_and_maxheight(public: FlaskClient, days: dict[str, dt.date]
+                                               ) -> None:
+    url = f"{BASE}/play/{_id(days)}"
+    body = public.get("/api/v1/oembed", query_string={
+        "url": url, "maxwidth": "390", "maxheight": "500"}).get_json()
+    assert (body["width"], body["height"]) == (390, 500)
+    assert 'width="390" height="500"' in body["html"]
+    assert "thumbnail_url" not in body  # a 1200x630 thumbnail does not fit: left out
+    big = public.get("/api/v1/oembed", query_string={"url": url, "maxwidth": "99999999"})
+    assert big.get_json()["width"] == 900  # never wider than the default
+
+
+def test_oembed_link_types(public: FlaskClient) -> None:
+    daily = public.get("/api/v1/oembed", query_string={"url": BASE + "/"}).get_json()
+    assert daily["type"] == "link" and "html" not in daily
+    numbered = public.get("/api/v1/oembed", query_string={"url": f"{BASE}/play/gaps/42"})
+    assert numbered.get_json()["type"] == "link" and "#42" in numbered.get_json()["title"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://evil.example/dd/play/{id}",  # another host
+        "http://cards.example/dd/play/{id}",  # another scheme
+        "https://cards.example/other/play/{id}",  # outside the public path
+        "https://cards.example/ddx/play/{id}",  # a prefix that only looks the same
+        "https://cards.example.evil.example/dd/play/{id}",
+        "play/{id}",  # neither a path nor an absolute URL
+        "{base}/play/1999-01-01-pyramid-hard",  # not a stored deal
+        "{base}/play/{future}",  # stored, not yet begun anywhere
+        "{base}/api/v1/deals/{id}",  # the API is not a page
+        "{base}/static/site.css",
+        "{base}/nowhere",
+    ],
+)
+def test_oembed_404_for_urls_that_are_not_ours(
+    public: FlaskClient, days: dict[str, dt.date], problem: Callable[[Any, int], Any], url: str
+) -> None:
+    url = url.format(base=BASE, id=_id(days), future=_id(days, "future"))
+    problem(public.get("/api/v1/oembed", query_string={"url": url}), 404)
+
+
+def test_oembed_without_a_public_url_takes_paths_only(
+    client: FlaskClient, days: dict[str, dt.date], problem: Callable[[Any, int], Any]
+) -> None:
+    id_ = _id(days)
+    body = client.get("/api/v1/oembed", query_string={"url": f"/play/{id_}"}).get_json()
+    assert f'src="/embed/{id_}"' in body["html"]  # relative, never from the Host header
+    resp = client.get(
+        "/api/v1/oembed", query_string={"url": f"http://localhost/play/{id_}"},
+        headers={"Host": "localhost", "X-Forwarded-Host": "localhost"},
+    )
+    assert "DAILYDEAL_PUBLIC_URL" in problem(resp, 404)["detail"]
+
+
+@pytest.mark.parametrize(
+    ("query", "status"),
+    [
+        ({}, 400),
+        ({"url": ""}, 400),
+        ({"url": "/play/" + "x" * 5000}, 400),
+        ({"url": "/play/a b"}, 400),
+        ({"url": "/play/\x00"}, 400),
+        ({"url": "http://[::1/play/x"}, 400),
+        ({"url": "/", "maxwidth": "-5"}, 400),
+        ({"url": "/", "maxwidth": "0"}, 400),
+        ({"url": "/", "maxwidth": "1e9"}, 400),
+        ({"url": "/", "maxheight": "9" * 400}, 400),
+        ({"url": "/", "maxheight": "١٢"}, 400),  # Arabic-Indic digits
+        ({"url": "/", "maxwidth": "12.5"}, 400),
+        ({"url": "/", "format": "xml"}, 501),
+        ({"url": "/", "format": "x" * 5000}, 501),
+    ],
+)
+def test_oembed_hostile_inputs(
+    public: FlaskClient, problem: Callable[[Any, int], Any], query: dict[str, str], status: int
+) -> None:
+    body = problem(public.get("/api/v1/oembed", query_string=query), status)
+    assert len(body["detail"]) < 300
+
+
+def test_preview_picture(public: FlaskClient, days: dict[str, dt.date]) -> None:
+    for game in ("pyramid", "gaps", "accordion"):
+        id_ = _id(days, game=game)
+        resp = public.get(f"/api/v1/deals/{id_}/preview.png?v={preview.VERSION}")
+        assert resp.status_code == 200 and resp.mimetype == "image/png"
+        assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert "Content-Encoding" not in resp.headers
+        image = Image.open(io.BytesIO(resp.get_data()))
+        assert image.size == (1200, 630)
+        # cards are drawn: plenty of card-face pixels and red and black ink on the felt
+        colours = image.convert("RGB").getcolors(1 << 20) or []
+        count = {c: n for n, c in colours}
+        assert count.get(preview.FACE, 0) > 20_000
+        assert count.get(preview.RED, 0) > 500 and count.get(preview.INK, 0) > 500
+        again = public.get(f"/api/v1/deals/{id_}/preview.png?v={preview.VERSION}",
+                           headers={"If-None-Match": resp.headers["ETag"]})
+        assert again.status_code == 304 and not again.get_data()
+    unversioned = public.get(f"/api/v1/deals/{_id(days)}/preview.png")
+    assert unversioned.headers["Cache-Control"] == "public, max-age=86400"
+    assert f"preview-{preview.VERSION}-" in unversioned.headers["ETag"]
+
+
+def test_no_picture_of_a_future_deal(
+    app: Flask, client: FlaskClient, days: dict[str, dt.date],
+    problem: Callable[[Any, int], Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn: list[str] = []
+    monkeypatch.setattr(preview, "draw_deal", lambda row: drawn.append(row["id"]) or b"")
+    problem(client.get(f"/api/v1/deals/{_id(days, 'future')}/preview.png"), 404)
+    problem(client.get("/api/v1/deals/" + "x" * 500 + "/preview.png"), 404)
+    assert drawn == []
+
+
+def _tags(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)">', html))
+
+
+def test_play_page_tags(public: FlaskClient, days: dict[str, dt.date]) -> None:
+    id_ = _id(days)
+    html = public.get(f"/play/{id_}").get_data(as_text=True)
+    tags = _tags(html)
+    assert tags["og:url"] == f"{BASE}/play/{id_}"
+    assert tags["og:image"] == f"{BASE}/api/v1/deals/{id_}/preview.png?v={preview.VERSION}"
+    assert tags["twitter:card"] == "summary_large_image"
+    assert tags["og:image:width"] == "1200" and "Pyramid" in tags["og:title"]
+    discovery = re.search(
+        r'<link rel="alternate" type="application/json\+oembed" href="([^"]+)"', html)
+    assert discovery is not None
+    href = discovery.group(1).replace("&amp;", "&")
+    assert href.startswith(BASE + "/api/v1/oembed?")
+    assert public.get(href[len(BASE):]).get_json()["type"] == "rich"  # discovery works
+    embed = _tags(public.get(f"/embed/{id_}").get_data(as_text=True))
+    assert embed["og:image"] == tags["og:image"]
+
+
+def test_tags_without_a_public_url_have_no_picture(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    html = client.get(f"/play/{_id(days)}", headers={"Host": "evil.example"}).get_data(
+        as_text=True)
+    tags = _tags(html)
+    assert "og:image" not in tags and tags["twitter:card"] == "summary"
+    assert tags["og:url"] == f"/play/{_id(days)}"
+    assert "evil.example" not in html
+
+
+def test_daily_page_tags(public: FlaskClient) -> None:
+    html = public.get("/").get_data(as_text=True)
+    assert _tags(html)["og:url"] == BASE + "/"
+    for kind in ("application/json+oembed", "text/calendar", "application/feed+json",
+                 "application/atom+xml"):
+        assert f'<link rel="alternate" type="{kind}"' in html
+
+
+def test_unpublished_play_page_says_nothing_of_the_deal(
+    public: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    resp = public.get(f"/play/{_id(days, 'future')}")
+    assert resp.status_code == 404
+    html = resp.get_data(as_text=True)
+    assert "preview.png" not in html and "json+oembed" not in html
+
+
+def test_an_app_mounted_under_a_prefix(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date]
+) -> None:
+    """Mounted at /dd behind https://cards.example: links carry the mount point once, and
+    oEmbed resolves them."""
+    app = create_app({"DATABASE": fill_db(tmp_path / "m.db"), "NOW": lambda: now,
+                      "PUBLIC_URL": "https://cards.example"})
+    client = app.test_client()
+    mount = {"SCRIPT_NAME": "/dd"}
+    id_ = _id(days)
+    html = client.get(f"/play/{id_}", environ_overrides=mount).get_data(as_text=True)
+    assert _tags(html)["og:url"] == f"https://cards.example/dd/play/{id_}"
+    body = client.get("/api/v1/oembed", environ_overrides=mount, query_string={
+        "url": f"https://cards.example/dd/play/{id_}"}).get_json()
+    assert f'src="https://cards.example/dd/embed/{id_}"' in body["html"]

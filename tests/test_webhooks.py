@@ -1,0 +1,269 @@
+"""Webhooks (dailydeal/daily/webhooks.py) against a real HTTP receiver on 127.0.0.1, and
+the DAILYDEAL_WEBHOOKS settings refused with one clear line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dailydeal.config import Settings, SettingsError, parse_webhooks
+from dailydeal.daily import webhooks
+from dailydeal.games import GAMES, default_variant
+from dailydeal.web import clock, create_app
+
+SECRET = "0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff"
+FAST = (0.01, 0.02)  # the tests' backoff
+
+
+class Receiver:
+    """A local webhook receiver: answers each POST with the next planned status (then
+    200), and keeps what it got."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[str, dict[str, str], bytes]] = []
+        self.plan: list[int] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                data = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.got.append((self.path, dict(self.headers), data))
+                status = receiver.plan.pop(0) if receiver.plan else 200
+                self.send_response(status)
+                if status in (301, 302, 307):
+                    self.send_header("Location", "http://127.0.0.1:9/elsewhere")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    r = Receiver()
+    yield r
+    r.server.shutdown()
+    r.server.server_close()
+
+
+def settings_for(db: Path, hooks: list[tuple[str, str]]) -> Settings:
+    games = tuple((g, default_variant(g)) for g in GAMES)
+    return Settings(db_path=db, secret=SECRET, games=games, webhooks=tuple(hooks),
+                    webhook_secret=SECRET, public_url="https://cards.example")
+
+
+def test_each_format_once_with_links_that_work(
+    receiver: Receiver, tmp_path: Path, fill_db: Any, days: dict[str, dt.date],
+    now: dt.datetime,
+) -> None:
+    db = fill_db(tmp_path / "w.db")
+    hooks = [("slack", receiver.url + "/slack"), ("discord", receiver.url + "/discord"),
+             ("json", receiver.url + "/json")]
+    settings = settings_for(db, hooks)
+    # the moment today begins at UTC+14: today is the newest date, future is not begun
+    moment = clock.begins_at(days["today"]) + dt.timedelta(minutes=5)
+    done = webhooks.announce(settings, moment, backoff=FAST)
+    assert [(d.kind, d.status, d.date) for d in done] == [
+        (k, "sent", days["today"]) for k, _ in hooks]
+    got = {path: (headers, json.loads(data)) for path, headers, data in receiver.got}
+    assert set(got) == {"/slack", "/discord", "/json"}
+    today = days["today"].isoformat()
+    slack, discord = got["/slack"][1]["text"], got["/discord"][1]["content"]
+    assert f"<https://cards.example/play/{today}-pyramid-hard|hard>" in slack
+    assert f"[hard](<https://cards.example/play/{today}-gaps-hard>)" in discord
+    assert got["/discord"][1]["allowed_mentions"] == {"parse": []}
+    headers, day = got["/json"]
+    assert day["date"] == today and len(day["deals"]) == 12
+    assert days["future"].isoformat() not in json.dumps(got)  # never a deal before its day
+    # the signature: HMAC-SHA256 of "timestamp.body" with the secret
+    raw = next(data for path, _, data in receiver.got if path == "/json")
+    stamp = headers[webhooks.TIMESTAMP]
+    mac = hmac.new(SECRET.encode(), stamp.encode() + b"." + raw, hashlib.sha256).hexdigest()
+    assert headers[webhooks.SIGNATURE] == "sha256=" + mac
+    assert abs(int(stamp) - time.time()) < 60
+    # every link is a page or answer of the app
+    client = create_app({"DATABASE": db, "NOW": lambda: moment}).test_client()
+    for deal in day["deals"][:3]:
+        for key in ("play_url", "api_url", "preview_url"):
+            path = deal[key].removeprefix("https://cards.example")
+            assert client.get(path).status_code == 200, path
+    assert client.get(day["api_url"].removeprefix("https://cards.example")).status_code == 200
+    # once per date and hook: the next hourly run posts nothing
+    assert webhooks.announce(settings, moment + dt.timedelta(hours=1), backoff=FAST) == []
+    assert len(receiver.got) == 3
+
+
+def test_retries_then_delivers(
+    receiver: Receiver, tmp_path: Path, fill_db: Any, days: dict[str, dt.date]
+) -> None:
+    settings = settings_for(fill_db(tmp_path / "r.db"), [("json", receiver.url + "/h")])
+    receiver.plan = [503, 429]
+    moment = clock.begins_at(days["today"])
+    [done] = webhooks.announce(settings, moment, backoff=FAST)
+    assert (done.status, done.attempts) == ("sent", 3)
+    assert len(receiver.got) == 3
+
+
+def test_a_dead_receiver_is_tried_again_by_the_next_run(
+    receiver: Receiver, tmp_path: Path, fill_db: Any, days: dict[str, dt.date]
+) -> None:
+    settings = settings_for(fill_db(tmp_path / "d.db"), [("slack", receiver.url + "/h")])
+    receiver.plan = [500, 500, 500]
+    moment = clock.begins_at(days["today"])
+    [done] = webhooks.announce(settings, moment, backoff=FAST)
+    assert done.status == "retry"
+    [again] = webhooks.announce(settings, moment + dt.timedelta(hours=1), backoff=FAST)
+    assert again.status == "sent" and len(receiver.got) == 4
+
+
+@pytest.mark.parametrize("status", [404, 302])
+def test_a_final_answer_is_not_repeated(
+    receiver: Receiver, tmp_path: Path, fill_db: Any, days: dict[str, dt.date], status: int
+) -> None:
+    settings = settings_for(fill_db(tmp_path / "f.db"), [("discord", receiver.url + "/h")])
+    receiver.plan = [status]
+    moment = clock.begins_at(days["today"])
+    [done] = webhooks.announce(settings, moment, backoff=FAST)
+    assert (done.status, done.attempts) == ("failed", 1)
+    assert webhooks.announce(settings, moment + dt.timedelta(hours=1), backoff=FAST) == []
+    assert [path for path, _, _ in receiver.got] == ["/h"]  # no redirect followed
+
+
+def test_nothing_listens_and_generation_goes_on(
+    tmp_path: Path, fill_db: Any, days: dict[str, dt.date]
+) -> None:
+    """A refused connection is logged, never raised; ``start`` returns at once."""
+    import socket
+
+    with socket.socket() as s:  # a port with nobody listening on it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    settings = settings_for(fill_db(tmp_path / "n.db"), [("json", f"http://127.0.0.1:{port}/")])
+    moment = clock.begins_at(days["today"])
+    [done] = webhooks.announce(settings, moment, backoff=FAST, timeout=1)
+    assert done.status == "retry" and done.attempts == webhooks.ATTEMPTS
+    t0 = time.perf_counter()
+    thread = webhooks.start(settings, moment)
+    assert thread is not None and time.perf_counter() - t0 < 0.5
+    thread.join(30)
+
+
+def test_incomplete_date_waits(receiver: Receiver, tmp_path: Path, days: dict[str, dt.date],
+                               fill_db: Any) -> None:
+    db = fill_db(tmp_path / "i.db")
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TRIGGER IF EXISTS deals_commitment_is_final")
+        conn.execute("DELETE FROM deals WHERE date = ? AND tier = 'expert'",
+                     [days["today"].isoformat()])
+    settings = settings_for(db, [("json", receiver.url + "/h")])
+    assert webhooks.announce(settings, clock.begins_at(days["today"]), backoff=FAST) == []
+    assert receiver.got == []
+
+
+# --- settings ----------------------------------------------------------------------------
+def test_parse_webhooks() -> None:
+    assert parse_webhooks("slack=https://hooks.slack.com/services/T/B/x, json=http://h:8/p?a=b") \
+        == (("slack", "https://hooks.slack.com/services/T/B/x"), ("json", "http://h:8/p?a=b"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://hooks.example/x",  # no format
+        "teams=https://x.example/",
+        "slack=ftp://x.example/",
+        "slack=https://",
+        "slack=https://x.example:99999/",
+        "slack=https://[::1/",
+        "slack=https://x.example/" + "a" * 3000,
+        "slack=https://bücher.example/",
+        " ".join(["slack=https://x.example/"] * 21),
+    ],
+)
+def test_bad_webhooks_are_refused(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DAILYDEAL_WEBHOOKS", text)
+    monkeypatch.setenv("DAILYDEAL_PUBLIC_URL", "https://cards.example")
+    monkeypatch.setenv("DAILYDEAL_WEBHOOK_SECRET", SECRET)
+    with pytest.raises(SettingsError) as exc:
+        Settings.from_env()
+    message = str(exc.value)
+    assert message.startswith("bad DAILYDEAL_WEBHOOKS:") and "\n" not in message
+    assert "x.example/a" not in message  # a webhook URL is a credential: never echoed
+
+
+def _cli(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")}
+    return subprocess.run(
+        [sys.executable, "-c", "from dailydeal.cli import main; main()", *args],
+        env={**base, "DAILYDEAL_SECRET": SECRET, **env}, cwd=cwd,
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    "env,words",
+    [
+        ({"DAILYDEAL_WEBHOOKS": "slack=nope"}, ["DAILYDEAL_WEBHOOKS", "webhook 1"]),
+        ({"DAILYDEAL_WEBHOOKS": "slack=https://hooks.example/T0/secret"},
+         ["needs DAILYDEAL_PUBLIC_URL"]),
+        ({"DAILYDEAL_WEBHOOKS": "json=https://hooks.example/p",
+          "DAILYDEAL_PUBLIC_URL": "https://cards.example"}, ["DAILYDEAL_WEBHOOK_SECRET"]),
+        ({"DAILYDEAL_WEBHOOKS": "json=https://hooks.example/p",
+          "DAILYDEAL_PUBLIC_URL": "https://cards.example",
+          "DAILYDEAL_WEBHOOK_SECRET": "short"}, ["DAILYDEAL_WEBHOOK_SECRET is too short"]),
+        ({"DAILYDEAL_PUBLIC_URL": "cards.example"}, ["DAILYDEAL_PUBLIC_URL", "http"]),
+    ],
+)
+@pytest.mark.parametrize("command", [["generate", "--days", "0"], ["schedule"],
+                                     ["serve", "--fill", "no", "--no-scheduler"]])
+def test_bad_webhook_settings_are_one_error_line(
+    env: dict[str, str], words: list[str], command: list[str], tmp_path: Path
+) -> None:
+    result = _cli(command, env, tmp_path)
+    assert result.returncode == 1, (result.returncode, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert "/T0/secret" not in result.stderr
+    assert not (tmp_path / "data").exists()  # refused before anything was made
+
+
+def test_fill_stock_starts_the_announcement(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from dailydeal.daily import scheduler
+
+    calls: list[Settings] = []
+    monkeypatch.setattr(scheduler, "fill_days", lambda *a, **k: _Report())
+    monkeypatch.setattr(webhooks, "start", lambda settings, now=None: calls.append(settings))
+    settings = Settings(db_path=tmp_path / "s.db", secret=SECRET)
+    scheduler.fill_stock(settings, dt.datetime(2026, 12, 1, 10, 5, tzinfo=dt.UTC))
+    assert calls == [settings]
+
+
+class _Report:
+    def summary(self) -> str:
+        return "nothing"
+
+
