@@ -860,7 +860,6 @@ export class DailyDeal extends HTMLElement {
   fetchStats(id) {
     return this.fetchJSON(`${this.api}/deals/${enc(id)}/stats`);
   }
-  }
 
   // --- hints and the "still winnable?" light ------------------------------------------------
   /** Ask the solver for a move of a winning line from here and light up its cards. The
