@@ -81,6 +81,12 @@ def test_an_offline_reload_keeps_the_progress(
 ) -> None:
     id_ = today_id(days, "gaps")
     player = open_player(page, f"{site}/play/{id_}", "gaps")
+    # the service worker of the service's pages (when there is one) keeps a page it served:
+    # once it is ready, a second load online is the one it keeps for offline
+    worker = "navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : false"
+    if page.evaluate(worker):
+        page.reload()
+        player.wait_moves(0)
     page.wait_for_load_state("networkidle")
     WATCHES[id(page)].allow("ERR_INTERNET_DISCONNECTED")
     page.context.set_offline(True)
