@@ -116,7 +116,8 @@ class Player:
             if (self.moves() > before or self.state() == "won") and not finishing:
                 return
             self.page.wait_for_timeout(10)
-        raise AssertionError(f"no move after {before} moves")
+        said = self.host.locator("[data-msg]").inner_text()
+        raise AssertionError(f"no move after {before} moves; the message line: {said!r}")
 
     def play(self, move: str) -> None:
         """One move of the notation as clicks; waits until the board shows it played."""
