@@ -1433,6 +1433,7 @@ export class DailyDeal extends HTMLElement {
    *  rules.js, the press asks the server for the click's position ahead of the click. */
   onPointerDown(e) {
     if (!this.st || this.st.state === "won" || e.button > 0) return;
+    this.settle();
     const ref = this.refOf(e.target);
     if (!this.rules) {
       const move = !this.pending && ref && this.intent(ref[0], ref[1]);
@@ -1533,6 +1534,7 @@ export class DailyDeal extends HTMLElement {
   // --- card animations (FLIP: where each card was, then slide it from there) ---------------
   snapshot() {
     if (REDUCED() || !this.el.board.isConnected) return null;
+    this.settle();
     const cards = new Map();
     for (const el of this.el.board.querySelectorAll("[data-card]")) cards.set(el.dataset.card, [el, el.getBoundingClientRect()]);
     if (this.dragFrom && cards.has(this.dragFrom.card)) cards.get(this.dragFrom.card)[1] = this.dragFrom.rect; // dropped here
@@ -1658,11 +1660,19 @@ export class DailyDeal extends HTMLElement {
     if (message !== null) this.say(card ? message || `${cap(cardName(card))} selected: click where it goes.` : "");
   }
 
+  /** Cards still sliding jump to their places: a key or a press acts on where they are. */
+  settle() {
+    for (const a of this.shadowRoot.getAnimations ? this.shadowRoot.getAnimations() : []) {
+      if (a.effect && a.effect.getTiming().iterations !== Infinity) a.finish();
+    }
+  }
+
   onBoardKey(e) {
     const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     const d = dirs[e.key];
     if (!d) return;
     e.preventDefault();
+    this.settle();
     // covered Pyramid cards cannot be played: the arrows skip them
     const items = [...this.el.board.querySelectorAll("button:not(:disabled)")].filter((b) => !b.classList.contains("empty") && !b.classList.contains("blocked"));
     const cur = this.shadowRoot.activeElement;
