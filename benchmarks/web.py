@@ -1,6 +1,7 @@
-"""Web player benchmark: page weight, time to an interactive board, move round trips.
+"""Web player benchmark: page weight, layout shift, time to an interactive board, moves.
 
-    .venv/bin/python benchmarks/web.py [--loads 10] [--json]
+    .venv/bin/python benchmarks/web.py [--loads 10] [--latency 0 300] [--no-hints] [--json]
+    .venv/bin/python benchmarks/web.py --screenshots docs   # only the screenshots
 
 Fills a temporary database with today's deals of the three games (a real solver solution
 each, benchmarks/api.py's ``fill``), starts the real gunicorn from deploy/gunicorn.conf.py on
@@ -9,26 +10,33 @@ Playwright (the browser tests' helpers, tests/browser.py):
 
 - weight: every HTML, JS and CSS byte a play page loads (before and after compression),
   and any request to another host (there must be none);
+- layout shift: the sum of Chromium's ``layout-shift`` entries (PerformanceObserver) while a
+  play page of each game loads on a 390x844 phone, up to a second after the board is drawn,
+  with a phone's handicaps (150 ms added to each request, the CPU slowed 4x, as Lighthouse's
+  mobile run): on a fast machine the board is drawn before the first paint and nothing shifts;
 - load: from navigation start to the board's first drawing (``data-state`` set on the
   ``<daily-deal>``), by Chromium's own clock (``performance.now()``), in fresh contexts
   (cold cache) and again in a warm one;
 - move: the round trip of each click that plays a move, from the click to the redrawn
   board (the next animation frame after the element sets ``data-moves``), over every move
-  of the three stored solutions: each move is a state request to the server. The element
-  asks as the button goes down (pointerdown), so the same figure from the press is shown
-  too: Playwright presses and releases within a few ms, a person in some 50 to 100 ms;
+  of the three stored solutions, once per ``--latency`` (milliseconds added to every request
+  by Chromium's network emulation: 0 and 300 by default, a phone on a poor network). The
+  same figure from the press (pointerdown) is shown too. Also counted: the requests to the
+  API per game (loading, verifying the win, posting the result and the statistics);
 - hint: from a click on the hint button to the hinted move lit on the board (``data-hint``
   set, then the next frame), at positions 0, 1/4, 1/2 and 3/4 along each game's stored
   solution of an easy deal (12 hints: within the default hint budget of 20 a minute). The
   server's side alone, per game and cold/warm: benchmarks/hints.py.
 
-Targets (issue 10): weight < 100 KB before compression, load < 1 s, move p95 < 50 ms.
+Targets (issues 10 and 24): play page < 150 KB before compression and < 45 KB gzipped, load
+< 1 s, move p95 < 50 ms even with 300 ms of latency, layout shift < 0.05 on a phone.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gzip
 import json
 import os
 import shutil
@@ -118,13 +126,20 @@ def weight(browser: Any, url: str) -> dict[str, Any]:
             body = resp.body()  # decoded by the browser
             wire = int(resp.headers.get("content-length") or len(body))
             files.append(
-                {"url": resp.url.split("?")[0], "type": kind, "bytes": len(body), "wire": wire}
+                {
+                    "url": resp.url.split("?")[0],
+                    "type": kind,
+                    "bytes": len(body),
+                    "wire": wire,
+                    "gzip": len(gzip.compress(body, 6)),
+                }
             )
     context.close()
     return {
         "files": files,
         "total_bytes": sum(f["bytes"] for f in files),
         "total_wire_bytes": sum(f["wire"] for f in files),
+        "total_gzip_bytes": sum(f["gzip"] for f in files),
         "requests": len(seen),
         "foreign_requests": foreign,
     }
@@ -166,39 +181,92 @@ def load_times(browser: Any, url: str, loads: int) -> dict[str, Any]:
     }
 
 
+def add_latency(context: Any, page: Any, latency_ms: int) -> None:
+    """Chromium's network emulation: ``latency_ms`` added to every request of ``page``."""
+    if not latency_ms:
+        return
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
 def round_trips(
-    browser: Any, base: str, today: dt.date, solutions: dict[str, list[str]]
+    browser: Any, base: str, today: dt.date, solutions: dict[str, list[str]], latency_ms: int = 0
 ) -> dict[str, Any]:
     context = browser.new_context()
     page = context.new_page()
     page.add_init_script(PROBE)
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(30_000)
+    add_latency(context, page, latency_ms)
+    api: list[str] = []
+    page.on("request", lambda r: "/api/v1/" in r.url and api.append(r.url))
     times: list[float] = []
     dom: list[float] = []
     press: list[float] = []
+    per_game: dict[str, int] = {}
     for game in GAMES:
+        before = len(api)
         page.goto(f"{base}/play/{deal_id(today, game, 'medium')}")
         player = Player(page, game)
         player.wait_moves(0)
         player.play_all(solutions[game])
         if player.state() != "won":
             raise SystemExit(f"{game}: the solution did not win in the browser")
+        # the win is verified, the result posted and the statistics shown: all requests made
+        player.host.locator("[data-stats]:not([hidden])").wait_for()
         page.wait_for_timeout(100)
         times += page.evaluate("window.__rt")
         dom += page.evaluate("window.__dom")
         press += page.evaluate("window.__press")
+        per_game[game] = len(api) - before
     context.close()
     return {
+        "latency_ms": latency_ms,
         "moves": len(times),
         "p50_ms": pct(times, 50),
         "p95_ms": pct(times, 95),
         "max_ms": max(times),
         "dom_p50_ms": pct(dom, 50),  # click -> new board in the DOM, before the frame
         "dom_p95_ms": pct(dom, 95),
-        # from the press (pointerdown, when the element already asks the server) instead
-        "press_dom_p50_ms": pct(press, 50),
+        "press_dom_p50_ms": pct(press, 50),  # from the press (pointerdown) instead
         "press_dom_p95_ms": pct(press, 95),
+        "api_requests_per_game": per_game,
+        "solution_moves": {g: len(m) for g, m in solutions.items()},
     }
+
+
+# The layout shifts of a page load (buffered: the entries before the observer count too).
+SHIFTS = """
+window.__cls = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+def layout_shift(browser: Any, base: str, today: dt.date) -> dict[str, float]:
+    """The cumulative layout shift of each game's play page loading on a 390x844 phone."""
+    out = {}
+    for game in GAMES:
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844},
+            device_scale_factor=3,
+            is_mobile=True,
+            has_touch=True,
+        )
+        page = context.new_page()
+        page.add_init_script(SHIFTS)
+        add_latency(context, page, 150)
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        page.goto(f"{base}/play/{deal_id(today, game, 'medium')}")
+        page.locator("daily-deal[data-state]").wait_for()
+        page.wait_for_timeout(1000)
+        out[game] = float(page.evaluate("window.__cls"))
+        context.close()
+    return out
 
 
 def hint_trips(
@@ -244,10 +312,53 @@ def hint_trips(
     }
 
 
+SCREENS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+def small(path: Path) -> None:
+    """The PNG in 256 colours (a third of the bytes, no visible change on flat cards)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        image.convert("RGB").quantize(256, dither=Image.Dither.NONE).save(path, optimize=True)
+
+
+def screenshots(
+    browser: Any, base: str, today: dt.date, solutions: dict[str, list[str]], out: Path
+) -> list[Path]:
+    """Each game a third of the way through its solution, on a phone and a desktop, light and
+    dark: the element alone (PNG), as docs/screenshot-<game>-<screen>-<scheme>.png."""
+    made = []
+    for scheme in ("light", "dark"):
+        for screen, viewport in SCREENS.items():
+            context = browser.new_context(
+                viewport=viewport, color_scheme=scheme, reduced_motion="reduce"
+            )
+            page = context.new_page()
+            for game in GAMES:
+                page.goto(f"{base}/play/{deal_id(today, game, 'medium')}")
+                player = Player(page, game)
+                player.wait_moves(0)
+                moves = solutions[game]
+                player.play_all(moves[: len(moves) // 3], finish=False)
+                player.host.locator("[data-msg]").evaluate("e => (e.textContent = '')")
+                path = out / f"screenshot-{game}-{screen}-{scheme}.png"
+                player.host.screenshot(path=str(path))
+                small(path)
+                made.append(path)
+            context.close()
+    return made
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=10, help="page loads per measure")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--latency", type=int, nargs="+", default=[0, 300], help="ms added to each request"
+    )
+    parser.add_argument("--no-hints", action="store_true", help="skip the hint round trips")
+    parser.add_argument("--screenshots", type=Path, help="only write screenshots to this folder")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     reason = why_no_browser()
@@ -264,6 +375,11 @@ def main(argv: list[str] | None = None) -> int:
             play_url = f"{base}/play/{deal_id(today, 'pyramid', 'hard')}"
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+                if args.screenshots:
+                    for path in screenshots(browser, base, today, solutions, args.screenshots):
+                        print(f"{path} {path.stat().st_size} B")
+                    browser.close()
+                    return 0
                 results = {
                     "setup": {
                         "workers": args.workers,
@@ -272,47 +388,60 @@ def main(argv: list[str] | None = None) -> int:
                     },
                     "weight": weight(browser, play_url),
                     "load": load_times(browser, play_url, args.loads),
-                    "move": round_trips(browser, base, today, solutions),
-                    "hint": hint_trips(browser, base, today, solutions),
+                    "layout_shift_phone": layout_shift(browser, base, today),
+                    "moves": [
+                        round_trips(browser, base, today, solutions, ms) for ms in args.latency
+                    ],
                 }
+                if not args.no_hints:
+                    results["hint"] = hint_trips(browser, base, today, solutions)
                 browser.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    w, load, move = results["weight"], results["load"], results["move"]
+    w, load = results["weight"], results["load"]
     print(
         f"gunicorn {args.workers} workers, {results['setup']['cpus']} CPUs, "
         f"Chromium {results['setup']['chromium']}"
     )
     for f in w["files"]:
         print(
-            f"  {f['type']:<16} {f['bytes']:>7} B ({f['wire']:>6} B on the wire)  "
-            f"{f['url'].split('/', 3)[-1]}"
+            f"  {f['type']:<16} {f['bytes']:>7} B ({f['wire']:>6} B on the wire, "
+            f"{f['gzip']:>6} B gzip -6)  {f['url'].split('/', 3)[-1]}"
         )
     print(
         f"play page HTML+JS+CSS: {w['total_bytes'] / 1024:.1f} KB "
-        f"({w['total_wire_bytes'] / 1024:.1f} KB gzipped) in {w['requests']} requests; "
-        f"requests to other hosts: {len(w['foreign_requests'])}   [target < 100 KB, 0]"
+        f"({w['total_wire_bytes'] / 1024:.1f} KB on the wire, "
+        f"{w['total_gzip_bytes'] / 1024:.1f} KB gzip -6) in {w['requests']} requests; "
+        f"requests to other hosts: {len(w['foreign_requests'])}   [target < 150 KB, < 45 KB, 0]"
     )
+    shifts = ", ".join(f"{g} {v:.3f}" for g, v in results["layout_shift_phone"].items())
+    print(f"layout shift of a play page on a 390x844 phone: {shifts}   [target < 0.05]")
     print(
         f"navigation -> interactive board: cold median {load['cold_median_ms']:.0f} ms "
         f"(max {load['cold_max_ms']:.0f}), warm median {load['warm_median_ms']:.0f} ms "
         f"(max {load['warm_max_ms']:.0f}) over {load['loads']} loads   [target < 1000 ms]"
     )
-    print(
-        f"move round trip (click -> redrawn board) over {move['moves']} moves: "
-        f"p50 {move['p50_ms']:.1f} ms, p95 {move['p95_ms']:.1f} ms, max {move['max_ms']:.1f} ms"
-        "   [target p95 < 50 ms]"
-    )
-    print(
-        "  of which click -> board in the DOM (before the frame): "
-        f"p50 {move['dom_p50_ms']:.1f} ms, "
-        f"p95 {move['dom_p95_ms']:.1f} ms; from the press (pointerdown): "
-        f"p50 {move['press_dom_p50_ms']:.1f} ms, "
-        f"p95 {move['press_dom_p95_ms']:.1f} ms"
-    )
+    for move in results["moves"]:
+        print(
+            f"+{move['latency_ms']} ms latency: click -> redrawn board over {move['moves']} "
+            f"moves: p50 {move['p50_ms']:.1f} ms, p95 {move['p95_ms']:.1f} ms, "
+            f"max {move['max_ms']:.1f} ms   [target p95 < 50 ms]"
+        )
+        print(
+            "  of which click -> board in the DOM (before the frame): "
+            f"p50 {move['dom_p50_ms']:.1f} ms, p95 {move['dom_p95_ms']:.1f} ms; from the press: "
+            f"p50 {move['press_dom_p50_ms']:.1f} ms, p95 {move['press_dom_p95_ms']:.1f} ms"
+        )
+        per = ", ".join(
+            f"{g} {n} ({move['solution_moves'][g]} moves)"
+            for g, n in move["api_requests_per_game"].items()
+        )
+        print(f"  API requests per won game: {per}")
+    if "hint" not in results:
+        return 0
     hint = results["hint"]
     per_game = ", ".join(f"{g} {t:.0f}" for g, t in hint["per_game_max_ms"].items())
     print(

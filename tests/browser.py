@@ -108,12 +108,23 @@ class Player:
 
         expect(self.host).to_have_attribute("data-moves", str(n))
 
+    def wait_more(self, before: int, timeout_ms: int = 10_000) -> None:
+        """Wait until more than ``before`` moves are played (the element may play more by
+        itself: auto-finish) or the game is won. A poll: no unsafe-eval under the CSP."""
+        for _ in range(timeout_ms // 10):
+            finishing = self.host.get_attribute("data-finishing") is not None
+            if (self.moves() > before or self.state() == "won") and not finishing:
+                return
+            self.page.wait_for_timeout(10)
+        said = self.host.locator("[data-msg]").inner_text()
+        raise AssertionError(f"no move after {before} moves; the message line: {said!r}")
+
     def play(self, move: str) -> None:
         """One move of the notation as clicks; waits until the board shows it played."""
         before = self.moves()
         for selector in self.clicks(move):
             self.click(selector)
-        self.wait_moves(before + 1)
+        self.wait_more(before)
 
     def clicks(self, move: str) -> list[str]:
         card = '[data-card="{}"]'.format
@@ -130,6 +141,8 @@ class Player:
     def play_all(self, moves: list[str], finish: bool = True) -> None:
         """Play ``moves``; ``finish``: they are the whole solution (deal what is left)."""
         for move in moves:
+            if self.state() == "won":  # the element finished a forced ending itself
+                return
             if self.game == "accordion" and ">" in move:
                 self.deal_until(move.split(">")[0])
             self.play(move)

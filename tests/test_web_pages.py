@@ -55,7 +55,8 @@ def test_a_full_archive_hides_the_empty_note(client: FlaskClient) -> None:
 def test_play_pages(client: FlaskClient, days: dict[str, dt.date]) -> None:
     id_ = deal_id(days["today"], "pyramid", "hard")
     html = client.get(f"/play/{id_}").get_data(as_text=True)
-    assert f'<daily-deal deal="{id_}" api="/api/v1">' in html
+    # the class names the game: site.css keeps its board's place before the script runs
+    assert f'<daily-deal class="g-pyramid" deal="{id_}" api="/api/v1">' in html
     html = client.get("/play/gaps/18446744073709551615?variant=redeals=3").get_data(as_text=True)
     assert 'game="gaps" seed="18446744073709551615" variant="redeals=3"' in html
     assert client.get("/play?game=accordion&seed=7").headers["Location"] == "/play/accordion/7"

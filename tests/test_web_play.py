@@ -1,0 +1,294 @@
+# ruff: noqa: F811  (the browser fixtures of test_web_browser, imported, are parameters here)
+"""The player's feel in a real browser (issue 24): moves played locally by rules.js with no
+request per move, a win made offline and verified once the network is back, a drag, the
+timer, dark mode, give up's confirmation, an offline reload, the hint budget's words, the
+arrow keys over a Pyramid and the cards' accessible names.
+
+The system Chromium through Playwright against a real server (tests/browser.py); skipped,
+with the reason, when Playwright or Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+from browser import Player
+from test_web_browser import (  # noqa: F401  (fixtures)
+    SKIP,
+    WATCHES,
+    api_state,
+    browser,
+    open_player,
+    other_origin,
+    page,
+    site,
+    today_id,
+)
+
+from dailydeal.games import new_game
+
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+CARD = '[data-card="{}"]'.format
+
+
+def api_requests(page: Any) -> list[str]:
+    """The URLs of every API request the page makes from now on."""
+    seen: list[str] = []
+    page.on("request", lambda r: "/api/v1/" in r.url and seen.append(r.url))
+    return seen
+
+
+def test_a_whole_solution_played_offline_is_verified_once_online(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "pyramid")
+    player = open_player(page, f"{site}/play/{id_}", "pyramid")
+    page.wait_for_load_state("networkidle")
+    moves = solutions["pyramid"]
+    # online: no request per move (rules.js plays them)
+    seen = api_requests(page)
+    player.play_all(moves[:10], finish=False)
+    assert seen == [], f"requests made by moves: {seen}"
+    # offline: the rest of the game plays on, and the win waits for the server
+    WATCHES[id(page)].allow("ERR_INTERNET_DISCONNECTED")
+    page.context.set_offline(True)
+    player.play_all(moves[10:])
+    assert player.state() == "won"
+    verdict = player.host.locator("[data-verdict]")
+    expect(verdict).to_have_attribute("data-pending", "true")
+    expect(verdict).to_contain_text("offline")
+    expect(player.host.locator("[data-undo]")).to_be_disabled()  # no undo after a win
+    queued = page.evaluate("JSON.parse(localStorage.getItem('dailydeal.v1.queue'))")
+    assert [q["kind"] for q in queued] == ["won"] and queued[0]["moves"] == moves
+    # back online: verified by the server (the verdict shown is its answer), queue emptied
+    page.context.set_offline(False)
+    expect(verdict).to_contain_text(f"Verified by the server: won in {len(moves)} moves")
+    expect(verdict).not_to_have_attribute("data-pending", "true")
+    assert page.evaluate("localStorage.getItem('dailydeal.v1.queue')") is None
+    # the one verify tried offline, then the one that answered
+    assert [u for u in seen if "/verify" in u] == [f"{site}/api/v1/deals/{id_}/verify"] * 2
+    assert not [u for u in seen if "/state" in u]
+
+
+def test_an_offline_reload_keeps_the_progress(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    id_ = today_id(days, "gaps")
+    player = open_player(page, f"{site}/play/{id_}", "gaps")
+    # the service worker of the service's pages (when there is one) keeps a page it served:
+    # once it is ready, a second load online is the one it keeps for offline
+    worker = "navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : false"
+    if page.evaluate(worker):
+        page.reload()
+        player.wait_moves(0)
+    page.wait_for_load_state("networkidle")
+    WATCHES[id(page)].allow("ERR_INTERNET_DISCONNECTED")
+    page.context.set_offline(True)
+    player.play_all(solutions["gaps"][:6], finish=False)
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('dailydeal.v1.progress.{id_}'))")
+    assert stored == solutions["gaps"][:6]
+    # with a service worker the page itself loads offline; without one the page needs the
+    # network, but the element's own data (deal, rules) is kept: nothing was lost
+    if not page.evaluate("Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+        page.context.set_offline(False)
+    page.reload()
+    player.wait_moves(6)
+    assert player.host.locator("[data-log]").text_content() == " ".join(solutions["gaps"][:6])
+    page.context.set_offline(False)
+
+
+def test_a_card_dragged_onto_its_partner_plays_the_pair(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "pyramid")
+    player = open_player(page, f"{site}/play/{id_}", "pyramid")
+    first = solutions["pyramid"][0]
+    assert "+" in first, "the stored solution starts with a pair"
+    a, b = first.split("+")
+    state = api_state(site, id_, [])
+    values = {c: "A23456789TJQK".index(c[0]) + 1 for c in state["position"]["accessible"]}
+    wrong = next(c for c in values if c not in (a, b) and values[c] + values[a] != 13)
+    reason = api_state(site, id_, [f"{a}+{wrong}"])["error"]["reason"]
+
+    def drag(source: str, target: str) -> None:
+        box = player.host.locator(CARD(source)).bounding_box()
+        to = player.host.locator(CARD(target)).bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=8)
+        page.mouse.up()
+
+    # a wrong drop: nothing played, the same reason as the server's
+    drag(a, wrong)
+    expect(player.host.locator("[data-msg]")).to_contain_text(reason)
+    assert player.moves() == 0
+    drag(a, b)
+    player.wait_moves(1)
+    assert player.host.locator("[data-log]").text_content() == first
+    expect(player.host.locator(CARD(a))).to_have_count(0)
+    expect(player.host.locator(CARD(b))).to_have_count(0)
+
+
+def test_the_timer_starts_at_the_first_move_pauses_and_hides(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "gaps")
+    player = open_player(page, f"{site}/play/{id_}", "gaps")
+    timer = player.host.locator("[data-timer]")
+    expect(timer).to_be_visible()
+    page.wait_for_timeout(1300)
+    expect(timer).to_have_attribute("data-seconds", "0")  # not before the first move
+    expect(timer).to_have_attribute("data-running", "false")
+    player.play(solutions["gaps"][0])
+    expect(timer).to_have_attribute("data-running", "true")
+    expect(timer).to_have_attribute("data-seconds", "1", timeout=3000)
+    # the tab hidden: the clock stops
+    page.evaluate(
+        """() => { Object.defineProperty(document, "visibilityState",
+        {value: "hidden", configurable: true});
+        document.dispatchEvent(new Event("visibilitychange")); }"""
+    )
+    expect(timer).to_have_attribute("data-running", "false")
+    stopped = timer.get_attribute("data-seconds")
+    page.wait_for_timeout(1500)
+    assert timer.get_attribute("data-seconds") == stopped
+    page.evaluate(
+        """() => { delete document.visibilityState;
+        document.dispatchEvent(new Event("visibilitychange")); }"""
+    )
+    expect(timer).to_have_attribute("data-running", "true")
+    # the player hides it (remembered); it still counts for the result
+    player.host.locator('[data-option="timer"]').click()
+    expect(timer).to_be_hidden()
+    options = json.loads(page.evaluate("localStorage.getItem('dailydeal.v1.options')"))
+    assert options["timer"] is False
+    page.reload()
+    player.wait_moves(1)
+    expect(player.host.locator("[data-timer]")).to_be_hidden()
+    assert int(player.host.locator("[data-timer]").get_attribute("data-seconds") or 0) >= 1
+
+
+def test_dark_mode_follows_the_system_and_the_toggle(
+    browser: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    id_ = today_id(days, "accordion")
+    player = open_player(page, f"{site}/play/{id_}", "accordion")
+    background = "getComputedStyle(document.body).backgroundColor"
+    controls = player.host.locator(".controls")
+
+    def dark(colour: str) -> bool:
+        r, g, b = (int(x) for x in colour[colour.index("(") + 1 : -1].split(",")[:3])
+        return r + g + b < 200
+
+    assert dark(page.evaluate(background))
+    assert dark(controls.evaluate("e => getComputedStyle(e).backgroundColor"))
+    toggle = player.host.locator('[data-option="dark"]')
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.click()
+    assert player.host.get_attribute("data-theme") == "light"
+    assert not dark(page.evaluate(background))
+    assert not dark(controls.evaluate("e => getComputedStyle(e).backgroundColor"))
+    page.reload()  # remembered
+    player.wait_moves(0)
+    assert player.host.get_attribute("data-theme") == "light"
+    toggle.click()
+    assert player.host.get_attribute("data-theme") == "dark"
+    assert dark(page.evaluate(background))
+    # the four-colour deck: diamonds blue, clubs green
+    player.host.locator('[data-option="four"]').click()
+    player.play("d")
+    top = player.host.locator("[data-card]").first
+    colour = top.evaluate("e => getComputedStyle(e).color")
+    suit = top.get_attribute("data-card")[1]
+    expected = {"D": "rgb(26, 95, 196)", "C": "rgb(31, 122, 53)"}.get(suit)
+    if expected:
+        assert colour == expected
+    context.close()
+
+
+def test_give_up_asks_before_it_counts(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "accordion", "hard")
+    player = open_player(page, f"{site}/play/{id_}", "accordion")
+    player.play("d")
+    seen = api_requests(page)
+    give_up = player.host.locator('[data-action="give-up"]')
+    give_up.click()
+    expect(give_up).to_have_attribute("data-confirm", "1")
+    expect(player.host.locator("[data-msg]")).to_contain_text("Tap")
+    page.wait_for_timeout(300)
+    assert player.host.locator("[data-result]").is_hidden()
+    assert not [u for u in seen if "/results" in u], "one tap posted a loss"
+    give_up.click()
+    expect(player.host.locator("[data-result-title]")).to_have_text("Counted as not won")
+    expect(player.host.locator("[data-stats]")).to_be_visible()
+    assert [u for u in seen if "/results" in u]
+
+
+def test_a_spent_hint_budget_says_when_the_next_hint_comes(
+    page: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "gaps")
+    player = open_player(page, f"{site}/play/{id_}", "gaps")
+    WATCHES[id(page)].allow("status of 429")
+    problem = {"title": "Too Many Requests", "status": 429, "detail": "hint limit reached"}
+    page.route(
+        "**/hint?*",
+        lambda route: route.fulfill(
+            status=429,
+            headers={"Retry-After": "42", "Content-Type": "application/problem+json"},
+            body=json.dumps(problem),
+        ),
+    )
+    player.host.locator('[data-action="hint"]').click()
+    msg = player.host.locator("[data-msg]")
+    expect(msg).to_contain_text("the next one in 42 seconds")
+    assert "busy" not in msg.inner_text()
+
+
+def test_arrow_keys_skip_covered_pyramid_cards_and_names_say_what_cards_show(
+    page: Any, site: str, days: dict[str, dt.date], seeds: dict[str, int]
+) -> None:
+    id_ = today_id(days, "pyramid")
+    player = open_player(page, f"{site}/play/{id_}", "pyramid")
+    bottom = new_game("pyramid", seeds["pyramid"]).to_json()["position"]["pyramid"][6]
+    player.host.locator(CARD(bottom[3])).focus()
+    for key in ["ArrowUp", "ArrowLeft", "ArrowRight", "ArrowLeft"]:
+        page.keyboard.press(key)
+        focused = page.evaluate(
+            "() => document.querySelector('daily-deal').shadowRoot.activeElement.className"
+        )
+        assert "blocked" not in focused, f"{key} landed on a covered card"
+    # axe's label-content-name-mismatch: the name contains the visible text of the card
+    pairs = player.host.locator("[data-card]").evaluate_all(
+        "els => els.map(e => [e.innerText.replace(/\\s+/g, ''), e.getAttribute('aria-label')])"
+    )
+    assert pairs and all(label.startswith(shown) and len(shown) >= 2 for shown, label in pairs)
+
+
+def test_accordion_shows_no_par_and_each_game_says_what_its_score_counts(
+    page: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    names = {"accordion": "Piles", "pyramid": "Cards left", "gaps": "In place"}
+    for game, name in names.items():
+        player = Player(page, game)
+        open_player(page, f"{site}/play/{today_id(days, game)}", game)
+        assert player.host.locator("[data-score-name]").inner_text() == name
+        assert player.host.locator("[data-par]").is_hidden() == (game == "accordion")
