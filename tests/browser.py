@@ -80,7 +80,10 @@ def serve_deals(
         insert_deal(db, row)
     db.close()
     try:
-        with serve(create_app({"DATABASE": path, "NOW": lambda: now, **config})) as url:
+        # The clock is frozen, so a play lasts 0 s: no minimum time per move for results
+        # (tests/test_results.py checks that minimum)
+        settings = {"DATABASE": path, "NOW": lambda: now, "MIN_SECONDS_PER_MOVE": 0, **config}
+        with serve(create_app(settings)) as url:
             yield url
     finally:
         forget(path)

@@ -228,6 +228,8 @@ def test_giving_up_counts_a_play_not_won_and_numbered_deals_post_nothing(
     give_up = player.host.locator('[data-action="give-up"]')
     expect(give_up).to_be_disabled()
     type_moves(player, solutions["accordion"][:10])
+    give_up.click()  # the first tap asks (tests/test_web_play.py), the second gives up
+    expect(give_up).to_have_text("Sure? Tap again")
     give_up.click()
     expect(player.host.locator("[data-result-title]")).to_have_text("Counted as not won")
     expect(player.host.locator("[data-stats]")).to_have_text("1 player, 0% won.")
@@ -273,14 +275,17 @@ def test_a_rate_limited_hint_says_try_again_later(
     expect(player.host).to_have_attribute("data-hint", re.compile(r"."))
     player.play(str(player.host.get_attribute("data-hint")))
     player.host.locator('[data-action="hint"]').click()
-    expect(player.host.locator("[data-msg]")).to_contain_text("try again later")
+    # the budget's wait, from Retry-After (one hint a minute)
+    expect(player.host.locator("[data-msg]")).to_contain_text(
+        re.compile(r"You have used the hints allowed for now: the next one in \d+ seconds")
+    )
     assert player.host.get_attribute("data-hint") is None
     assert player.host.locator("[data-board] .hint").count() == 0
     # the light, turned on, says it cannot tell rather than guessing
     player.host.locator('[data-action="winnable"]').click()
     expect(player.host).to_have_attribute("data-light", "unknown")
     expect(player.host.locator('[data-action="winnable"]')).to_have_attribute(
-        "title", re.compile("try again later")
+        "title", re.compile("the next one in")
     )
     context.close()
 
@@ -297,7 +302,7 @@ def test_a_conflicting_second_result_shows_the_one_that_counts(
     id_ = today_id(days, "gaps", "hard")
     player = open_player(page, f"{site}/play/{id_}", "gaps")
     type_moves(player, solutions["gaps"][:3])
-    player.host.locator('[data-action="give-up"]').click()
+    player.host.locator('[data-action="give-up"]').dblclick()  # give up, and confirm
     expect(player.host.locator("[data-stats]")).to_have_text("1 player, 0% won.")
     # the browser forgets it posted (storage cleared by hand), then wins: the server
     # answers 409 with the result that counts, and the panel says so

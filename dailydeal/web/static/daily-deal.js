@@ -429,6 +429,14 @@ class ApiError extends Error {
 }
 const enc = encodeURIComponent;
 
+/** The seconds after which a refused result counts if posted again (425 too fast for a
+ *  person, 429 this address's counted budget: the server keeps the play), else 0. */
+function retryLater(err) {
+  if (!(err instanceof ApiError) || (err.status !== 425 && err.status !== 429)) return 0;
+  const wait = Number((err.body && err.body.retry_after) || err.retryAfter || 0);
+  return wait > 0 && wait <= 3600 ? Math.ceil(wait) : 0;
+}
+
 /** Why a hint did not come, in words: the hint budget with the time until the next hint
  *  (Retry-After), the solver's capacity, or no network. */
 function hintTrouble(err) {
@@ -972,7 +980,13 @@ export class DailyDeal extends HTMLElement {
           return this.showStats(null, null, "Offline: your result is kept and sent when the network is back.");
         }
         if (err.status === 409 && err.body && err.body.result) mine = err.body.result;
-        else if (err.status !== 403) return this.showStats(null, null, `Your result was not sent: ${err.message}`);
+        else if (retryLater(err)) {
+          // too fast for a person, or this address's budget: the play is kept, post it again
+          enqueueOffline({ kind: "result", id: m.id, api: this.api, body });
+          clearTimeout(this.resendTimer);
+          this.resendTimer = setTimeout(() => this.flush(), retryLater(err) * 1000 + 250);
+          note = ` Your result counts in ${plural(retryLater(err), "second")}.`;
+        } else if (err.status !== 403) note = ` Your result was not counted: ${err.message}`;
       }
       if (mine) rememberPosted(m.id, mine);
     }
@@ -1005,7 +1019,8 @@ export class DailyDeal extends HTMLElement {
         try {
           await this.flushOne(item);
         } catch (err) {
-          if (err instanceof ApiError && err.status === 0) kept.push(item); // still offline
+          // still offline, or told to come back later (the play is kept by the server)
+          if (err instanceof ApiError && (err.status === 0 || retryLater(err))) kept.push(item);
         }
       }
       const later = readJSON("queue", []);
@@ -1031,7 +1046,7 @@ export class DailyDeal extends HTMLElement {
       try {
         rememberPosted(item.id, (await this.post(`${item.api}/deals/${enc(item.id)}/results`, item.body)).result);
       } catch (err) {
-        if (!(err instanceof ApiError) || err.status === 0) throw err;
+        if (!(err instanceof ApiError) || err.status === 0 || retryLater(err)) throw err;
         if (err.status === 409 && err.body && err.body.result) rememberPosted(item.id, err.body.result);
       }
       if (this.meta && this.meta.id === item.id && !this.el.stats.hidden) await this.sendResult();
