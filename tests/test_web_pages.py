@@ -218,3 +218,16 @@ def test_feed_links_land_on_their_date_and_the_types_are_served(
     assert f'id="{days["today"].isoformat()}"' in page
     types = client.get("/static/daily-deal.d.ts")
     assert types.status_code == 200 and b"dailydeal-won" in types.data
+
+
+def test_the_daily_page_shows_no_par_for_accordion(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    # Every Accordion win is 52 deals and 51 moves: a par of 103 would say nothing
+    html = client.get("/").get_data(as_text=True)
+    for game in GAMES:
+        row = re.search(
+            rf'data-deal="{deal_id(days["today"], game, "easy")}".*?</li>', html, re.S
+        )
+        assert row is not None
+        assert ('class="par"' in row.group(0)) == (game != "accordion"), game
