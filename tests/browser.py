@@ -53,6 +53,19 @@ def why_no_browser() -> str | None:
 
 
 @contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, started by Playwright (headless): the browser, closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
 def serve(app: Flask) -> Iterator[str]:
     """Serve ``app`` with a threaded WSGI server on a free port of 127.0.0.1: its base URL."""
     server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)

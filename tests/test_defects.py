@@ -305,14 +305,18 @@ def test_8_the_player_posts_a_move_list_too_long_for_a_url(
             )
             page.on("request", lambda r: asked.append((r.method, r.url)))
             page.goto(f"{site}/play/{id_}")
-            # the game saved in this browser is back: not stuck on a refused URL
-            expect(page.locator("daily-deal")).to_have_attribute(
-                "data-moves", str(len(moves)), timeout=20_000)
+            # the game saved in this browser is back (played by rules.js in the page)
+            player = page.locator("daily-deal")
+            expect(player).to_have_attribute("data-moves", str(len(moves)), timeout=20_000)
+            # a hint for it cannot be a URL: the player POSTs the moves, and is answered
+            with page.expect_response(lambda r: "/hint" in r.url, timeout=30_000) as hint:
+                player.locator('[data-action="hint"]').click()
+            assert hint.value.status < 400, hint.value.status
         finally:
             browser.close()
-    states = [(method, url) for method, url in asked if "/state" in url]
-    assert ("POST", f"{site}{API}/deals/{id_}/state") in states, states
-    assert all(len(url) < 8000 for _, url in states), [len(url) for _, url in states]
+    hints = [(method, url) for method, url in asked if "/hint" in url]
+    assert ("POST", f"{site}{API}/deals/{id_}/hint") in hints, hints
+    assert all(len(url) < 8000 for _, url in asked), [len(url) for _, url in asked]
 
 
 # --- 9. redirects never carry the request's Host ------------------------------------------

@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from browser import (
     ARTIFACTS,
-    CHROMIUM_ARGS,
     Player,
-    chromium_path,
+    chromium,
     serve,
     serve_deals,
     why_no_browser,
@@ -105,13 +104,8 @@ def host(site: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    pw = sync_playwright().start()
-    chrome = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-    yield chrome
-    chrome.close()
-    pw.stop()
+    with chromium() as chrome:
+        yield chrome
 
 
 def test_phone_frame_sizes_itself_and_passes_events(

@@ -30,32 +30,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    if REDIS is None:
-        pytest.skip("redis-server is not installed (Debian package redis-server)")
-    port = free_port()
-    proc = subprocess.Popen(
-        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-         "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("redis-server did not start")
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
 def test_two_instances_share_one_verify_budget(
     redis_url: str, tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any
 ) -> None:
@@ -185,6 +159,12 @@ def redis_proc(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
         proc.send_signal(signal.SIGCONT)
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture
+def redis_url(redis_proc: tuple[subprocess.Popen[bytes], str]) -> str:
+    """A real redis-server's URL (the server of ``redis_proc``)."""
+    return redis_proc[1]
 
 
 def test_a_hung_redis_costs_results_a_second_and_the_rest_nothing(

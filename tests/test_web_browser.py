@@ -18,9 +18,8 @@ from typing import Any
 import pytest
 from browser import (
     ARTIFACTS,
-    CHROMIUM_ARGS,
     Player,
-    chromium_path,
+    chromium,
     serve,
     serve_deals,
     why_no_browser,
@@ -107,17 +106,8 @@ def script_url(site: str) -> str:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    pw = sync_playwright().start()
-    try:
-        chrome = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-    except Exception:
-        pw.stop()
-        raise
-    yield chrome
-    chrome.close()
-    pw.stop()
+    with chromium() as chrome:
+        yield chrome
 
 
 class Watch:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
+from browser import CHROMIUM_ARGS, chromium, chromium_path, serve_deals, why_no_browser
 
 from dailydeal.daily.store import deal_id
 
@@ -67,17 +67,8 @@ def site(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    pw = sync_playwright().start()
-    try:
-        chrome = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-    except Exception:
-        pw.stop()
-        raise
-    yield chrome
-    chrome.close()
-    pw.stop()
+    with chromium() as chrome:
+        yield chrome
 
 
 @pytest.fixture
