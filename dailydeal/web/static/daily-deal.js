@@ -223,11 +223,12 @@ const CSS = `
 @media (prefers-color-scheme: dark) { :host(:not([data-theme="light"])) { --text: #e4ebe6; --muted: #a7b5ad; --tool-bg: #25302a; --tool-line: #3b4a42; --tool-hover: #2e3b34;
   --input-bg: #1a221e; --pill-bg: #2a3a31; --pill-ink: #cfe4d7; --err: #ff9090; --good: #7ee0a8; --result-bg: #2a2716;
   --result-line: #5c5226; --link: #8fd3a8; --bg: #121715; --felt: #16462f; --felt-2: #0d2b1d; --face: #eceae2;
-  --glow: #2a6b4a; color-scheme: dark; } }
+  --glow: #2a6b4a; color-scheme: dark; background: var(--bg); } }
 :host([data-theme="dark"]) { --text: #e4ebe6; --muted: #a7b5ad; --tool-bg: #25302a; --tool-line: #3b4a42; --tool-hover: #2e3b34;
   --input-bg: #1a221e; --pill-bg: #2a3a31; --pill-ink: #cfe4d7; --err: #ff9090; --good: #7ee0a8; --result-bg: #2a2716;
   --result-line: #5c5226; --link: #8fd3a8; --bg: #121715; --felt: #16462f; --felt-2: #0d2b1d; --face: #eceae2;
-  --glow: #2a6b4a; color-scheme: dark; }
+  --glow: #2a6b4a; color-scheme: dark; background: var(--bg); }
+/* dark paints its own ground: its light text stays readable on a light host page */
 :host([hidden]), [hidden] { display: none !important; }
 * { box-sizing: border-box; }
 .dd { display: grid; gap: 10px; }

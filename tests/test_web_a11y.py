@@ -1,0 +1,77 @@
+# ruff: noqa: F811  (the browser fixtures of test_web_browser, imported, are parameters here)
+"""Accessibility: axe-core (the engine behind Lighthouse's and most browsers' audits) finds
+no serious or critical violation on the daily page, a play page with a game under way, a
+won game, and the embed page, in the light and the dark theme. axe-core comes with the
+Python package axe-playwright-python (dev extras); it looks inside the element's open
+shadow root."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from test_web_browser import (  # noqa: F401  (fixtures)
+    SKIP,
+    WATCHES,
+    browser,
+    open_player,
+    other_origin,
+    page,
+    site,
+    today_id,
+)
+
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+SERIOUS = ("serious", "critical")
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(f"{n['target']} {n.get('failureSummary', '')}" for n in v["nodes"][:3])
+        for v in found
+        if v["impact"] in SERIOUS
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_pages_have_no_serious_accessibility_violation(
+    page: Any,
+    site: str,
+    days: dict[str, dt.date],
+    solutions: dict[str, list[str]],
+    scheme: str,
+) -> None:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"{site}/")
+    page.wait_for_selector("a.tier-link")
+    problems = {"/": serious_violations(page)}
+    for game in ("accordion", "pyramid", "gaps"):
+        id_ = today_id(days, game)
+        player = open_player(page, f"{site}/play/{id_}", game)
+        player.play_all(solutions[game][:4], finish=False)  # a game under way, a card selected
+        first = player.clicks(solutions[game][4])[0]
+        player.click(first)
+        problems[f"/play/{id_}"] = serious_violations(page)
+        page.goto(f"{site}/embed/{id_}")
+        page.wait_for_selector("daily-deal[data-state]", state="attached")
+        problems[f"/embed/{id_}"] = serious_violations(page)
+    assert not any(problems.values()), problems
+
+
+def test_a_won_game_has_no_serious_accessibility_violation(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "gaps", "easy")
+    player = open_player(page, f"{site}/play/{id_}", "gaps")
+    player.play_all(solutions["gaps"])
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
+    assert serious_violations(page) == []
