@@ -1,5 +1,8 @@
 # The two commands of the README's quick start: `make run` and `make test`.
 PYTHON ?= python3
+# Where `make run` serves: make run PORT=8080 HOST=0.0.0.0
+HOST ?= 127.0.0.1
+PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -27,8 +30,8 @@ $(BUILT): $(STAMP) $(COMPILED_SOURCES)
 install: $(BUILT)
 
 run: $(BUILT)
-	@echo "dailydeal: filling today's deals, then serving the daily page at http://127.0.0.1:8000/"
-	$(BIN)/dailydeal serve --jobs 2
+	@echo "dailydeal: filling today's deals, then serving the daily page at http://$(HOST):$(PORT)/"
+	$(BIN)/dailydeal serve --jobs 2 --host $(HOST) --port $(PORT)
 
 # -rs: the summary names every skipped test and why (the browser tests without Chromium)
 test: $(BUILT)

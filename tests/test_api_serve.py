@@ -72,6 +72,7 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
     )
     monkeypatch.setattr("dailydeal.daily.scheduler.create_scheduler", fake_create)
     monkeypatch.setattr("dailydeal.web.server.serve", fake_serve)
+    monkeypatch.setattr("dailydeal.cli.web.check_port", lambda host, port: None)  # not served
     db = tmp_path / "serve.db"
     before = dt.datetime.now(dt.UTC)
     result = CliRunner().invoke(main, ["serve", "--db", str(db), "--port", "8123"])
@@ -153,6 +154,7 @@ def test_the_first_serve_commits_today_then_the_days_ahead(
         seen["now"] = dt.datetime.now(dt.UTC)
 
     monkeypatch.setattr("dailydeal.web.server.serve", fake_serve)
+    monkeypatch.setattr("dailydeal.cli.web.check_port", lambda host, port: None)  # not served
     before = dt.datetime.now(dt.UTC)
     result = CliRunner().invoke(main, ["serve", "--db", str(db)])
     assert result.exit_code == 0, result.output
@@ -181,3 +183,27 @@ def test_the_first_serve_commits_today_then_the_days_ahead(
         assert early is (date in ahead), (date, early)
     deal = client.get(f"/api/v1/deals/{listed['commitments'][0]['id']}").get_json()
     assert deal["commitment"]["in_advance"] is False  # day one: committed on its own day
+
+
+def test_a_taken_port_is_one_line_before_anything_is_filled(tmp_path: Path) -> None:
+    # A first run spends minutes filling: a port already in use must stop it first
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = tmp_path / "never.db"
+        env = {"PATH": "/usr/bin:/bin",
+               "DAILYDEAL_SECRET": "port-test-4e8a1c9d7b3f5e2a6c0d8b4f1e7a"}
+        done = subprocess.run(
+            [sys.executable, "-c", "from dailydeal.cli import main; main()", "serve",
+             "--db", str(db), "--port", str(port)],
+            capture_output=True, text=True, timeout=60, env=env, check=False,
+        )
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: cannot listen on 127.0.0.1:{port}")
+    assert not db.exists()  # nothing filled, nothing created

@@ -6,6 +6,7 @@ import dataclasses
 import datetime as dt
 import logging
 import multiprocessing
+import socket
 import sys
 from typing import Any
 
@@ -30,6 +31,27 @@ def fill_today(settings: Any, jobs: int, progress: bool) -> None:
     click.echo(f"filling the deals of {start} .. {last} into {settings.db_path}", err=True)
     report = fill_days(settings, start, days, jobs=jobs, progress=progress)
     click.echo(report.summary(), err=True)
+
+
+def check_port(host: str, port: int) -> None:
+    """Stop with one line if ``host:port`` cannot be listened on: before a first run spends
+    minutes filling deals, not after. (SO_REUSEADDR, as the server binds: a port left in
+    TIME_WAIT by the last run is free.)"""
+    if port == 0:
+        return
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM
+        )[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise click.ClickException(
+            f"cannot listen on {host}:{port} ({reason}): stop what uses it, or choose "
+            "another with --port (make run PORT=8080)"
+        ) from None
 
 
 def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.BaseProcess:
@@ -125,6 +147,7 @@ def serve(
             stream=sys.stderr,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
+    check_port(host, port)
     settings = Settings.from_env(db_path)
     if jobs is not None:
         settings = dataclasses.replace(settings, jobs=jobs)
