@@ -31,8 +31,6 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -45,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from servers import free_port, running  # noqa: E402
+from servers import redis_server, running  # noqa: E402
 
 from dailydeal.solvers import WON, solve  # noqa: E402
 
@@ -130,24 +128,6 @@ def forge(base: str, id_: str, win: list[str], address: str, deadline: float,
             pending.popleft()
 
 
-@contextlib.contextmanager
-def redis_server(tmp: str) -> Any:
-    """A redis-server on a free loopback port: its URL."""
-    exe = shutil.which("redis-server")
-    if exe is None:
-        raise SystemExit("--redis needs redis-server (apt-get install redis-server)")
-    port = free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", tmp],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        time.sleep(0.5)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--addresses", type=int, default=10)
@@ -162,7 +142,10 @@ def main() -> int:
     with contextlib.ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         if args.redis:
-            env["DAILYDEAL_RATELIMIT_STORAGE"] = stack.enter_context(redis_server(tmp))
+            url = stack.enter_context(redis_server(tmp))
+            if url is None:
+                raise SystemExit("--redis needs redis-server (apt-get install redis-server)")
+            env["DAILYDEAL_RATELIMIT_STORAGE"] = url
         base, pid = stack.enter_context(running("gunicorn", Path(tmp), env=env))
         cpu0 = time.process_time()
         id_, win = winnable_deal(base)

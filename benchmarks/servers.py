@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -41,6 +42,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def redis_server(tmp: str) -> Iterator[str | None]:
+    """A throwaway redis-server on a free loopback port: its URL, or None when the
+    machine has no redis-server (apt-get install redis-server)."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        yield None
+        return
+    port = free_port()
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", tmp],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def stock_db(path: Path, days_ahead: int = 7) -> Path:

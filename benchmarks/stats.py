@@ -13,12 +13,9 @@ row. Prints p50/p99 in milliseconds and checks that both ways give the same numb
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime as dt
 import json
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from servers import free_port, stock_db  # noqa: E402
+from servers import redis_server, stock_db  # noqa: E402
 
 from dailydeal.daily import results, store  # noqa: E402
 from dailydeal.web import create_app  # noqa: E402
@@ -91,24 +88,6 @@ def timed(fn: Any, requests: int) -> tuple[float, float]:
         times.append((time.perf_counter() - start) * 1000)
     times.sort()
     return statistics.median(times), times[int(len(times) * 0.99) - 1]
-
-
-@contextlib.contextmanager
-def redis_server(tmp: str) -> Any:
-    exe = shutil.which("redis-server")
-    if exe is None:
-        yield None
-        return
-    port = free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", tmp],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        time.sleep(0.5)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def main() -> int:
