@@ -29,9 +29,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from dailydeal.config import DAILY_GAMES
+from dailydeal.daily import clock
 from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.rating import TIERS
-from dailydeal.web import clock
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from dailydeal.daily import clock
 from dailydeal.games import GAMES, default_variant, new_game
 from dailydeal.rating import TIERS
-from dailydeal.web import clock
 
 API = "/api/v1"
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from dailydeal.daily import clock
 from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.rating import TIERS
-from dailydeal.web import clock, config_from_env, create_app
+from dailydeal.web import config_from_env, create_app
 from dailydeal.web.db import forget
 
 API = "/api/v1"

@@ -9,7 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dailydeal.web import clock, create_app
+from dailydeal.daily import clock
+from dailydeal.web import create_app
 
 instants = st.datetimes(
     min_value=dt.datetime(2000, 1, 2), max_value=dt.datetime(2100, 1, 1), timezones=st.just(dt.UTC)

@@ -9,7 +9,8 @@ from xml.etree import ElementTree as ET
 
 from flask.testing import FlaskClient
 
-from dailydeal.web import clock, create_app
+from dailydeal.daily import clock
+from dailydeal.web import create_app
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

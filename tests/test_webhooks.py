@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from dailydeal.config import Settings, SettingsError, parse_webhooks
-from dailydeal.daily import webhooks
+from dailydeal.daily import clock, webhooks
 from dailydeal.games import GAMES, default_variant
-from dailydeal.web import clock, create_app
+from dailydeal.web import create_app
 
 SECRET = "0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff"
 FAST = (0.01, 0.02)  # the tests' backoff

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dailydeal import cards as C
+from dailydeal.daily import clock
 from dailydeal.games import new_game
 
 COMMITMENT_PREFIX = "dailydeal-commitment-v1"
@@ -74,8 +75,6 @@ def stored_commitments(db: Any, start: dt.date, end: dt.date) -> list[dict[str, 
 def in_advance(date: str, committed_at: str | None) -> bool:
     """Whether a commitment was made before its date began anywhere on Earth (at UTC+14):
     only then does it prove that the deal was fixed before anyone could play it."""
-    from dailydeal.web import clock  # imported here: the CLI starts without Flask
-
     if not committed_at:
         return False
     made = dt.datetime.fromisoformat(committed_at)

@@ -1,7 +1,7 @@
 """Which dates to keep stored: every date that is "today" somewhere on Earth, and ahead.
 
 A date is served from the moment it begins at UTC+14 until it ends at UTC-12 (the rule
-lives in ``dailydeal.web.clock``), so at any instant two or three calendar dates are
+lives in ``dailydeal.daily.clock``), so at any instant two or three calendar dates are
 "today" for somebody. ``serve``'s first fill and the scheduler's job both take their dates
 from here, so the API never lacks a date that a player's clock shows.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+from dailydeal.daily import clock
+
 
 def todays_range(now: dt.datetime) -> tuple[dt.date, int]:
     """(first date, number of dates) that are "today" somewhere on Earth at ``now``."""
-    from dailydeal.web import clock  # imported here: the CLI starts without Flask
-
     first, last = clock.earliest_today(now), clock.latest_published(now)
     return first, (last - first).days + 1
 

@@ -42,7 +42,7 @@ from typing import Any
 
 from dailydeal import __version__
 from dailydeal.config import Settings
-from dailydeal.daily import store
+from dailydeal.daily import clock, store
 from dailydeal.rating import TIERS
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,6 @@ TIMEOUT = 5.0  # seconds per attempt
 STALE_CLAIM = dt.timedelta(hours=1)  # a claim left by a process that died while posting
 SIGNATURE = "X-Dailydeal-Signature"
 TIMESTAMP = "X-Dailydeal-Timestamp"
-EARLIEST_OFFSET = dt.timedelta(hours=14)  # a date begins first at UTC+14 (web/clock.py)
 
 
 @dataclass(frozen=True)
@@ -70,11 +69,6 @@ class Delivery:
 
 def hook_id(url: str) -> str:
     return hashlib.sha256(url.encode()).hexdigest()[:16]
-
-
-def latest_begun(now: dt.datetime) -> dt.date:
-    """The newest date that has begun somewhere (``web.clock.latest_published``)."""
-    return (now + EARLIEST_OFFSET).date()
 
 
 def links(settings: Settings, day: dt.date, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -201,7 +195,7 @@ def announce(
     if not settings.webhooks:
         return []
     current = now or dt.datetime.now(dt.UTC)
-    day = latest_begun(current)
+    day = clock.latest_published(current)
     db = store.open_db(settings.db_path)
     out = []
     try:

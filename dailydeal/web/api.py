@@ -21,12 +21,11 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from dailydeal import __version__
-from dailydeal.daily import fairness, store
+from dailydeal.daily import clock, fairness, store
 from dailydeal.games import GAMES, Game, default_variant, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED, seed_text
 from dailydeal.verify import MAX_MOVES, replay, split_moves
-from dailydeal.web import clock
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES

@@ -11,8 +11,7 @@ import datetime as dt
 
 from flask import Blueprint, Flask, Response, request, url_for
 
-from dailydeal.daily import fairness
-from dailydeal.web import clock
+from dailydeal.daily import clock, fairness
 from dailydeal.web.api import json_response, now, parse_date
 from dailydeal.web.db import get_db
 from dailydeal.web.problems import Problem

@@ -20,8 +20,7 @@ from flask import Blueprint, Response, current_app, json, url_for
 from markupsafe import escape
 
 from dailydeal import __version__
-from dailydeal.daily import store
-from dailydeal.web import clock
+from dailydeal.daily import clock, store
 from dailydeal.web.api import now
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db

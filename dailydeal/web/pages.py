@@ -29,11 +29,11 @@ from flask import (
     url_for,
 )
 
-from dailydeal.daily import store
+from dailydeal.daily import clock, store
 from dailydeal.games import GAMES, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.web import clock, icons
+from dailydeal.web import icons
 from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, parse_seed, published_row
 from dailydeal.web.compress import accepts_gzip
 from dailydeal.web.db import get_db

@@ -22,8 +22,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from dailydeal.daily import plays, results
-from dailydeal.web import clock
+from dailydeal.daily import clock, plays, results
 from dailydeal.web.api import NO_STORE, json_response, now, published_row
 from dailydeal.web.results import (
     closed,

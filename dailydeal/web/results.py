@@ -44,8 +44,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Flask, Response, current_app, url_for
 from flask_limiter.util import get_remote_address
 
-from dailydeal.daily import plays, results
-from dailydeal.web import clock
+from dailydeal.daily import clock, plays, results
 from dailydeal.web.api import (
     NO_STORE,
     json_response,
