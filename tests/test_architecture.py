@@ -1,0 +1,108 @@
+"""The layers hold: no module of dailydeal/ imports a layer above its own.
+
+The order is declared here, lowest first, and stated in docs/architecture.md. Every import
+counts, the ones inside a function too (an import "here, so the CLI starts without Flask"
+is still an arrow), read from the source with ``ast``, so nothing is imported to check.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "dailydeal"
+
+# Lowest first. A module belongs to the layer of its longest matching prefix; modules of
+# one layer may import each other.
+LAYERS: list[tuple[str, ...]] = [
+    ("dailydeal.cards", "dailydeal.shuffle", "dailydeal.errors", "dailydeal.native"),
+    ("dailydeal.games.rules",),
+    ("dailydeal.games",),
+    ("dailydeal.verify",),
+    ("dailydeal.solvers",),
+    ("dailydeal.rating", "dailydeal.hints", "dailydeal.config"),
+    ("dailydeal.solverpool",),
+    ("dailydeal.daily",),
+    ("dailydeal.results",),
+    ("dailydeal.web",),
+    ("dailydeal.cli",),
+]
+# ``dailydeal`` itself is the package's front door (``__version__``, ``deal``, ``verify``):
+# any module may read ``__version__`` from it, so it belongs to no layer.
+FRONT = "dailydeal"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def is_module(name: str) -> bool:
+    rel = Path(*name.split("."))
+    return (ROOT / rel).with_suffix(".py").is_file() or (ROOT / rel / "__init__.py").is_file()
+
+
+def imports(name: str, path: Path) -> set[str]:
+    """The dailydeal modules ``name`` imports (``from pkg import sub`` is ``pkg.sub``)."""
+    found: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(up + ([base] if base else []))
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if is_module(sub) else base)
+    return {m for m in found if m == FRONT or m.startswith(FRONT + ".")}
+
+
+def layer_of(name: str) -> int | None:
+    best: tuple[int, int] | None = None  # (prefix length, layer)
+    for index, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if name == prefix or name.startswith(prefix + "."):
+                if best is None or len(prefix) > best[0]:
+                    best = (len(prefix), index)
+    return None if best is None else best[1]
+
+
+def upward_imports() -> list[str]:
+    wrong = []
+    for name, path in modules().items():
+        own = layer_of(name)
+        if own is None:
+            continue
+        for target in sorted(imports(name, path)):
+            theirs = layer_of(target)
+            if theirs is not None and theirs > own:
+                wrong.append(f"{name} (layer {own}) imports {target} (layer {theirs})")
+    return wrong
+
+
+def test_every_module_has_a_layer() -> None:
+    lost = sorted(n for n in modules() if n != FRONT and layer_of(n) is None)
+    assert not lost, f"modules in no layer (add them to LAYERS and docs/architecture.md): {lost}"
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    wrong = upward_imports()
+    assert not wrong, "imports go one way (lowest layer first):\n" + "\n".join(wrong)
+
+
+def test_the_checker_sees_imports_inside_functions(tmp_path: Path) -> None:
+    """The arrow that started this test (daily/today.py importing web.clock in a function)
+    would be found."""
+    path = tmp_path / "today.py"
+    path.write_text("def f():\n    from dailydeal.web import clock\n", encoding="utf-8")
+    assert "dailydeal.web" in imports("dailydeal.daily.today", path)
