@@ -8,6 +8,7 @@ is still an arrow), read from the source with ``ast``, so nothing is imported to
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,3 +107,50 @@ def test_the_checker_sees_imports_inside_functions(tmp_path: Path) -> None:
     path = tmp_path / "today.py"
     path.write_text("def f():\n    from dailydeal.web import clock\n", encoding="utf-8")
     assert "dailydeal.web" in imports("dailydeal.daily.today", path)
+
+
+# SQL lives in the store modules; ``web/db.py`` holds the request's connection (a PRAGMA on
+# it, no table).
+SQL_MODULES = {
+    "dailydeal.daily.store",
+    "dailydeal.daily.results",
+    "dailydeal.results.sqlite_store",
+    "dailydeal.web.db",
+}
+SQL = re.compile(r"\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN) ")
+
+
+def sql_outside_the_store() -> list[str]:
+    found = []
+    for name, path in modules().items():
+        if name in SQL_MODULES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and SQL.match(node.value) and " " in node.value.strip()):
+                found.append(f"{name}:{node.lineno}: {node.value.strip()[:50]!r}")
+    return found
+
+
+def test_sql_only_in_the_store() -> None:
+    found = sql_outside_the_store()
+    assert not found, "SQL outside the store modules (put it in daily/store.py):\n" + "\n".join(
+        found)
+
+
+def test_click_only_in_the_command_line() -> None:
+    """Generation and the rest report through values and callbacks; cli/ draws them."""
+    users = sorted(name for name, path in modules().items()
+                   if not name.startswith("dailydeal.cli")
+                   and "click" in {m.split(".")[0] for m in all_imports(path)})
+    assert not users, f"click imported outside dailydeal/cli: {users}"
+
+
+def all_imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module)
+    return found

@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from dailydeal.cli import main
+from dailydeal.cli.common import progress_bar
 from dailydeal.config import Settings
 from dailydeal.daily import store
 from dailydeal.daily.generate import (
@@ -221,7 +222,13 @@ def test_progress_bar_and_isolated_run(tmp_path: Path, capsys: pytest.CaptureFix
     ref = small(tmp_path / "a.db", games=(("gaps", "standard"),), max_attempts=3)
     fill_days(ref, DAY, 1)
     iso = small(tmp_path / "b.db", games=(("gaps", "standard"),), max_attempts=3)
-    report = fill_days(iso, DAY, 1, progress=True, isolated=True)  # a child process
+    calls: list[tuple[int, int, str]] = []
+    report = fill_days(iso, DAY, 1, progress=lambda *a: calls.append(a), isolated=True)
+    # one call per (date, game), from the parent (the work ran in a child process)
+    assert calls == [(1, 1, f"{DAY.isoformat()} gaps/standard")]
+    with progress_bar("generating") as step:  # the CLI draws the bar from those calls
+        assert step is not None
+        step(1, 2, "a unit")
     assert "generating" in capsys.readouterr().err
     assert rows(iso.db_path) == rows(ref.db_path)
     assert report.filled == len(rows(iso.db_path))

@@ -89,6 +89,32 @@ def run_without_interrupt(target: Callable[..., Any], *args: Any) -> None:
 
 
 @contextlib.contextmanager
+def progress_bar(
+    label: str, shown: bool = True
+) -> Iterator[Callable[[int, int, str], None] | None]:
+    """A bar on standard error, drawn from the progress calls of generation (``fill_days``'s
+    ``progress``: units done, units in all, the label of the one done); None when not
+    ``shown`` (no terminal). The bar is opened at the first call, when the total is known."""
+    if not shown:
+        yield None
+        return
+    bars: list[Any] = []
+
+    def step(done: int, total: int, item: str) -> None:
+        if not bars:
+            bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True,
+                                    item_show_func=lambda text: text)
+            bars.append(bar.__enter__())
+        bars[0].update(1, item)
+
+    try:
+        yield step
+    finally:
+        for bar in bars:
+            bar.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
 def forked_workers_exit_here() -> Iterator[None]:
     """Around a server that forks its workers from inside (gunicorn's ``run()``).
 

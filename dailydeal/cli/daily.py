@@ -9,6 +9,7 @@ import sys
 import click
 
 from dailydeal.cli import main
+from dailydeal.cli.common import progress_bar
 from dailydeal.config import Settings
 
 DATE = click.DateTime(formats=["%Y-%m-%d"])
@@ -72,7 +73,8 @@ def generate(
     tty = sys.stderr.isatty()
     if not verbose:
         logging.getLogger("dailydeal").setLevel(logging.WARNING if tty else logging.INFO)
-    report = fill_days(settings, first, count, jobs=settings.jobs, progress=tty)
+    with progress_bar("generating", shown=tty) as progress:
+        report = fill_days(settings, first, count, jobs=settings.jobs, progress=progress)
     click.echo(report.summary())
     if strict and not report.ok:
         sys.exit(1)

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from dailydeal.cli import main
-from dailydeal.cli.common import forked_workers_exit_here, run_without_interrupt
+from dailydeal.cli.common import forked_workers_exit_here, progress_bar, run_without_interrupt
 from dailydeal.daily.today import todays_range
 
 #: Seconds from the start of ``serve`` to the scheduler's first run, which stores the days
@@ -29,7 +29,8 @@ def fill_today(settings: Any, jobs: int, progress: bool) -> None:
     start, days = todays_range(dt.datetime.now(dt.UTC))
     last = start + dt.timedelta(days=days - 1)
     click.echo(f"filling the deals of {start} .. {last} into {settings.db_path}", err=True)
-    report = fill_days(settings, start, days, jobs=jobs, progress=progress)
+    with progress_bar("generating", shown=progress) as step:
+        report = fill_days(settings, start, days, jobs=jobs, progress=step)
     click.echo(report.summary(), err=True)
 
 

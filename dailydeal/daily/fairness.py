@@ -61,17 +61,6 @@ def commitment(deal_id: str, seed: int, cards: Sequence[int], nonce: str) -> str
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def stored_commitments(db: Any, start: dt.date, end: dt.date) -> list[dict[str, Any]]:
-    """The published part of every deal stored from ``start`` to ``end`` inclusive (future
-    dates too): its id, date, game, variant, tier, commitment and when it was made."""
-    rows = db.query(
-        "SELECT id, date, game, variant, tier, commitment, committed_at FROM deals"
-        " WHERE date BETWEEN ? AND ? AND commitment IS NOT NULL ORDER BY date, id",
-        [start.isoformat(), end.isoformat()],
-    )
-    return [dict(r) for r in rows]
-
-
 def in_advance(date: str, committed_at: str | None) -> bool:
     """Whether a commitment was made before its date began anywhere on Earth (at UTC+14):
     only then does it prove that the deal was fixed before anyone could play it."""

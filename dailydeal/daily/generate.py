@@ -33,13 +33,10 @@ import json
 import logging
 import multiprocessing
 import os
-import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-
-import click
 
 from dailydeal import __version__
 from dailydeal.config import DAILY_GAMES, Settings
@@ -208,6 +205,11 @@ class FillReport:
         return "\n".join(lines)
 
 
+#: Told after each (date, game): units done, units in all, and the label of the one done.
+#: Generation draws nothing itself; the command line turns this into a bar.
+Progress = Callable[[int, int, str], None]
+
+
 def dates_from(start: dt.date, days: int) -> list[dt.date]:
     return [start + dt.timedelta(days=i) for i in range(days)]
 
@@ -222,13 +224,14 @@ def fill_days(
     days: int,
     *,
     jobs: int = 1,
-    progress: bool = False,
+    progress: Progress | None = None,
     isolated: bool = False,
 ) -> FillReport:
     """Store every missing (date, game, variant, tier) of ``days`` dates from ``start``.
 
     Idempotent; ``jobs`` > 1 spreads the (date, game) units over processes with the same
-    result. ``progress`` shows a bar on standard error. ``isolated`` runs the work in child
+    result. ``progress`` is called after each (date, game) (the CLI draws a bar with it).
+    ``isolated`` runs the work in child
     processes even with one job, so that a caller's threads (a web server running the
     scheduler) are not starved of the GIL by the solver.
     """
@@ -242,7 +245,10 @@ def fill_days(
     db = store.open_db(settings.db_path)
     try:
         missing = store.missing_keys(db, dates, settings.games, TIERS)
-        other_version = _count_other_versions(db, dates, settings.games)
+        other_version = sum(
+            store.count_other_versions(db, dates[0], dates[-1], g, v, row_version(g))
+            for g, v in settings.games
+        ) if dates else 0
     finally:
         db.close()
     units = list(dict.fromkeys(Unit(d, g, v) for d, g, v, _ in missing))
@@ -270,27 +276,17 @@ def fill_days(
 
 
 def _collect(
-    report: FillReport, results: Iterable[UnitResult], n: int, progress: bool
+    report: FillReport, results: Iterable[UnitResult], n: int, progress: Progress | None
 ) -> None:
-    def logged(results: Iterable[UnitResult]) -> Iterator[UnitResult]:
-        for r in results:  # logged here, in the parent: workers have no log handlers
-            log.debug(
-                "%s: stored %s, not filled %s, %d candidates, %.1f s", r.unit.label(),
-                r.filled, r.unfilled + r.known_unfilled, r.attempts, r.seconds,
-            )
-            yield r
-
-    if not progress:
-        report.units.extend(logged(results))
-        return
-    bar: Any
-    with click.progressbar(
-        length=n, label="generating", file=sys.stderr, show_pos=True,
-        item_show_func=lambda r: r.unit.label() if r else None,
-    ) as bar:
-        for result in logged(results):
-            report.units.append(result)
-            bar.update(1, result)
+    for done, r in enumerate(results, 1):
+        # logged here, in the parent: workers have no log handlers
+        log.debug(
+            "%s: stored %s, not filled %s, %d candidates, %.1f s", r.unit.label(),
+            r.filled, r.unfilled + r.known_unfilled, r.attempts, r.seconds,
+        )
+        report.units.append(r)
+        if progress is not None:
+            progress(done, n, r.unit.label())
 
 
 _parent_pid: int | None = None
@@ -364,21 +360,6 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
         db.close()
     result.seconds = time.perf_counter() - t0
     return result
-
-
-def _count_other_versions(
-    db: Any, dates: list[dt.date], games: tuple[tuple[str, str], ...]
-) -> int:
-    if not dates:
-        return 0
-    total = 0
-    for game, variant in games:
-        total += int(db.execute(
-            "SELECT count(*) FROM deals WHERE date BETWEEN ? AND ? AND game = ?"
-            " AND variant = ? AND version != ?",
-            [min(dates).isoformat(), max(dates).isoformat(), game, variant, row_version(game)],
-        ).fetchone()[0])
-    return total
 
 
 def _missing_tiers(db: Any, unit: Unit) -> list[str]:

@@ -252,6 +252,18 @@ def m006_deal_revisions(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m007_webhook_posts(db: sqlite_utils.Database) -> None:
+    """Which date each webhook was told of (``dailydeal.daily.webhooks``): ``sending`` while
+    a scheduler holds the claim, then ``sent`` or ``failed``. IF NOT EXISTS: the table was
+    made by the webhooks module itself before it was a migration."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS webhook_posts (
+            date TEXT NOT NULL, hook TEXT NOT NULL, status TEXT NOT NULL, at TEXT NOT NULL,
+            PRIMARY KEY (date, hook))"""
+    )
+
+
 def _utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
@@ -623,3 +635,61 @@ def revisions(db: sqlite_utils.Database, id_: str) -> list[dict[str, Any]]:
 def integrity_check(db: sqlite_utils.Database) -> str:
     """``PRAGMA integrity_check``: 'ok' when the file is sound."""
     return "; ".join(str(r[0]) for r in db.execute("PRAGMA integrity_check").fetchall())
+
+
+# --- what generation, commitments and webhooks ask of the file -----------------------------
+def count_other_versions(
+    db: sqlite_utils.Database, start: dt.date, end: dt.date, game: str, variant: str,
+    version: str,
+) -> int:
+    """Deals of ``game``/``variant`` stored from ``start`` to ``end`` inclusive by another
+    ``version`` than the given one (kept as they are, never regenerated)."""
+    return int(db.execute(
+        "SELECT count(*) FROM deals WHERE date BETWEEN ? AND ? AND game = ?"
+        " AND variant = ? AND version != ?",
+        [start.isoformat(), end.isoformat(), game, variant, version],
+    ).fetchone()[0])
+
+
+def stored_commitments(
+    db: sqlite_utils.Database, start: dt.date, end: dt.date
+) -> list[dict[str, Any]]:
+    """The published part of every deal stored from ``start`` to ``end`` inclusive (future
+    dates too): its id, date, game, variant, tier, commitment and when it was made."""
+    rows = db.query(
+        "SELECT id, date, game, variant, tier, commitment, committed_at FROM deals"
+        " WHERE date BETWEEN ? AND ? AND commitment IS NOT NULL ORDER BY date, id",
+        [start.isoformat(), end.isoformat()],
+    )
+    return [dict(r) for r in rows]
+
+
+def claim_webhook_post(
+    db: sqlite_utils.Database, day: dt.date, hook: str, now: dt.datetime,
+    stale_before: dt.datetime,
+) -> bool:
+    """Claim the announcement of ``day`` to ``hook`` (``sending``): False when it was sent,
+    failed, or is being sent by another scheduler. A claim older than ``stale_before`` was
+    left by a process that died while posting, and is taken over."""
+    with db.conn:
+        db.execute(
+            "DELETE FROM webhook_posts WHERE date = ? AND hook = ? AND status = "
+            "'sending' AND at < ?", [day.isoformat(), hook, stale_before.isoformat()],
+        )
+        claimed = db.execute(
+            "INSERT OR IGNORE INTO webhook_posts VALUES (?, ?, 'sending', ?)",
+            [day.isoformat(), hook, now.isoformat()],
+        ).rowcount
+    return bool(claimed)
+
+
+def finish_webhook_post(db: sqlite_utils.Database, day: dt.date, hook: str, status: str) -> None:
+    """Note how a claimed announcement ended: ``sent`` or ``failed`` are kept; ``retry``
+    drops the claim, so the next run posts again."""
+    with db.conn:
+        if status == "retry":
+            db.execute("DELETE FROM webhook_posts WHERE date = ? AND hook = ?",
+                       [day.isoformat(), hook])
+        else:
+            db.execute("UPDATE webhook_posts SET status = ? WHERE date = ? AND hook = ?",
+                       [status, day.isoformat(), hook])

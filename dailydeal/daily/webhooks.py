@@ -178,14 +178,6 @@ def deliver(
     return "retry", ATTEMPTS, reason
 
 
-def _prepare(db: Any) -> None:
-    db.execute(
-        """CREATE TABLE IF NOT EXISTS webhook_posts (
-            date TEXT NOT NULL, hook TEXT NOT NULL, status TEXT NOT NULL, at TEXT NOT NULL,
-            PRIMARY KEY (date, hook))"""
-    )
-
-
 def announce(
     settings: Settings, now: dt.datetime | None = None, *,
     backoff: Sequence[float] = BACKOFF, timeout: float = TIMEOUT,
@@ -199,41 +191,20 @@ def announce(
     db = store.open_db(settings.db_path)
     out = []
     try:
-        _prepare(db)
         if store.missing_keys(db, [day], settings.games, TIERS):
             log.info("webhooks: %s is not complete yet; announced by a later run", day)
             return []
         daily = {(g, v) for g, v in settings.games}
         rows = [r for r in store.deals_on(db, day) if (r["game"], r["variant"]) in daily]
         announcement = links(settings, day, rows)
-        stale = (current - STALE_CLAIM).isoformat()
         for kind, url in settings.webhooks:
             hook = hook_id(url)
-            with db.conn:
-                db.execute(
-                    "DELETE FROM webhook_posts WHERE date = ? AND hook = ? AND status = "
-                    "'sending' AND at < ?", [day.isoformat(), hook, stale],
-                )
-                claimed = db.execute(
-                    "INSERT OR IGNORE INTO webhook_posts VALUES (?, ?, 'sending', ?)",
-                    [day.isoformat(), hook, current.isoformat()],
-                ).rowcount
-            if not claimed:
+            if not store.claim_webhook_post(db, day, hook, current, current - STALE_CLAIM):
                 continue  # sent already, or another scheduler is sending it
             status, attempts, reason = deliver(
                 settings, kind, url, announcement, backoff=backoff, timeout=timeout
             )
-            with db.conn:
-                if status == "retry":
-                    db.execute(
-                        "DELETE FROM webhook_posts WHERE date = ? AND hook = ?",
-                        [day.isoformat(), hook],
-                    )
-                else:
-                    db.execute(
-                        "UPDATE webhook_posts SET status = ? WHERE date = ? AND hook = ?",
-                        [status, day.isoformat(), hook],
-                    )
+            store.finish_webhook_post(db, day, hook, status)
             level = logging.INFO if status == "sent" else logging.WARNING
             log.log(level, "webhook %s %s (%s): %s after %d attempt(s), %s",
                     kind, hook, day, status, attempts, reason)

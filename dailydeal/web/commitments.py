@@ -1,6 +1,6 @@
 """``GET /commitments?from=&to=``: the commitments of stored deals, future dates included.
 
-Only what is in ``dailydeal.daily.fairness.stored_commitments`` is answered (id, date, game,
+Only what is in ``dailydeal.daily.store.stored_commitments`` is answered (id, date, game,
 variant, tier, the SHA-256 and when it was made): nothing about the cards. The nonce that
 opens a commitment comes with the deal itself (``GET /deals/{id}``), once its date begins.
 """
@@ -11,7 +11,7 @@ import datetime as dt
 
 from flask import Blueprint, Flask, Response, request, url_for
 
-from dailydeal.daily import clock, fairness
+from dailydeal.daily import clock, fairness, store
 from dailydeal.web.api import json_response, now, parse_date
 from dailydeal.web.db import get_db
 from dailydeal.web.problems import Problem
@@ -35,7 +35,7 @@ def commitments() -> Response:
             400, f"at most {MAX_DAYS} dates per request, not {(end - start).days + 1}",
             max_days=MAX_DAYS,
         )
-    rows = fairness.stored_commitments(get_db(), start, end)
+    rows = store.stored_commitments(get_db(), start, end)
     for row in rows:
         row["in_advance"] = fairness.in_advance(row["date"], row["committed_at"])
         row["links"] = {"deal": url_for("api.deal", id_=row["id"])}
