@@ -37,12 +37,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from difficulty import spearman  # noqa: E402
 
+from dailydeal import results  # noqa: E402
 from dailydeal.config import DAILY_GAMES  # noqa: E402
-from dailydeal.daily import results, store  # noqa: E402
+from dailydeal.daily import store  # noqa: E402
 from dailydeal.daily.seeds import candidate_seeds  # noqa: E402
 from dailydeal.games import new_game  # noqa: E402
 from dailydeal.rating import TIERS, rate  # noqa: E402
 from dailydeal.rating.features import play  # noqa: E402
+from dailydeal.results import sqlite_store  # noqa: E402
 from dailydeal.solvers import WON, solve  # noqa: E402
 
 SECRET = b"observed-difficulty-benchmark"
@@ -94,7 +96,7 @@ def simulate(db: Any, players: int, model: str, seed: int = 1) -> int:
             result, error = results.judge(deal, playout.moves, 0, None)
             if error is not None:  # a model's move the rules refuse: a bug, not a play
                 raise AssertionError(f"{deal['id']}: {model} played {error}")
-            inserted, _ = results.record(db, deal["id"], f"simulated-{model}-{k:06d}", result,
+            inserted, _ = sqlite_store.record(db, deal["id"], f"simulated-{model}-{k:06d}", result,
                                          playout.moves, now)
             count += inserted
     return count

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/stats.py [--results 10000] [--requests 300] [--no-redis]
 
 Stores ``--results`` verified results of one deal (a win or a give-up, fresh clients)
-through the same functions a counted post uses (dailydeal.daily.results.record, or the
+through the same functions a counted post uses (dailydeal.daily.sqlite_store.record, or the
 Redis store's Lua script, with a real redis-server), then times ``--requests`` statistics
 requests through the app in-process (Flask's test client: the handler, the store and the
 JSON, no network), and, for comparison, the old way of computing them from every stored
@@ -26,7 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from servers import redis_server, stock_db  # noqa: E402
 
-from dailydeal.daily import results, store  # noqa: E402
+from dailydeal import results  # noqa: E402
+from dailydeal.daily import store  # noqa: E402
+from dailydeal.results import sqlite_store  # noqa: E402
 from dailydeal.web import create_app  # noqa: E402
 from dailydeal.web.db import forget  # noqa: E402
 
@@ -59,16 +61,16 @@ def fill_sqlite(db_path: Path, deal: dict[str, Any], moves: list[str], n: int) -
         cut = moves[: 1 + i % len(moves)]
         result, error = results.judge(deal, cut, 0, 60 + i % 300)
         assert error is None, error
-        results.record(db, deal["id"], f"bench-client-{i:010d}", result, cut, now)
+        sqlite_store.record(db, deal["id"], f"bench-client-{i:010d}", result, cut, now)
     took = time.perf_counter() - start
     db.close()
     return took
 
 
 def fill_redis(url: str, deal: dict[str, Any], moves: list[str], n: int) -> float:
-    from dailydeal.daily import results_redis
+    from dailydeal.results import redis_store
 
-    shared = results_redis.Store(results_redis.connect(url))
+    shared = redis_store.RedisStore(redis_store.connect(url))
     now = dt.datetime.now(dt.UTC)
     later = now + dt.timedelta(days=40)
     start = time.perf_counter()
@@ -114,7 +116,7 @@ def main() -> int:
             (bool(r["won"]), r["moves"], r["hints"])
             for r in db.query("SELECT won, moves, hints FROM results WHERE deal_id = ?",
                               [deal["id"]])])
-        assert rows() == results.deal_stats(db, deal["id"])
+        assert rows() == sqlite_store.deal_stats(db, deal["id"])
         p50, p99 = timed(rows, max(20, args.requests // 10))
         print(f"sqlite: the same from every row (before): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
         db.close()

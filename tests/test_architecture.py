@@ -113,7 +113,6 @@ def test_the_checker_sees_imports_inside_functions(tmp_path: Path) -> None:
 # it, no table).
 SQL_MODULES = {
     "dailydeal.daily.store",
-    "dailydeal.daily.results",
     "dailydeal.results.sqlite_store",
     "dailydeal.web.db",
 }

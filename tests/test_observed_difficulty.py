@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dailydeal.daily import results, store
+from dailydeal.daily import store
+from dailydeal.results import sqlite_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -29,9 +30,9 @@ def test_report_on_simulated_players(tmp_path: Path) -> None:
         for row in db.query("SELECT * FROM deals WHERE game = ?", [game]):
             deal = store.get_deal(db, row["id"])
             assert deal is not None
-            rebuilt = results.reverify(db, deal)
+            rebuilt = sqlite_store.reverify(db, deal)
             assert rebuilt.pop("differ") == 0  # every stored play verifies again
-            assert rebuilt == results.deal_stats(db, deal["id"])
+            assert rebuilt == sqlite_store.deal_stats(db, deal["id"])
             wins += rebuilt["wins"]
         assert sum(t["wins"] for t in info["tiers"].values()) == wins
         for tier in info["tiers"].values():

@@ -88,7 +88,8 @@ def test_results_in_redis_count_once_with_aggregates_kept_at_write_time(
 ) -> None:
     import redis
 
-    from dailydeal.daily import results_redis, store
+    from dailydeal.daily import store
+    from dailydeal.results import redis_store
 
     clock = Clock(now)
     db = fill_db(tmp_path / "r.db")
@@ -123,7 +124,7 @@ def test_results_in_redis_count_once_with_aggregates_kept_at_write_time(
     assert r.ttl(f"dailydeal:results:{id_}") > 30 * 86400
     assert r.ttl(f"dailydeal:stats:{id_}") == -1
     assert 0 < r.ttl(f"dailydeal:plays:{id_}") < 3 * 86400
-    shared = results_redis.Store(results_redis.connect(redis_url))
+    shared = redis_store.RedisStore(redis_store.connect(redis_url))
     r.hset(f"dailydeal:stats:{id_}", "plays", 99)
     conn = store.open_db(db)
     deal = store.get_deal(conn, id_)
@@ -175,8 +176,8 @@ def test_a_hung_redis_costs_results_a_second_and_the_rest_nothing(
     """redis-server stopped by SIGSTOP (it accepts connections, never answers): results
     and statistics are 503 within about a second; deals, verify and state keep working
     (the rate limiter falls back to memory); after SIGCONT nothing is lost or doubled."""
-    from dailydeal.daily import results_redis, store
-    from dailydeal.daily.results import judge
+    from dailydeal.daily import store
+    from dailydeal.results import judge, redis_store
 
     proc, url = redis_proc
     clock = Clock(now)
@@ -187,7 +188,7 @@ def test_a_hung_redis_costs_results_a_second_and_the_rest_nothing(
     tokens = [begin(client, id_) for _ in range(2)]
     clock.t += dt.timedelta(hours=1)
     body = {"client": "h" * 20, "moves": win, "play": tokens[0]}
-    late = results_redis.Store(results_redis.connect(url))
+    late = redis_store.RedisStore(redis_store.connect(url))
     late.salt()  # read once, as a node that counted before
     proc.send_signal(signal.SIGSTOP)
     try:
@@ -214,7 +215,7 @@ def test_a_hung_redis_costs_results_a_second_and_the_rest_nothing(
         assert deal is not None
         result, _ = judge(deal, win, 0, 3600)
         tid = tokens[1].split(".")[1]
-        with pytest.raises(results_redis.Unavailable):
+        with pytest.raises(redis_store.Unavailable):
             late.record(id_, "l" * 20, result, win, clock.t, tid,
                         clock.t + dt.timedelta(days=40), clock.t + dt.timedelta(days=2))
     finally:

@@ -17,7 +17,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from dailydeal.daily import plays, results, store
+from dailydeal import results
+from dailydeal.daily import store
+from dailydeal.results import plays, sqlite_store
 from dailydeal.web import create_app
 from dailydeal.web import results as web_results
 from dailydeal.web.db import forget
@@ -275,7 +277,7 @@ def test_no_client_id_or_address_is_stored(
         assert me.encode() not in data and b"203.0.113.9" not in data
     # the stored hash is keyed per deal: one client's rows on two deals do not match
     db = store.open_db(db_path)
-    salt = results.salt(db)
+    salt = sqlite_store.salt(db)
     assert results.client_hash(salt, id_, me) != results.client_hash(salt, "other", me)
     assert [r["client"] for r in db.query("SELECT client FROM results")] == [
         results.client_hash(salt, id_, me)
@@ -300,17 +302,17 @@ def test_stats_are_aggregates_kept_at_write_time_and_rebuilt_by_replay(
     db = store.open_db(db_path)
     deal = store.get_deal(db, id_)
     assert deal is not None
-    kept = results.deal_stats(db, id_)
+    kept = sqlite_store.deal_stats(db, id_)
     assert {k: stats[k] for k in kept} == kept
-    again = results.reverify(db, deal)
+    again = sqlite_store.reverify(db, deal)
     assert again.pop("differ") == 0 and again == kept
     # /stats reads the aggregates only: wrong aggregates show, until rebuilt by replay
     with db.conn:
         db.execute("UPDATE deal_stats SET plays = 999 WHERE deal_id = ?", [id_])
         db.execute("DELETE FROM deal_winning_moves WHERE deal_id = ?", [id_])
     assert client.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 999
-    rebuilt = results.rebuild(db, deal)
-    assert rebuilt.pop("differ") == 0 and rebuilt == kept == results.deal_stats(db, id_)
+    rebuilt = sqlite_store.rebuild(db, deal)
+    assert rebuilt.pop("differ") == 0 and rebuilt == kept == sqlite_store.deal_stats(db, id_)
     db.close()
 
 
@@ -328,9 +330,9 @@ def test_migration_fills_the_aggregates_of_results_already_stored(tmp_path: Path
                        [deal_id, key, won, moves, hints])
     db.close()
     db = store.open_db(tmp_path / "m.db")  # applies m005 again
-    assert results.deal_stats(db, "d1") == results.stats_of([(True, 30, 0), (True, 30, 2),
+    assert sqlite_store.deal_stats(db, "d1") == results.stats_of([(True, 30, 0), (True, 30, 2),
                                                              (False, 10, 0)])
-    assert results.deal_stats(db, "d2")["winning_moves"] == [{"moves": 40, "count": 1}]
+    assert sqlite_store.deal_stats(db, "d2")["winning_moves"] == [{"moves": 40, "count": 1}]
     db.close()
 
 
@@ -365,7 +367,7 @@ def test_old_move_lists_are_dropped_after_the_retention_keeping_the_numbers(
     deal = store.get_deal(db, past)
     assert deal is not None
     with pytest.raises(ValueError, match="final"):
-        results.rebuild(db, deal)
+        sqlite_store.rebuild(db, deal)
     db.close()
     assert spare
 

@@ -13,11 +13,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from dailydeal.daily import results, store
+from dailydeal import results
+from dailydeal.daily import store
+from dailydeal.results import sqlite_store
 
 WRITER = """
 import datetime as dt, sys
-from dailydeal.daily import results, store
+from dailydeal import results
+from dailydeal.daily import store
+from dailydeal.results import sqlite_store
 db = store.open_db(sys.argv[1])
 deal = store.get_deal(db, sys.argv[2])
 moves = sys.argv[3].split()
@@ -28,8 +32,8 @@ while True:
     result, _ = results.judge(deal, cut, 0, 60)
     play = f"play-{i:012d}"
     for _ in range(i % 3):
-        results.note_hint(db, play, deal["id"])
-    results.record(db, deal["id"], f"crash-client-{i:08d}", result, cut, now, play)
+        sqlite_store.note_hint(db, play, deal["id"])
+    sqlite_store.record(db, deal["id"], f"crash-client-{i:08d}", result, cut, now, play)
     i += 1
 """
 
@@ -63,7 +67,7 @@ def test_kill_9_while_counting_results_loses_nothing_counted(
     assert store.integrity_check(db) == "ok"
     rows = list(db.query("SELECT won, moves, hints FROM results WHERE deal_id = ?", [id_]))
     assert len(rows) >= 40
-    kept = results.deal_stats(db, id_)
+    kept = sqlite_store.deal_stats(db, id_)
     assert kept == results.stats_of([(bool(r["won"]), r["moves"], r["hints"]) for r in rows])
     used = db.execute("SELECT count(*) FROM plays WHERE used = 1").fetchone()[0]
     assert used == len(rows)  # a spent play for every row, and no row without one
@@ -71,6 +75,6 @@ def test_kill_9_while_counting_results_loses_nothing_counted(
     assert sorted({r["hints"] for r in rows}) == [0, 1, 2]
     deal = store.get_deal(db, id_)
     assert deal is not None
-    again = results.rebuild(db, deal)
+    again = sqlite_store.rebuild(db, deal)
     assert again.pop("differ") == 0 and again == kept
     db.close()

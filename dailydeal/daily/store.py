@@ -113,7 +113,7 @@ def m003_deal_commitments(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def m004_results(db: sqlite_utils.Database) -> None:
-    """Verified results of players (dailydeal.daily.results), one per client and deal.
+    """Verified results of players (dailydeal.results.sqlite_store), one per client and deal.
 
     No address and no client id is stored: ``client`` is HMAC-SHA256(salt, deal id and
     client id), with a random salt kept in ``salts``, so a client's results on two deals
@@ -145,7 +145,7 @@ def m004_results(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def m005_plays_and_stats(db: sqlite_utils.Database) -> None:
-    """Plays and statistics kept at write time (dailydeal.daily.results, .plays).
+    """Plays and statistics kept at write time (dailydeal.results.sqlite_store, results.plays).
 
     ``plays``: per play token id, the hints its play asked for and whether its result was
     counted (no address, no client id). ``deal_stats`` and ``deal_winning_moves``: the

@@ -32,7 +32,7 @@ Configuration (``test_config`` replaces the environment entirely):
   ``RESULTS_RETENTION_DAYS`` (env ``DAILYDEAL_RESULTS_RETENTION_DAYS``, 30): days after a
   deal's solution opens that its move lists are kept; ``MIN_SECONDS_PER_MOVE`` (env
   ``DAILYDEAL_MIN_SECONDS_PER_MOVE``, 0.5): the least play time per move of a counted
-  result (web/results.py, dailydeal/daily/plays.py).
+  result (web/results.py, dailydeal/results/plays.py).
 - ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: none,
   links are relative; never the request's Host). ``NOW``: a clock (callable -> aware UTC
   datetime) for tests.
@@ -78,7 +78,7 @@ DEFAULTS: dict[str, Any] = {
     "PLAYS_RATE_LIMIT": "3000 per day",
     "STATS_RATE_LIMIT": "60 per minute",
     "RESULTS_RETENTION_DAYS": 30.0,
-    "MIN_SECONDS_PER_MOVE": 0.5,  # dailydeal.daily.plays.MIN_SECONDS_PER_MOVE
+    "MIN_SECONDS_PER_MOVE": 0.5,  # dailydeal.results.plays.MIN_SECONDS_PER_MOVE
     "FEED_DAYS": 30,
     "NOW": None,
 }
@@ -271,7 +271,7 @@ def _storage_options(uri: str) -> dict[str, Any]:
     """Connect and read timeouts under a second, no retries, for a Redis storage."""
     if not uri.startswith(("redis://", "rediss://", "redis+unix://")):
         return {}
-    from dailydeal.daily.results_redis import options
+    from dailydeal.results.redis_store import options
 
     return options()
 

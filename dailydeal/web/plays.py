@@ -1,6 +1,6 @@
 """Plays: ``POST /deals/{id}/plays`` begins a play of a daily deal, and hints count on it.
 
-The answer is a signed, single-use token (dailydeal.daily.plays) that the result of this
+The answer is a signed, single-use token (dailydeal.results.plays) that the result of this
 play must carry to count in the deal's statistics. Issuing one stores nothing (the token
 carries its deal and start, signed), so a flood of plays costs hashes, not rows; the
 per-address budget ``PLAYS_RATE_LIMIT`` (default 3000 per day) lets a thousand players
@@ -22,11 +22,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from dailydeal.daily import clock, plays, results
+from dailydeal.daily import clock
+from dailydeal.results import plays
 from dailydeal.web.api import NO_STORE, json_response, now, published_row
 from dailydeal.web.results import (
-    closed,
+    is_open,
     no_store_refusals,
+    open_row,
     play_key,
     refused,
     results_close,
@@ -40,10 +42,7 @@ bp.after_request(no_store_refusals)
 @bp.post("/deals/<id_>/plays")
 def new_play(id_: str) -> Response:
     """201 ``{"deal", "play", "issued", "expires", "min_seconds_per_move", "links"}``."""
-    row = published_row(id_)
-    current = now()
-    if current >= results_close(row):
-        raise closed(id_, row)
+    row, current = open_row(id_)
     play, token = plays.issue(play_key(), id_, current)
     body = {
         "deal": id_,
@@ -83,10 +82,9 @@ def note_hint(deal_id: str, play: plays.Play | None) -> None:
     if play is None:
         return
     row = published_row(deal_id)
-    if now() >= results_close(row):
+    if not is_open(row, now()):
         return  # results are closed: nothing counts any more
-    use_store(lambda db: results.note_hint(db, play.id, deal_id),
-              lambda s: s.note_hint(play.id, deal_id, results_close(row)))
+    use_store(lambda s: s.note_hint(play.id, deal_id, results_close(row)))
 
 
 __all__ = ["bp", "hint_play", "new_play", "note_hint"]

@@ -4,7 +4,7 @@ A result counts in the shared statistics only for a play the server saw begin
 (``POST /deals/{id}/plays``, web/plays.py): its token must be valid, for this deal, unused,
 and at least ``plays.min_seconds(moves)`` old; the hints are the server's count for the
 play and the time is the server's. The moves are verified, then the result is stored once
-per client and deal (dailydeal.daily.results): the first post is 201; the same post again
+per client and deal (dailydeal.results): the first post is 201; the same post again
 (a retry) is 200 with ``counted: false``; a different one is 409 with the result that
 counts. Every refusal is a problem whose ``reason`` says why nothing counted:
 
@@ -22,7 +22,7 @@ results, ``STATS_RATE_LIMIT`` statistics, in the rate-limit storage (shared by e
 worker with Redis). Refusals are ``no-store``: they are about one client's post.
 
 Where: the SQLite file by default (one machine); with ``REDIS_URL`` (env
-``DAILYDEAL_REDIS_URL``) in Redis (dailydeal.daily.results_redis), so that every API node
+``DAILYDEAL_REDIS_URL``) in Redis (dailydeal.results.redis_store), so that every API node
 counts the same results. A store that does not answer or cannot be written is a 503 (in
 about half a second for Redis, 1.5 s for a locked SQLite file), never a half-stored
 result; a SQLite connection that failed is dropped, so the next request opens a fresh one
@@ -44,7 +44,9 @@ from typing import Any, TypeVar
 from flask import Blueprint, Flask, Response, current_app, url_for
 from flask_limiter.util import get_remote_address
 
-from dailydeal.daily import clock, plays, results
+from dailydeal import results
+from dailydeal.daily import clock
+from dailydeal.results import ResultsStore, plays, sqlite_store
 from dailydeal.web.api import (
     NO_STORE,
     json_response,
@@ -68,16 +70,17 @@ _prune_lock = threading.Lock()
 
 
 # --- the store: SQLite or Redis, every failure a 503 ---------------------------------------
-def shared() -> Any | None:
-    """The app's Redis store (results_redis.Store) when results live in Redis, else None."""
+def shared() -> ResultsStore | None:
+    """The app's Redis store (redis_store.RedisStore) when results live in Redis, else None."""
     url = current_app.config.get("REDIS_URL")
     if not url:
         return None
     store = current_app.extensions.get("dailydeal_results_redis")
     if store is None:
-        from dailydeal.daily import results_redis  # the optional `redis` client
+        from dailydeal.results import redis_store  # the optional `redis` client
 
-        store = results_redis.Store(results_redis.connect(url))
+        redis: ResultsStore = redis_store.RedisStore(redis_store.connect(url))
+        store = redis
         current_app.extensions["dailydeal_results_redis"] = store
     return store
 
@@ -87,21 +90,19 @@ def unavailable(detail: str = "the results store does not answer") -> Problem:
                    "Cache-Control": "no-store"})
 
 
-def use_store(sqlite_fn: Callable[[Any], T], redis_fn: Callable[[Any], T]) -> T:
-    """Run ``sqlite_fn(db)`` or ``redis_fn(store)``, whichever holds results; a store that
-    fails is a 503 (a SQLite connection that failed is closed: the next one is fresh)."""
+def use_store(fn: Callable[[ResultsStore], T]) -> T:
+    """Run ``fn`` on the store that holds results (Redis, else the SQLite file); a store
+    that fails is a 503 (a SQLite connection that failed is closed: the next one is fresh)."""
     store = shared()
     if store is not None:
-        from dailydeal.daily import results_redis
-
         try:
-            return redis_fn(store)
-        except results_redis.Unavailable:
+            return fn(store)
+        except results.Unavailable:
             raise unavailable() from None
     path = current_app.config["DATABASE"]
     for attempt in (1, 2):
         try:
-            return sqlite_fn(get_db())
+            return fn(sqlite_store.SqliteStore(get_db()))
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as exc:  # locked, read-only, I/O error, full disk...
@@ -117,13 +118,28 @@ def play_key() -> bytes:
     """The key that signs play tokens (read once per app: it never changes)."""
     key: bytes | None = current_app.extensions.get("dailydeal_play_key")
     if key is None:
-        key = use_store(results.play_key, lambda s: s.play_key())
+        key = use_store(lambda s: s.play_key())
         current_app.extensions["dailydeal_play_key"] = key
     return key
 
 
 def results_close(row: dict[str, Any]) -> dt.datetime:
     return clock.solution_opens_at(dt.date.fromisoformat(row["date"]))
+
+
+def is_open(row: dict[str, Any], current: dt.datetime) -> bool:
+    """Whether the deal still takes plays, hints counted on them and results."""
+    return current < results_close(row)
+
+
+def open_row(id_: str) -> tuple[dict[str, Any], dt.datetime]:
+    """The row of a deal that is published and still takes results, and the time now; a
+    404 if it is not published, a 403 (``closed``) once its solution is out."""
+    row = published_row(id_)
+    current = now()
+    if not is_open(row, current):
+        raise closed(id_, row)
+    return row, current
 
 
 def closed(id_: str, row: dict[str, Any]) -> Problem:
@@ -162,7 +178,7 @@ def _prune(current: dt.datetime) -> None:
     results_before = (current - _retention() - offset).date() + dt.timedelta(days=1)
     plays_before = (current - offset).date() + dt.timedelta(days=1)
     try:
-        rows, spent = results.prune(get_db(), results_before, plays_before, current)
+        rows, spent = sqlite_store.prune(get_db(), results_before, plays_before, current)
     except sqlite3.Error as exc:
         log.warning("retention pass failed: %s", exc)
         return
@@ -227,16 +243,14 @@ def _answer(id_: str, inserted: bool, row: dict[str, Any]) -> Response:
 def _existing(id_: str, client: str, moves: list[str], play: plays.Play) -> Response | None:
     """The answer to a post by a client that has a result already (a retry: 200; another
     result: 409), or to a play counted already (409); None if neither."""
-    row = use_store(lambda db: results.stored(db, id_, client),
-                    lambda s: s.stored(id_, client))
+    row = use_store(lambda s: s.stored(id_, client))
     if row is not None:
         if json.loads(row["move_list"]) == moves:
             return _answer(id_, False, row)  # the same post again: a retry, not a play
         raise refused(409, "client-counted", f"this client already has a result for {id_}: "
                       "a deal counts once per player",
                       result=results.row_result(row).to_json())
-    _, used = use_store(lambda db: results.play_state(db, play.id),
-                        lambda s: s.play_state(id_, play.id))
+    _, used = use_store(lambda s: s.play_state(id_, play.id))
     if used:
         raise refused(409, "play-used", "this play's result was counted already: a play "
                       "token counts one result")
@@ -281,10 +295,7 @@ def _counted_budget() -> None:
 @bp.post("/deals/<id_>/results")
 def post_result(id_: str) -> Response:
     """Body ``{"client", "moves", "play", "seconds"}`` -> 201 counted, 200 repeat, 4xx."""
-    row = published_row(id_)
-    current = now()
-    if current >= results_close(row):
-        raise closed(id_, row)
+    row, current = open_row(id_)
     payload = read_body(allow_text=False)
     client = _client(payload)
     moves = move_list(payload)
@@ -316,17 +327,11 @@ def post_result(id_: str) -> Response:
             retry_after=wait, headers={"Retry-After": str(wait)},
         )
     _counted_budget()
-    drop_at = results_close(row) + _retention()
-
-    def sqlite(db: Any) -> tuple[bool, dict[str, Any]]:
-        return results.record(db, id_, client, result, moves, current, play.id)
-
-    def redis(store: Any) -> tuple[bool, dict[str, Any]]:
-        return store.record(id_, client, result, moves, current, play.id, drop_at,  # type: ignore[no-any-return]
-                            results_close(row))
-
+    closes = results_close(row)
+    drop_at = closes + _retention()
     try:
-        inserted, stored = use_store(sqlite, redis)
+        inserted, stored = use_store(
+            lambda s: s.record(id_, client, result, moves, current, play.id, drop_at, closes))
     except results.PlayUsed:
         raise refused(409, "play-used", "this play's result was counted already: a play "
                       "token counts one result") from None
@@ -347,7 +352,7 @@ def stats(id_: str) -> Response:
     the deal's aggregates (one read, whatever the number of results)."""
     row = published_row(id_)
     final = clock.solution_open(dt.date.fromisoformat(row["date"]), now())
-    numbers = use_store(lambda db: results.deal_stats(db, id_), lambda s: s.deal_stats(id_))
+    numbers = use_store(lambda s: s.deal_stats(id_))
     out = {
         "deal": id_,
         **numbers,

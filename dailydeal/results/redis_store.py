@@ -1,7 +1,8 @@
-"""Verified results in Redis, for several API nodes that must count the same.
+"""Results in Redis, for several API nodes that must count the same.
 
-The same rules as ``dailydeal.daily.results`` (SQLite, the default for one machine), the
-same row shape and the same statistics formula (``stats_dict``); only the storage differs:
+The same interface as ``sqlite_store`` (SQLite, the default for one machine,
+``dailydeal.results.ResultsStore``), the same row shape and the same statistics formula
+(``stats_dict``); only the storage differs:
 
 - ``dailydeal:results:salt`` and ``dailydeal:plays:key``: the random salt of
   ``client_hash`` and the key that signs play tokens, created once by whichever node needs
@@ -33,8 +34,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from dailydeal.daily import plays
-from dailydeal.daily.results import PlayUsed, Result, client_hash, judge, stats_dict
+from dailydeal.results import PlayUsed, Result, Unavailable, client_hash, judge, plays, stats_dict
 
 PREFIX = "dailydeal:results"
 SALT_KEY = f"{PREFIX}:salt"
@@ -72,10 +72,6 @@ return 1
 """
 
 
-class Unavailable(Exception):
-    """Redis did not answer: the caller answers 503, nothing is half stored."""
-
-
 def options() -> dict[str, Any]:
     """Client options: short timeouts and no retries (a retry would double the wait, and
     a command that timed out may still run when Redis wakes up)."""
@@ -104,9 +100,9 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-class Store:
-    """The results, plays and statistics of one Redis; the salt and the play key are read
-    once (they never change)."""
+class RedisStore:
+    """``ResultsStore`` in one Redis: its results, plays and statistics; the salt and the
+    play key are read once (they never change)."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.r = client
@@ -244,4 +240,4 @@ class Store:
         return {**self.deal_stats(deal["id"]), "differ": differ}
 
 
-__all__ = ["TIMEOUT", "Store", "Unavailable", "connect", "options"]
+__all__ = ["TIMEOUT", "RedisStore", "Unavailable", "connect", "options"]

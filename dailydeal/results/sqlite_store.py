@@ -1,8 +1,8 @@
-"""Verified results of players and the statistics of a deal, kept as they are written.
+"""Results in SQLite (one machine, the default): the deals' own file keeps them.
 
 A result is stored once per client and deal (primary key), only after the verifier has
 replayed its moves; its ``won``, ``state``, ``moves`` and ``score`` are the verifier's, never
-the client's. When it comes with a play (``dailydeal.daily.plays``), ``hints`` is the count
+the client's. When it comes with a play (``dailydeal.results.plays``), ``hints`` is the count
 the server kept for that play and ``seconds`` the time the server measured from the play's
 start; the client's own figure is kept apart as ``reported_seconds``. Privacy: no address
 and no client id is stored, only ``client_hash()``: HMAC-SHA256 over the deal id and the
@@ -19,49 +19,14 @@ final numbers.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import hmac
 import json
-import re
-from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
 
-from dailydeal.games import new_game
-from dailydeal.verify import MoveError, replay
+from dailydeal.results import PlayUsed, Result, client_hash, judge, row_result, stats_dict, stats_of
 
-CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{16,128}$")  # a UUID or 128 random bits, encoded
-CLIENT_PREFIX = "dailydeal-client-v1"
-MAX_SECONDS = 7 * 86400  # a play time longer than a week is not a play time
 WRITE_TIMEOUT_MS = 1500  # a locked database: give up (503) rather than hold the request
-
-
-class PlayUsed(Exception):
-    """The play's result was counted already (a play token is good for one result)."""
-
-
-@dataclass(frozen=True)
-class Result:
-    won: bool
-    state: str
-    moves: int  # moves played, Accordion deals included (comparable to solution_length)
-    score: int
-    hints: int
-    seconds: int | None
-    reported_seconds: int | None = None  # what the client says; ``seconds`` is the server's
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "won": self.won,
-            "state": self.state,
-            "moves": self.moves,
-            "score": self.score,
-            "hints": self.hints,
-            "seconds": self.seconds,
-            "reported_seconds": self.reported_seconds,
-        }
 
 
 def salt(db: sqlite_utils.Database) -> bytes:
@@ -78,31 +43,6 @@ def _salt(db: sqlite_utils.Database, name: str) -> bytes:
     if row is None:
         raise RuntimeError(f"the {name} salt is missing (migrations m004, m005)")
     return bytes.fromhex(row[0])
-
-
-def client_hash(salt_: bytes, deal_id: str, client: str) -> str:
-    message = f"{CLIENT_PREFIX}|{deal_id}|{client}".encode()
-    return hmac.new(salt_, message, hashlib.sha256).hexdigest()
-
-
-def judge(
-    deal: dict[str, Any], moves: list[str], hints: int, seconds: int | None,
-    reported_seconds: int | None = None,
-) -> tuple[Result, MoveError | None]:
-    """The verifier's result of ``moves`` on a stored deal row, and its first illegal move
-    (None when every move was legal: only then may the result be stored)."""
-    verdict = replay(new_game(deal["game"], deal["seed"], deal["variant"]), moves)
-    assert verdict.game is not None
-    result = Result(
-        verdict.won,
-        verdict.state,
-        len(verdict.game.move_stack),
-        verdict.score,
-        hints,
-        seconds,
-        reported_seconds,
-    )
-    return result, verdict.error
 
 
 def _row(db: sqlite_utils.Database, deal_id: str, key: str) -> dict[str, Any] | None:
@@ -223,11 +163,6 @@ class _writing:
             conn.execute("PRAGMA busy_timeout = 30000")
 
 
-def row_result(row: dict[str, Any]) -> Result:
-    return Result(bool(row["won"]), row["state"], row["moves"], row["score"], row["hints"],
-                  row["seconds"], row.get("reported_seconds"))
-
-
 def deal_stats(db: sqlite_utils.Database, deal_id: str) -> dict[str, Any]:
     """Plays, wins, win rate and the winning move counts of a deal: its aggregates (a row
     and one row per distinct winning move count), never its results."""
@@ -239,27 +174,6 @@ def deal_stats(db: sqlite_utils.Database, deal_id: str) -> dict[str, Any]:
     ).fetchall())
     plays, wins, clean = row if row is not None else (0, 0, 0)
     return stats_dict(plays, wins, clean, histogram)
-
-
-def stats_dict(plays: int, wins: int, wins_without_hints: int,
-               histogram: dict[int, int]) -> dict[str, Any]:
-    """The statistics answer from aggregates (the one formula, SQLite and Redis alike)."""
-    counts = {int(m): int(c) for m, c in histogram.items() if int(c) > 0}
-    return {
-        "plays": int(plays),
-        "wins": int(wins),
-        "win_rate": round(wins / plays, 4) if plays else None,
-        "wins_without_hints": int(wins_without_hints),
-        "best": min(counts) if counts else None,
-        "winning_moves": [{"moves": m, "count": counts[m]} for m in sorted(counts)],
-    }
-
-
-def stats_of(results: list[tuple[bool, int, int]]) -> dict[str, Any]:
-    """Statistics of (won, moves, hints) triples: what the aggregates of these rows are."""
-    winning = [moves for won, moves, _ in results if won]
-    clean = sum(1 for won, _, hints in results if won and hints == 0)
-    return stats_dict(len(results), len(winning), clean, dict(Counter(winning)))
 
 
 def reverify(db: sqlite_utils.Database, deal: dict[str, Any]) -> dict[str, Any]:
@@ -327,14 +241,40 @@ def prune(
     return rows, plays
 
 
+class SqliteStore:
+    """``ResultsStore`` over one SQLite connection (the request's, in the web)."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+
+    def play_key(self) -> bytes:
+        return play_key(self.db)
+
+    def stored(self, deal_id: str, client: str) -> dict[str, Any] | None:
+        return stored(self.db, deal_id, client)
+
+    def play_state(self, deal_id: str, play_id: str) -> tuple[int, bool]:
+        return play_state(self.db, play_id)  # play ids are unique across deals
+
+    def note_hint(self, play_id: str, deal_id: str, expire_at: dt.datetime) -> bool:
+        return note_hint(self.db, play_id, deal_id)  # spent plays go with ``prune``
+
+    def record(
+        self, deal_id: str, client: str, result: Result, moves: list[str], now: dt.datetime,
+        play_id: str | None, drop_at: dt.datetime, closes_at: dt.datetime,
+    ) -> tuple[bool, dict[str, Any]]:
+        return record(self.db, deal_id, client, result, moves, now, play_id)
+
+    def deal_stats(self, deal_id: str) -> dict[str, Any]:
+        return deal_stats(self.db, deal_id)
+
+    def rebuild(self, deal: dict[str, Any]) -> dict[str, Any]:
+        return rebuild(self.db, deal)
+
+
 __all__ = [
-    "CLIENT_ID",
-    "MAX_SECONDS",
-    "PlayUsed",
-    "Result",
-    "client_hash",
+    "SqliteStore",
     "deal_stats",
-    "judge",
     "note_hint",
     "play_key",
     "play_state",
@@ -342,7 +282,6 @@ __all__ = [
     "rebuild",
     "record",
     "reverify",
-    "stats_dict",
-    "stats_of",
+    "salt",
     "stored",
 ]

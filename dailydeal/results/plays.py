@@ -5,7 +5,7 @@ when it was issued, signed with HMAC-SHA256 under the play key (32 random bytes 
 and kept where results are kept: the SQLite table ``salts`` or Redis, so that every worker
 and every node signs and checks alike, and an API node needs no deal secret). Nothing is
 stored when a token is issued; the store keeps, per token id, only the hints the play
-asked for and whether its result was counted (``dailydeal.daily.results``).
+asked for and whether its result was counted (``dailydeal.results``).
 
 A token is checked without the store: its signature covers the deal id, so a token of
 another deal, a changed issue time or a made-up id fails here. Single use is the store's
