@@ -2,12 +2,12 @@
 
     .venv/bin/python benchmarks/cluster.py [--duration 10] [--connections 32]
 
-The parts of tests/test_cluster.py, started the same way (its helpers, not a copy): a real
+The parts of tests/test_cluster.py, started the same way (tests/helpers, not a copy): a real
 redis-server (the shared rate limit and results: DAILYDEAL_REDIS_URL), gunicorn nodes from
 deploy/gunicorn.conf.py with ONE worker each (a node = a worker here, so that "two nodes"
 means twice the workers), each on its own copy of one SQLite file (today's Gaps deals with a
 real solver solution, as benchmarks/api.py fills them), and deploy/nginx.conf.example
-adapted by tests/test_nginx.py (TLS, cache, proxy_next_upstream). Runs, 10 s each:
+adapted by tests/helpers/nginx.py (TLS, cache, proxy_next_upstream). Runs, 10 s each:
 
 - one node, direct (no nginx);
 - one node behind nginx;
@@ -43,19 +43,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))  # the cluster test's helpers: one way to start it
+sys.path.insert(0, str(ROOT / "tests"))  # tests/helpers: one way to start the cluster
 
 from api import fill, run_wrk  # noqa: E402  (benchmarks/api.py)
-from test_cluster import (  # noqa: E402
-    NGINX,
-    REDIS,
-    cluster_conf,
-    copy_db,
-    start_node,
-    start_redis,
-    stop,
-)
-from test_nginx import OPENSSL, SERVER_NAME, free_port, wait_for  # noqa: E402
+from helpers import free_port, stop, wait_for  # noqa: E402  (tests/helpers)
+from helpers.cluster import REDIS, cluster_conf, copy_db, start_node, start_redis  # noqa: E402
+from helpers.nginx import NGINX, OPENSSL, SERVER_NAME  # noqa: E402
 
 from dailydeal.daily.store import deal_id  # noqa: E402
 

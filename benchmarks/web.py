@@ -6,7 +6,7 @@
 Fills a temporary database with today's deals of the three games (a real solver solution
 each, benchmarks/api.py's ``fill``), starts the real gunicorn from deploy/gunicorn.conf.py on
 a free loopback port with the default state budget, and drives Debian's Chromium with
-Playwright (the browser tests' helpers, tests/browser.py):
+Playwright (the browser tests' helpers, tests/helpers/browser.py):
 
 - weight: every HTML, JS and CSS byte a play page loads (before and after compression),
   and any request to another host (there must be none);
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
 
 from api import QUIET, fill, running  # noqa: E402  (benchmarks/api.py, servers.py)
-from browser import CHROMIUM_ARGS, Player, chromium_path, why_no_browser  # noqa: E402
+from helpers.browser import CHROMIUM_ARGS, Player, chromium_path, why_no_browser  # noqa: E402
 
 from dailydeal.daily.store import deal_id  # noqa: E402
 from dailydeal.games import GAMES  # noqa: E402

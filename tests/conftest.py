@@ -8,13 +8,28 @@ their meaning (past, today, future) however long the session runs.
 from __future__ import annotations
 
 import datetime as dt
+import json
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, Response
 from flask.testing import FlaskClient
+from helpers import running
+from helpers.browser import (
+    DESKTOP,
+    EVENTS_JS,
+    HOST_PAGE,
+    WATCHES,
+    Watch,
+    chromium,
+    hosts,
+    script_url,
+    serve,
+    serve_deals,
+)
 
 from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.games import GAMES, default_variant
@@ -22,6 +37,9 @@ from dailydeal.rating import TIERS
 from dailydeal.solvers import solve
 
 CANDIDATE_SEEDS = (2, 1, 4, 5, 3, 6, 8, 9, 10, 11)  # tried in turn until the solver wins one
+# A node budget, never a clock: the same seeds and solutions on a slow or loaded machine
+# (seed 2 wins every game today: 460, 5120 and 624 nodes).
+SOLVE_NODES = 50_000
 START = dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
@@ -47,16 +65,17 @@ def days(now: dt.datetime) -> dict[str, dt.date]:
 @pytest.fixture(scope="session")
 def solved() -> dict[str, tuple[int, list[str]]]:
     """game -> (seed, a real solver solution) for every game's default variant (cached):
-    the first candidate seed the solver wins within a short budget."""
+    the first candidate seed the solver wins within ``SOLVE_NODES`` nodes."""
     out = {}
     for game in GAMES:
         for seed in CANDIDATE_SEEDS:
-            result = solve(game, seed, time_limit=2)
+            result = solve(game, seed, max_nodes=SOLVE_NODES)
             if result.status == "won":
                 out[game] = (seed, result.moves)
                 break
         else:
-            pytest.fail(f"the {game} solver won none of the seeds {CANDIDATE_SEEDS}")
+            pytest.fail(f"the {game} solver won none of the seeds {CANDIDATE_SEEDS} within "
+                        f"{SOLVE_NODES} nodes")
     return out
 
 
@@ -155,3 +174,82 @@ def check_problem(resp: Any, status: int) -> dict[str, Any]:
 def problem() -> Callable[[Any, int], dict[str, Any]]:
     """``problem(resp, status)``: check an RFC 9457 answer and return its body."""
     return check_problem
+
+
+@pytest.fixture
+def server(tmp_path: Path, fill_db: Any) -> Any:
+    """gunicorn -c deploy/gunicorn.conf.py with two workers on a filled database (the
+    deployment tests: test_deploy.py, test_play_deploy.py)."""
+    fill_db(tmp_path / "dailydeal.db")
+    with running("gunicorn", tmp_path, env={"DAILYDEAL_WORKERS": "2"},
+                 startup=30) as (base, pid):
+        yield f"{base}/api/v1", pid
+
+
+# --- the browser tests' site, another origin, Chromium and a watched page (module scope:
+# each browser test module has its own server and database) ---------------------------
+@pytest.fixture(scope="module")
+def site(
+    tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
+) -> Iterator[str]:
+    with serve_deals(
+        tmp_path_factory.mktemp("web") / "dailydeal.db",
+        deal_rows,
+        now,
+        STATE_RATE_LIMIT="100000 per minute",
+        VERIFY_RATE_LIMIT="10000 per minute",
+        HINT_RATE_LIMIT="10000 per minute",
+        RESULTS_RATE_LIMIT="10000 per hour",
+    ) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def other_origin(site: str) -> Iterator[str]:
+    """Somebody else's site on another port: a page that embeds the player."""
+    host = Flask("host")
+
+    @host.get("/")
+    def index() -> Response:
+        from flask import request
+
+        deal = request.args["deal"]
+        script = json.loads(urllib.request.urlopen(f"{site}/api/v1/").read())  # noqa: S310
+        assert script["links"]["play"] == "/"
+        html = (
+            HOST_PAGE.replace("SCRIPT", f"{site}{script_url(site)}")
+            .replace("DEAL", deal)
+            .replace("API", f"{site}/api/v1")
+            .replace("EMBED", f"{site}{request.args.get('frame', '/embed/' + deal)}")
+        )
+        return Response(html, mimetype="text/html")
+
+    @host.get("/events.js")
+    def events() -> Response:
+        return Response(EVENTS_JS, mimetype="text/javascript")
+
+    with serve(host) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as chrome:
+        yield chrome
+
+
+@pytest.fixture
+def page(browser: Any, site: str, other_origin: str) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"]
+    )
+    page = context.new_page()
+    watch = Watch(hosts(site, other_origin))
+    watch.attach(page)
+    WATCHES[id(page)] = watch
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+    WATCHES.pop(id(page), None)
+    assert watch.errors == [], f"console errors: {watch.errors}"
+    assert watch.foreign == [], f"requests to other hosts: {watch.foreign}"

@@ -153,3 +153,70 @@ def all_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
             found.add(node.module)
     return found
+
+
+# --- the tests' own scaffolding --------------------------------------------------------------
+TESTS = ROOT / "tests"
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared helpers are in tests/helpers/ and shared fixtures in tests/conftest.py: a test
+    module (or a benchmark) that imports a test module runs or breaks with it."""
+    wrong = []
+    for path in sorted([*TESTS.rglob("*.py"), *(ROOT / "benchmarks").glob("*.py")]):
+        for name in sorted(all_imports(path)):
+            if name.split(".")[-1].startswith("test_") or name.startswith("test_"):
+                wrong.append(f"{path.relative_to(ROOT)} imports {name}")
+            if name in ("conftest", "tests.conftest"):
+                wrong.append(f"{path.relative_to(ROOT)} imports {name} (ask for its fixture)")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_shared_helpers_are_in_one_place() -> None:
+    """Next to the test modules only conftest.py: a helper module goes in tests/helpers/."""
+    loose = sorted(p.name for p in TESTS.glob("*.py")
+                   if not p.name.startswith("test_") and p.name != "conftest.py")
+    assert not loose, f"helper modules outside tests/helpers/: {loose}"
+    defined: dict[str, list[str]] = {}
+    for path in sorted(TESTS.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith(("test_", "_")):
+                defined.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    twice = {"free_port": defined.get("free_port", []), "wait_for": defined.get("wait_for", [])}
+    assert all(len(where) <= 1 for where in twice.values()), twice
+
+
+# --- docs/architecture.md is the map ------------------------------------------------------
+MAP = ROOT / "docs" / "architecture.md"
+MAP_LINE = re.compile(r"^- `(dailydeal/[^`]+\.py)`: (\S.*)$", re.M)
+
+
+def mapped() -> dict[str, str]:
+    """module path -> its one-line role, from the Modules section of docs/architecture.md."""
+    return dict(MAP_LINE.findall(MAP.read_text(encoding="utf-8")))
+
+
+def test_every_module_is_on_the_map() -> None:
+    roles = mapped()
+    paths = sorted(str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py"))
+    missing = [p for p in paths if p not in roles]
+    assert not missing, "docs/architecture.md (## Modules) names no role for:\n" + "\n".join(
+        f"  {p}  -> add a line: - `{p}`: <its one-line role>" for p in missing)
+    gone = sorted(p for p in roles if not (ROOT / p).is_file())
+    assert not gone, f"docs/architecture.md names modules that do not exist: {gone}"
+
+
+def test_the_map_states_the_declared_layers() -> None:
+    """The layer diagram names each layer of ``LAYERS`` in the same order."""
+    text = MAP.read_text(encoding="utf-8")
+    start = text.index("```", text.index("## Layers")) + 3
+    diagram = text[start:text.index("```", start)]
+    where = []
+    for prefixes in LAYERS:
+        for prefix in prefixes:
+            short = prefix.removeprefix("dailydeal.").replace(".", "/")
+            found = re.search(rf"(?<![\w/]){re.escape(short)}(?=/?[,\s])", diagram)
+            assert found, f"the layer diagram of docs/architecture.md does not name {short}"
+            where.append((found.start(), short))
+    order = [short for _, short in where]
+    assert [s for _, s in sorted(where)] == order, f"layers out of order: {sorted(where)}"

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import free_port
 
 from dailydeal.daily import store
 
@@ -102,12 +103,6 @@ def test_an_unreadable_secret_file(tmp_path: Path) -> None:
     env = {"DAILYDEAL_SECRET": "", "DAILYDEAL_SECRET_FILE": str(tmp_path)}  # a directory
     result = run(["generate", "--days", "1", "--db", str(tmp_path / "d.db")], env, tmp_path)
     one_clear_line(result, f"cannot read the secret file {tmp_path}")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_ctrl_c_on_serve_with_a_background_fill_stops_cleanly(tmp_path: Path) -> None:

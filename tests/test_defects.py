@@ -287,7 +287,7 @@ def test_8_the_player_posts_a_move_list_too_long_for_a_url(
     tmp_path: Path, deal_rows: list[dict[str, Any]], now: dt.datetime, days: dict[str, dt.date]
 ) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
+    from helpers.browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
 
     if (reason := why_no_browser()) is not None:
         pytest.skip(reason)

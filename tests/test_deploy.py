@@ -6,39 +6,10 @@ import datetime as dt
 import json
 import shutil
 import subprocess
-import sys
-import urllib.error
-import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import servers  # noqa: E402  (benchmarks/servers.py: one way to start the shipped servers)
-
-
-def fetch(url: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
-    if body is not None:
-        req.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, dict(resp.headers), json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), json.loads(exc.read())
-
-
-@pytest.fixture
-def server(tmp_path: Path, fill_db: Any) -> Any:
-    """gunicorn -c deploy/gunicorn.conf.py with two workers on a filled database."""
-    fill_db(tmp_path / "dailydeal.db")
-    with servers.running("gunicorn", tmp_path, env={"DAILYDEAL_WORKERS": "2"},
-                         startup=30) as (base, pid):
-        yield f"{base}/api/v1", pid
+from helpers import ROOT, fetch
 
 
 def test_gunicorn_serves_a_deal_and_verifies_its_solution(

@@ -1,7 +1,7 @@
 """The responsive iframe in a real browser: a host page on another origin frames
 /embed/{id} with static/embed-host.js, on a 390 px phone (docs/embedding.md).
 
-Skipped, with the reason, when Playwright or Chromium is missing (tests/browser.py).
+Skipped, with the reason, when Playwright or Chromium is missing (tests/helpers/browser.py).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import (
+from flask import Flask, Response
+from helpers.browser import (
     ARTIFACTS,
     Player,
     chromium,
@@ -19,7 +20,6 @@ from browser import (
     serve_deals,
     why_no_browser,
 )
-from flask import Flask, Response
 
 from dailydeal.daily.store import deal_id
 

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from test_deploy import fetch, server  # noqa: F401 - the fixture of the real deployment
+from helpers import fetch
 
 
 @pytest.fixture(autouse=True)
@@ -20,7 +20,7 @@ def _room_for_many_players(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_concurrent_results_count_each_player_once(
-    server: Any, solutions: dict[str, list[str]], days: dict[str, dt.date]  # noqa: F811
+    server: Any, solutions: dict[str, list[str]], days: dict[str, dt.date]
 ) -> None:
     base, _ = server
     # The date the database holds as today; the server reads the real clock, which still
@@ -47,7 +47,7 @@ def test_concurrent_results_count_each_player_once(
 
 
 def test_hint_and_commitment_over_the_wire(
-    server: Any, solutions: dict[str, list[str]], days: dict[str, dt.date]  # noqa: F811
+    server: Any, solutions: dict[str, list[str]], days: dict[str, dt.date]
 ) -> None:
     base, _ = server
     today = days["today"]  # as in the test above

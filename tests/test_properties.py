@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers.naive import CANONICAL, NAIVE  # the naive rules (perft and properties)
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_perft import CANONICAL, NAIVE  # the naive rules of the perft tests
 
 from dailydeal.games import GAMES, Game, new_game
 from dailydeal.shuffle import MAX_SEED

@@ -18,16 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import free_port
 
 from dailydeal.web import create_app
 
 REDIS = shutil.which("redis-server")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_two_instances_share_one_verify_budget(

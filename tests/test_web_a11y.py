@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (the browser fixtures of test_web_browser, imported, are parameters here)
 """Accessibility: axe-core (the engine behind Lighthouse's and most browsers' audits) finds
 no serious or critical violation on the daily page, a play page with a game under way, a
 won game, and the embed page, in the light and the dark theme. axe-core comes with the
@@ -11,16 +10,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from test_web_browser import (  # noqa: F401  (fixtures)
-    SKIP,
-    WATCHES,
-    browser,
-    open_player,
-    other_origin,
-    page,
-    site,
-    today_id,
-)
+from helpers.browser import SKIP, open_player, today_id
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 

@@ -8,193 +8,24 @@ Skipped, with the reason in pytest's summary, when Playwright or Chromium is mis
 from __future__ import annotations
 
 import datetime as dt
-import json
-import urllib.parse
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import (
-    ARTIFACTS,
+from helpers.browser import (
+    DESKTOP,
+    PHONE,
+    SKIP,
     Player,
-    chromium,
-    serve,
-    serve_deals,
-    why_no_browser,
+    api_state,
+    open_player,
+    shot,
+    today_id,
 )
-from flask import Flask, Response
 
 from dailydeal.daily.store import deal_id
 from dailydeal.games import GAMES, new_game
 
-SKIP = why_no_browser()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
-
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-
-
-# --- fixtures ----------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def site(
-    tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
-) -> Iterator[str]:
-    with serve_deals(
-        tmp_path_factory.mktemp("web") / "dailydeal.db",
-        deal_rows,
-        now,
-        STATE_RATE_LIMIT="100000 per minute",
-        VERIFY_RATE_LIMIT="10000 per minute",
-        HINT_RATE_LIMIT="10000 per minute",
-        RESULTS_RATE_LIMIT="10000 per hour",
-    ) as url:
-        yield url
-
-
-HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Another site</title>
-<link rel="icon" href="data:,">
-<style>button, div, span { background: #f0f !important; color: #0f0 !important;
-  font-size: 40px !important; }</style>
-<script type="module" src="SCRIPT"></script></head>
-<body><h1>My blog</h1>
-<daily-deal deal="DEAL" api="API"></daily-deal>
-<iframe id="embed" src="EMBED" width="800" height="700"></iframe>
-<script type="module" src="/events.js"></script>
-</body></html>"""
-
-EVENTS_JS = """window.dd = {moves: [], won: []};
-document.addEventListener("dailydeal-move", (e) => window.dd.moves.push(e.detail));
-document.addEventListener("dailydeal-won", (e) => window.dd.won.push(e.detail));"""
-
-
-@pytest.fixture(scope="module")
-def other_origin(site: str) -> Iterator[str]:
-    """Somebody else's site on another port: a page that embeds the player."""
-    host = Flask("host")
-
-    @host.get("/")
-    def index() -> Response:
-        from flask import request
-
-        deal = request.args["deal"]
-        script = json.loads(urllib.request.urlopen(f"{site}/api/v1/").read())  # noqa: S310
-        assert script["links"]["play"] == "/"
-        html = (
-            HOST_PAGE.replace("SCRIPT", f"{site}{script_url(site)}")
-            .replace("DEAL", deal)
-            .replace("API", f"{site}/api/v1")
-            .replace("EMBED", f"{site}{request.args.get('frame', '/embed/' + deal)}")
-        )
-        return Response(html, mimetype="text/html")
-
-    @host.get("/events.js")
-    def events() -> Response:
-        return Response(EVENTS_JS, mimetype="text/javascript")
-
-    with serve(host) as url:
-        yield url
-
-
-def script_url(site: str) -> str:
-    """The versioned URL of the element's script, as the daily page links it."""
-    html = urllib.request.urlopen(f"{site}/").read().decode()  # noqa: S310
-    start = html.index("/static/daily-deal.js")
-    return html[start : html.index('"', start)]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as chrome:
-        yield chrome
-
-
-class Watch:
-    """What a page did that it must not: console errors, uncaught errors, other hosts."""
-
-    def __init__(self, allowed: set[str]) -> None:
-        self.allowed = allowed
-        self.errors: list[str] = []
-        self.foreign: list[str] = []
-        self.allowed_errors: list[str] = []  # what a test causes on purpose (offline, a 429)
-
-    def allow(self, text: str) -> None:
-        """Console errors containing ``text`` are the test's doing, not the page's."""
-        self.allowed_errors.append(text)
-
-    def attach(self, page: Any) -> None:
-        page.on("console", self.console)
-        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-        page.on("request", self.request)
-
-    def console(self, message: Any) -> None:
-        # a server without play tokens (POST .../plays answers 404) is fine: the element
-        # plays on without one (docs/embedding.md)
-        where = (message.location or {}).get("url", "")
-        if message.type != "error" or where.endswith("/plays"):
-            return
-        if not any(text in message.text for text in self.allowed_errors):
-            self.errors.append(message.text)
-
-    def request(self, req: Any) -> None:
-        netloc = urllib.parse.urlsplit(req.url).netloc
-        if req.url.startswith("http") and netloc not in self.allowed:
-            self.foreign.append(req.url)
-
-
-WATCHES: dict[int, Watch] = {}  # the page fixture's watch of each page (by id)
-
-
-def hosts(*urls: str) -> set[str]:
-    return {urllib.parse.urlsplit(u).netloc for u in urls}
-
-
-@pytest.fixture
-def page(browser: Any, site: str, other_origin: str) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"]
-    )
-    page = context.new_page()
-    watch = Watch(hosts(site, other_origin))
-    watch.attach(page)
-    WATCHES[id(page)] = watch
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-    WATCHES.pop(id(page), None)
-    assert watch.errors == [], f"console errors: {watch.errors}"
-    assert watch.foreign == [], f"requests to other hosts: {watch.foreign}"
-
-
-def today_id(days: dict[str, dt.date], game: str, tier: str = "medium") -> str:
-    return deal_id(days["today"], game, tier)
-
-
-def api_state(site: str, id_: str, moves: list[str]) -> dict[str, Any]:
-    query = urllib.parse.urlencode({"moves": " ".join(moves)})
-    with urllib.request.urlopen(f"{site}/api/v1/deals/{id_}/state?{query}") as resp:  # noqa: S310
-        return json.loads(resp.read())  # type: ignore[no-any-return]
-
-
-def open_player(page: Any, url: str, game: str) -> Player:
-    page.goto(url)
-    player = Player(page, game)
-    from playwright.sync_api import expect
-
-    expect(player.host).to_have_attribute("data-moves", "0")
-    return player
-
-
-def shot(page: Any, name: str) -> Path:
-    out = (
-        ARTIFACTS
-        / "screenshots"
-        / f"{name}-{page.viewport_size['width']}x{page.viewport_size['height']}.png"
-    )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(out), full_page=True)
-    return out
 
 
 # --- play --------------------------------------------------------------------------------

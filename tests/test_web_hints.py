@@ -1,6 +1,6 @@
 """Hints, the "still winnable?" light, shared results and the fairness note in a real
 browser: the system Chromium against a real server with its own temporary database (the
-fixtures of test_web_browser, a fresh instance for this module), so the statistics seen
+browser fixtures of conftest.py, a fresh instance for this module), so the statistics seen
 here count only this module's plays.
 """
 
@@ -14,14 +14,19 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import test_web_browser as web
-from browser import Player
-from test_web_browser import PHONE, SKIP, api_state, open_player, shot, today_id
+from helpers.browser import (
+    DESKTOP,
+    PHONE,
+    SKIP,
+    Player,
+    api_state,
+    open_player,
+    serve_deals,
+    shot,
+    today_id,
+)
 
 from dailydeal.games import GAMES
-
-# the browser module's fixtures, a fresh instance of each (module scope) for this module
-site, other_origin, browser, page = web.site, web.other_origin, web.browser, web.page
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
@@ -251,7 +256,7 @@ def stingy_site(
     tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
 ) -> Iterator[str]:
     """A server whose hint budget is one a minute: the second hint meets a 429."""
-    with web.serve_deals(
+    with serve_deals(
         tmp_path_factory.mktemp("stingy") / "dailydeal.db",
         deal_rows,
         now,
@@ -267,7 +272,7 @@ def test_a_rate_limited_hint_says_try_again_later(
     from playwright.sync_api import expect
 
     # no console watch here: Chromium logs the 429 response itself as a console error
-    context = browser.new_context(viewport=web.DESKTOP)
+    context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     page.set_default_timeout(10_000)
     player = open_player(page, f"{stingy_site}/play/{today_id(days, 'pyramid')}", "pyramid")
@@ -296,7 +301,7 @@ def test_a_conflicting_second_result_shows_the_one_that_counts(
     from playwright.sync_api import expect
 
     # no console watch here: Chromium logs the 409 response itself as a console error
-    context = browser.new_context(viewport=web.DESKTOP)
+    context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     page.set_default_timeout(10_000)
     id_ = today_id(days, "gaps", "hard")

@@ -2,7 +2,7 @@
 then the network cut (Playwright's offline mode) and the pages opened from its cache.
 
 The system Chromium through Playwright against a real server on a free port (see
-tests/browser.py); skipped, with the reason, when either is missing.
+tests/helpers/browser.py); skipped, with the reason, when either is missing.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import CHROMIUM_ARGS, chromium, chromium_path, serve_deals, why_no_browser
+from helpers.browser import CHROMIUM_ARGS, chromium, chromium_path, serve_deals, why_no_browser
 
 from dailydeal.daily.store import deal_id
 
@@ -155,7 +155,7 @@ def test_chromium_finds_the_site_installable(browser: Any, site: str, tmp_path: 
 @contextmanager
 def own_site(path: Path, rows: list[dict[str, Any]], now: dt.datetime) -> Iterator[tuple[Any, str]]:
     """A server of its own (app, base URL), for a test that changes the app as it runs."""
-    from browser import serve
+    from helpers.browser import serve
 
     from dailydeal.daily.store import insert_deal, open_db
     from dailydeal.web import create_app

@@ -1,10 +1,9 @@
-# ruff: noqa: F811  (the browser fixtures of test_web_browser, imported, are parameters here)
 """The player's feel in a real browser (issue 24): moves played locally by rules.js with no
 request per move, a win made offline and verified once the network is back, a drag, the
 timer, dark mode, give up's confirmation, an offline reload, the hint budget's words, the
 arrow keys over a Pyramid and the cards' accessible names.
 
-The system Chromium through Playwright against a real server (tests/browser.py); skipped,
+The system Chromium through Playwright against a real server (tests/helpers/browser.py); skipped,
 with the reason, when Playwright or Chromium is missing.
 """
 
@@ -15,18 +14,7 @@ import json
 from typing import Any
 
 import pytest
-from browser import Player
-from test_web_browser import (  # noqa: F401  (fixtures)
-    SKIP,
-    WATCHES,
-    api_state,
-    browser,
-    open_player,
-    other_origin,
-    page,
-    site,
-    today_id,
-)
+from helpers.browser import SKIP, WATCHES, Player, api_state, open_player, today_id
 
 from dailydeal.games import new_game
 

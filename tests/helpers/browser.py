@@ -8,10 +8,14 @@ install``, which downloads a browser and cannot work on these machines.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
+import json
 import os
 import shutil
 import threading
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +24,9 @@ from typing import Any
 from flask import Flask
 from werkzeug.serving import BaseWSGIServer, make_server
 
-ROOT = Path(__file__).resolve().parents[1]
+from dailydeal.daily.store import deal_id
+
+ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"  # screenshots of the browser tests (git-ignored)
 CHROMIUM_ARGS = [
     "--headless",
@@ -170,3 +176,103 @@ class Player:
         """Accordion solutions may leave deals out: deal until ``card`` is in the row."""
         while not self.host.locator(f'[data-card="{card}"]').count():
             self.play("d")
+
+
+# --- the pages' tests: what several browser test modules share -----------------------
+SKIP = why_no_browser()
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Another site</title>
+<link rel="icon" href="data:,">
+<style>button, div, span { background: #f0f !important; color: #0f0 !important;
+  font-size: 40px !important; }</style>
+<script type="module" src="SCRIPT"></script></head>
+<body><h1>My blog</h1>
+<daily-deal deal="DEAL" api="API"></daily-deal>
+<iframe id="embed" src="EMBED" width="800" height="700"></iframe>
+<script type="module" src="/events.js"></script>
+</body></html>"""
+
+EVENTS_JS = """window.dd = {moves: [], won: []};
+document.addEventListener("dailydeal-move", (e) => window.dd.moves.push(e.detail));
+document.addEventListener("dailydeal-won", (e) => window.dd.won.push(e.detail));"""
+
+
+def script_url(site: str) -> str:
+    """The versioned URL of the element's script, as the daily page links it."""
+    html = urllib.request.urlopen(f"{site}/").read().decode()  # noqa: S310
+    start = html.index("/static/daily-deal.js")
+    return html[start : html.index('"', start)]
+
+
+class Watch:
+    """What a page did that it must not: console errors, uncaught errors, other hosts."""
+
+    def __init__(self, allowed: set[str]) -> None:
+        self.allowed = allowed
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        self.allowed_errors: list[str] = []  # what a test causes on purpose (offline, a 429)
+
+    def allow(self, text: str) -> None:
+        """Console errors containing ``text`` are the test's doing, not the page's."""
+        self.allowed_errors.append(text)
+
+    def attach(self, page: Any) -> None:
+        page.on("console", self.console)
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        page.on("request", self.request)
+
+    def console(self, message: Any) -> None:
+        # a server without play tokens (POST .../plays answers 404) is fine: the element
+        # plays on without one (docs/embedding.md)
+        where = (message.location or {}).get("url", "")
+        if message.type != "error" or where.endswith("/plays"):
+            return
+        if not any(text in message.text for text in self.allowed_errors):
+            self.errors.append(message.text)
+
+    def request(self, req: Any) -> None:
+        netloc = urllib.parse.urlsplit(req.url).netloc
+        if req.url.startswith("http") and netloc not in self.allowed:
+            self.foreign.append(req.url)
+
+
+WATCHES: dict[int, Watch] = {}  # the page fixture's watch of each page (by id)
+
+
+def hosts(*urls: str) -> set[str]:
+    return {urllib.parse.urlsplit(u).netloc for u in urls}
+
+
+def today_id(days: dict[str, dt.date], game: str, tier: str = "medium") -> str:
+    return deal_id(days["today"], game, tier)
+
+
+def api_state(site: str, id_: str, moves: list[str]) -> dict[str, Any]:
+    query = urllib.parse.urlencode({"moves": " ".join(moves)})
+    with urllib.request.urlopen(f"{site}/api/v1/deals/{id_}/state?{query}") as resp:  # noqa: S310
+        return json.loads(resp.read())  # type: ignore[no-any-return]
+
+
+def open_player(page: Any, url: str, game: str) -> Player:
+    page.goto(url)
+    player = Player(page, game)
+    from playwright.sync_api import expect
+
+    expect(player.host).to_have_attribute("data-moves", "0")
+    return player
+
+
+def shot(page: Any, name: str) -> Path:
+    out = (
+        ARTIFACTS
+        / "screenshots"
+        / f"{name}-{page.viewport_size['width']}x{page.viewport_size['height']}.png"
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out), full_page=True)
+    return out

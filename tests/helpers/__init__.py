@@ -1,0 +1,65 @@
+"""What the tests share, in one place: no test module imports another.
+
+``free_port`` is benchmarks/servers.py's (the one way the tests and the benchmarks start
+the shipped servers); ``browser`` drives Chromium, ``nginx`` and ``cluster`` start the
+deployment's nginx, gunicorn nodes and redis-server, ``naive`` holds the second-opinion
+move generators. Fixtures shared by several test modules live in tests/conftest.py.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from servers import free_port, running  # noqa: E402  (benchmarks/servers.py)
+
+
+def wait_for(check: Any, what: str, log: Path) -> None:
+    """Until ``check()`` is true (OSError counts as not yet), at most 30 s; else fail with
+    the end of ``log``."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not start:\n" + log.read_text()[-3000:])
+
+
+def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    """Stop a process started by a test: ``sig``, then SIGKILL after 20 s."""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def fetch(url: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
+    """GET ``url``, or POST ``body`` as JSON: (status, headers, JSON body)."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, dict(resp.headers), json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), json.loads(exc.read())
+
+
+__all__ = ["ROOT", "fetch", "free_port", "running", "stop", "wait_for"]
