@@ -265,8 +265,7 @@ def fill_days(
             "%d tiers not filled: %s", len(report.unfilled),
             ", ".join(f"{d} {g}/{v} {t}" for d, g, v, t in report.unfilled),
         )
-    log.info("%s", report.summary().splitlines()[0])
-    return report
+    return report  # its summary is the caller's to print, once (generate, serve, scheduler)
 
 
 def _collect(
