@@ -12,8 +12,9 @@ RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 # The modules setup.py compiles with mypyc (pyproject.toml, [tool.dailydeal] compiled)
 COMPILED_SOURCES := $(shell $(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['dailydeal']['compiled'])")
-# What setup.py needs to compile them (pyproject.toml, [build-system] requires), quoted
-BUILD_REQUIRES := $(shell $(PYTHON) -c "import tomllib; print(*(repr(r) for r in tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires']))")
+# What setup.py needs to compile them (pyproject.toml: [build-system] requires and
+# [tool.dailydeal] compiler), quoted for the shell
+BUILD_REQUIRES := $(shell $(PYTHON) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb')); print(*map(repr, p['build-system']['requires'] + p['tool']['dailydeal']['compiler']))")
 BUILT := $(VENV)/.compiled
 BUILD_LOG := $(VENV)/compile.log
 # A second environment with every runtime dependency at the lowest version pyproject allows
@@ -23,7 +24,7 @@ LOWEST := .venv-lowest
 
 $(RUNTIME): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	DAILYDEAL_PURE_PYTHON=1 $(BIN)/pip install --quiet -e .
+	DAILYDEAL_PURE_PYTHON=1 $(BIN)/pip install --quiet --no-compile -e .
 	@touch $@
 
 $(STAMP): $(RUNTIME)
@@ -56,7 +57,7 @@ run: $(RUNTIME)
 # -rs: the summary names every skipped test and why (the browser tests without Chromium)
 test: $(STAMP) $(BUILT)
 	$(BIN)/pytest -rs
-	$(BIN)/ruff check dailydeal tests benchmarks setup.py
+	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py
 	$(BIN)/mypy dailydeal
 
 # The tests again on the lowest versions pyproject.toml allows (CI runs it after `make test`).
@@ -69,7 +70,7 @@ test-lowest:
 	$(LOWEST)/bin/pytest -p no:cacheprovider $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check dailydeal tests benchmarks setup.py
+	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py
 	$(BIN)/mypy dailydeal
 
 clean:

@@ -6,10 +6,11 @@
 
 Clones the repository (``git clone``, committed files only: no .venv, no build, no database)
 into a temporary directory, runs ``make run PORT=<a free port>`` there, and prints the seconds
-until ``GET /`` answers 200; with ``--build``, also until ``dailydeal/compiled.json`` records a
-finished compiled build. Then it stops that ``make run`` (its whole process group) and deletes
-the clone. Needs only the standard library, git, make and the network that ``pip`` uses;
-nothing is cached between runs (this machine keeps no pip cache), as on a newcomer's machine.
+until ``GET /`` answers 200; with ``--build``, also until the package's ``compiled.json``
+records a finished compiled build. Then it stops that ``make run`` (its whole process
+group) and deletes the clone. Needs only the standard library, git, make and the network
+that ``pip`` uses; nothing is cached between runs (this machine keeps no pip cache), as on a
+newcomer's machine.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Compiled or Python: which build of the solvers' hot modules runs, and why.
 
 ``setup.py`` compiles the modules listed in pyproject.toml (``[tool.dailydeal] compiled``)
-with mypyc when it can, and records the SHA-256 of each one's source in
-``dailydeal/compiled.json``. The Python source stays the reference: a compiled module must
-give the same results (tests/test_native.py compares them node for node).
+with mypyc when it can, and records the SHA-256 of each one's source in ``compiled.json``
+beside this module. The Python source stays the reference: a compiled module must give the
+same results (tests/test_native.py compares them node for node).
 
 A compiled module whose source changed after the build (an edit or a checkout in an
 editable install) would silently run the old code. So, before anything imports them,
