@@ -16,6 +16,7 @@ newcomer's machine.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -64,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--keep-log", help="copy make run's output to this file")
     args = parser.parse_args(argv)
+    # stopped by a signal (a background job ignores Ctrl-C): still stop make run, below
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
 
     with tempfile.TemporaryDirectory(prefix="dailydeal-firstrun-") as tmp:
         clone = Path(tmp) / "dailydeal"
@@ -95,10 +98,14 @@ def main(argv: list[str] | None = None) -> int:
                     break
                 time.sleep(0.25)
         finally:
+            # as Ctrl-C in a terminal: SIGINT to the whole group, then SIGKILL to what is left
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGINT)
             try:
-                os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait(timeout=30)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
+            except subprocess.TimeoutExpired:
+                print(f"{commit}: make run did not stop within 30 s of Ctrl-C", flush=True)
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             if args.keep_log:
                 Path(args.keep_log).write_bytes(log.read_bytes())

@@ -256,3 +256,44 @@ def test_a_taken_port_is_one_line_before_anything_is_filled(tmp_path: Path) -> N
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"Error: cannot listen on 127.0.0.1:{port}")
     assert not db.exists()  # nothing filled, nothing created
+
+
+def test_ctrl_c_during_the_first_fill_stops_serve_at_once(tmp_path: Path) -> None:
+    """`make run` fills today's deals in a scheduler thread while it serves: Ctrl-C (SIGINT
+    to the whole process group, as a terminal sends it) then stops the fill's solver
+    processes and the server, instead of waiting minutes for a fill whose workers died
+    (their tasks lost, the pool waiting for them forever)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = ("import dailydeal.cli.web as web; web.FIRST_STOCK_DELAY = 0.2; "
+            "from dailydeal.cli import main; main()")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "DAILYDEAL_SECRET": "ctrl-c-test-4e8a1c9d7b3f5e2a6c0d8b4f1e7a3c5d",
+           "DAILYDEAL_GAMES": "pyramid", "DAILYDEAL_MAX_ATTEMPTS": "60"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "serve", "--db", str(tmp_path / "d.db"), "--port", "0",
+         "--fill", "background", "--jobs", "2"],
+        stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+    )
+    try:
+        assert proc.stderr is not None
+        lines = []
+        for line in proc.stderr:  # the first run has begun: its solver processes start
+            lines.append(line)
+            if line.startswith("filling the deals of"):
+                break
+        time.sleep(3)
+        assert proc.poll() is None, "".join(lines)
+        os.killpg(proc.pid, signal.SIGINT)
+        rest = proc.communicate(timeout=60)[1]  # a hang guard, not a speed target
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    output = "".join(lines) + rest
+    assert "stopping the fill of deals" in output, output
+    assert "KeyboardInterrupt" not in output, output  # the workers left it to the server

@@ -6,6 +6,7 @@ import dataclasses
 import datetime as dt
 import logging
 import multiprocessing
+import os
 import socket
 import sys
 from typing import Any
@@ -65,6 +66,28 @@ def check_port(host: str, port: int) -> None:
             f"cannot listen on {host}:{port} ({reason}): stop what uses it, or choose "
             "another with --port (make run PORT=8080)"
         ) from None
+
+
+def stop_running_fills(
+    older: set[multiprocessing.process.BaseProcess],
+) -> None:
+    """At the server's exit: a fill still running (a scheduler run in a thread, waiting on
+    its solver processes) would hold the exit for minutes. Stop its processes (those not
+    in ``older``, the children from before the server) and leave now; the deals stored so
+    far stay, and the next run fills the rest."""
+    children = [p for p in multiprocessing.active_children() if p not in older]
+    if not children:
+        return
+    click.echo("stopping the fill of deals (the deals stored so far are kept)", err=True)
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(5)
+    exc = sys.exc_info()[1]
+    code = exc.code if isinstance(exc, SystemExit) else int(exc is not None)
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(code if isinstance(code, int) else int(code is not None))
 
 
 def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.BaseProcess:
@@ -172,6 +195,7 @@ def serve(
         "DAILY_GAMES": settings.games,
     }
     create_app(config)  # fail here, once and before filling, on a bad setting
+    older = set(multiprocessing.active_children())
     filler = None
     if fill == "wait":
         fill_today(settings, settings.jobs, sys.stderr.isatty())
@@ -203,3 +227,4 @@ def serve(
             sched.shutdown(wait=False)
         if filler is not None and filler.is_alive():
             filler.terminate()
+        stop_running_fills(older)

@@ -33,6 +33,7 @@ import json
 import logging
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -298,6 +299,10 @@ _parent_pid: int | None = None
 def _init_worker(parent: int) -> None:
     global _parent_pid
     _parent_pid = parent
+    # Stopped by the parent (the pool's terminate, or _check_parent), never by the Ctrl-C a
+    # terminal sends its whole process group: a worker dead of it loses its task, and the
+    # parent, a server's scheduler thread, would wait for it forever.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _fill_unit_args(args: tuple[Settings, bytes, Unit]) -> UnitResult:
