@@ -195,6 +195,7 @@ def test_an_in_place_build_never_exposes_half_a_build(
     compiler touches a file the manifest says "building" and the old build is gone; the
     hashes written at the end are those of the sources as mypyc read them (an edit during
     the build leaves a stale build, which dailydeal.native does not run)."""
+    pytest.importorskip("setuptools", reason="setup.py needs setuptools (a venv of 3.12+ has none)")
     from setuptools.command.build_ext import build_ext
 
     setup_py = load_setup(monkeypatch, tmp_path)
