@@ -22,7 +22,7 @@ LOWEST := .venv-lowest
 
 .PHONY: run test test-lowest lint install clean
 
-$(RUNTIME): pyproject.toml setup.py
+$(RUNTIME): pyproject.toml setup.py build_backend.py
 	$(PYTHON) -m venv $(VENV)
 	DAILYDEAL_PURE_PYTHON=1 $(BIN)/pip install --quiet --no-compile -e .
 	@touch $@

@@ -83,8 +83,8 @@ def stop_running_fills(
         child.terminate()
     for child in children:
         child.join(5)
-    exc = sys.exc_info()[1]
-    code = exc.code if isinstance(exc, SystemExit) else int(exc is not None)
+    exc = sys.exc_info()[1]  # the server's SystemExit (its status), an error, or None
+    code = exc.code if isinstance(exc, SystemExit) else (1 if exc is not None else None)
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     os._exit(code if isinstance(code, int) else int(code is not None))
