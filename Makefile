@@ -5,38 +5,59 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
+# The package and its runtime dependencies, the solvers as Python source: enough to serve.
+# (DAILYDEAL_PURE_PYTHON at install: pip compiles nothing; the build below does, apart.)
+RUNTIME := $(VENV)/.runtime
+# ... and the tools of `make test` (pytest, ruff, mypy, Playwright)
 STAMP := $(VENV)/.installed
 # The modules setup.py compiles with mypyc (pyproject.toml, [tool.dailydeal] compiled)
 COMPILED_SOURCES := $(shell $(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['dailydeal']['compiled'])")
+# What setup.py needs to compile them (pyproject.toml: [build-system] requires and
+# [tool.dailydeal] compiler), quoted for the shell
+BUILD_REQUIRES := $(shell $(PYTHON) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb')); print(*map(repr, p['build-system']['requires'] + p['tool']['dailydeal']['compiler']))")
 BUILT := $(VENV)/.compiled
+BUILD_LOG := $(VENV)/compile.log
 # A second environment with every runtime dependency at the lowest version pyproject allows
 LOWEST := .venv-lowest
 
 .PHONY: run test test-lowest lint install clean
 
-$(STAMP): pyproject.toml setup.py
+$(RUNTIME): pyproject.toml setup.py build_backend.py
 	$(PYTHON) -m venv $(VENV)
+	DAILYDEAL_PURE_PYTHON=1 $(BIN)/pip install --quiet --no-compile -e .
+	@touch $@
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	DAILYDEAL_PURE_PYTHON=1 $(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
 
-# An edit of a compiled module recompiles it (a stale build would run as Python source,
-# slower: dailydeal/native.py); the install above has just compiled everything.
-$(BUILT): $(STAMP) $(COMPILED_SOURCES)
-	@if find $(COMPILED_SOURCES) -newer $(STAMP) | grep -q .; then \
-		echo "recompiling the solvers (setup.py)"; $(BIN)/pip install --quiet --no-deps -e .; fi
-	@touch $(BUILT)
+# The compiled solvers, in place (setup.py: the Python source runs until the build is
+# complete, and whenever a compiled module's source is newer than its build:
+# dailydeal/native.py). Again after an edit of a compiled module.
+$(BUILT): $(RUNTIME) $(COMPILED_SOURCES)
+	$(BIN)/pip install --quiet $(BUILD_REQUIRES)
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	@touch $@
 
-install: $(BUILT)
+install: $(STAMP) $(BUILT)
 
-run: $(BUILT)
-	@echo "dailydeal: filling today's deals, then serving the daily page at http://$(HOST):$(PORT)/"
-	$(BIN)/dailydeal serve --jobs 2 --host $(HOST) --port $(PORT)
+# Serves at once, from the Python source while the solvers compile in the background (at
+# the lowest priority, log in $(BUILD_LOG)); processes started once the build is complete
+# (the scheduler's fills, a restart) run it. Today's deals are stored in the background too.
+run: $(RUNTIME)
+	@if ! $(MAKE) --no-print-directory -q $(BUILT) 2>/dev/null; then \
+		echo "dailydeal: compiling the solvers in the background (log: $(BUILD_LOG))"; \
+		( nice -n 19 $(MAKE) --no-print-directory $(BUILT) >$(BUILD_LOG) 2>&1; \
+		  $(BIN)/python -c "from dailydeal import native; print('dailydeal: background build done; processes started from now on run the solvers', native.BUILD)" \
+		) >&2 & \
+	fi
+	@$(BIN)/dailydeal serve --jobs 2 --fill background --host $(HOST) --port $(PORT)
 
 # -rs: the summary names every skipped test and why (the browser tests without Chromium)
-test: $(BUILT)
+test: $(STAMP) $(BUILT)
 	$(BIN)/pytest -rs
-	$(BIN)/ruff check dailydeal tests benchmarks setup.py
+	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py
 	$(BIN)/mypy dailydeal
 
 # The tests again on the lowest versions pyproject.toml allows (CI runs it after `make test`).
@@ -48,8 +69,8 @@ test-lowest:
 	@echo "lowest versions allowed by pyproject.toml:" && cat $(LOWEST)/constraints.txt
 	$(LOWEST)/bin/pytest -p no:cacheprovider $(PYTEST_ARGS)
 
-lint: $(BUILT)
-	$(BIN)/ruff check dailydeal tests benchmarks setup.py
+lint: $(STAMP)
+	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py
 	$(BIN)/mypy dailydeal
 
 clean:

@@ -9,6 +9,13 @@ the environment, or when mypyc fails, the package installs as plain Python (a wa
 so). The build writes ``dailydeal/compiled.json`` (the SHA-256 of each compiled module's
 source); ``dailydeal.native`` reads it at import and runs the Python source instead of a
 compiled module whose source has changed since the build.
+
+A build into the source tree (``python setup.py build_ext --inplace``, what ``make`` runs,
+or an editable install) may happen while the server runs from that tree: ``make run``
+compiles in the background. So it holds a lock (one build at a time), marks the manifest
+"building" before it touches a compiled file (the Python source runs meanwhile), replaces
+each compiled file by a new one (a running process keeps the file it has loaded), and
+records the hashes, taken before mypyc read the sources, only once every file is in place.
 """
 
 from __future__ import annotations
@@ -19,13 +26,19 @@ import os
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 MANIFEST = "dailydeal/compiled.json"
+BUILDING_MARK = "building"  # dailydeal.native.BUILDING_MARK: the Python source runs meanwhile
+LOCK = "build/.dailydeal-build.lock"
+
+# The hashes of the sources mypyc compiles, taken before it reads them (extensions())
+_compiled_hashes: dict[str, str] = {}
+_lock: IO[str] | None = None
 
 
 def compiled_modules() -> list[str]:
@@ -44,15 +57,42 @@ def source_hashes(paths: list[str]) -> dict[str, str]:
     }
 
 
-def remove_in_tree_builds() -> None:
-    """Drop an earlier in-place build (editable install): it would run old code."""
+def write_manifest(target: Path, modules: dict[str, str]) -> None:
+    """Write the manifest at once (a new file renamed over the old): a reader sees the old
+    one or the new one, never half of one."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(json.dumps(modules, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(partial, target)
+
+
+def hold_build_lock() -> None:
+    """One build at a time in this tree (``make run``'s background build, ``make test``):
+    held until this process ends."""
+    global _lock
+    if _lock is not None:
+        return
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no background build there either
+        return
+    path = ROOT / LOCK
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _lock = path.open("a", encoding="utf-8")
+    fcntl.flock(_lock, fcntl.LOCK_EX)
+
+
+def remove_in_tree_builds(keep_manifest: bool = False) -> None:
+    """Drop an earlier in-place build (editable install): it would run old code. Unlinked,
+    not overwritten: a process that loaded one keeps it. The manifest goes last."""
     for path in compiled_modules():
         module = ROOT / path
         for built in module.parent.glob(module.stem + ".*.so"):
             built.unlink()
         for built in module.parent.glob(module.stem + "__mypyc.*.so"):
             built.unlink()
-    (ROOT / MANIFEST).unlink(missing_ok=True)
+    if not keep_manifest:
+        (ROOT / MANIFEST).unlink(missing_ok=True)
 
 
 def warn(message: str) -> None:
@@ -68,19 +108,24 @@ class OptionalBuildExt(build_ext):
     """
 
     def run(self) -> None:
+        in_tree = bool(self.inplace or getattr(self, "editable_mode", False))
+        if in_tree and self.extensions:
+            # from here until the hashes are written, new processes run the Python source
+            write_manifest(ROOT / MANIFEST, dict.fromkeys(_compiled_hashes, BUILDING_MARK))
+            remove_in_tree_builds(keep_manifest=True)
         try:
             super().run()
         except Exception as exc:  # no compiler, a mypyc error: the Python source still works
             warn(f"compiling the solvers failed ({exc}); installing plain Python")
             self._remove_outputs()
             return
-        manifest = json.dumps(source_hashes(compiled_modules()), indent=1, sort_keys=True)
+        if not self.extensions:
+            return
         targets = {Path(self.build_lib) / MANIFEST}
-        if self.inplace or getattr(self, "editable_mode", False):
+        if in_tree:
             targets.add(ROOT / MANIFEST)
         for target in targets:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(manifest + "\n", encoding="utf-8")
+            write_manifest(target, _compiled_hashes)
 
     def _remove_outputs(self) -> None:
         """Drop any half-built extension so the Python source is what gets imported."""
@@ -99,6 +144,9 @@ def extensions() -> list[Any]:
     except ImportError:
         warn("mypyc is not available: installing plain Python")
         return []
+    hold_build_lock()
+    # the sources as mypyc reads them now: an edit during the build makes it stale at once
+    _compiled_hashes.update(source_hashes(compiled_modules()))
     try:
         # separate=True: one extension per module, each inside the package (no top-level
         # shared library that an editable install could not import)

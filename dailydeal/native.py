@@ -1,15 +1,20 @@
 """Compiled or Python: which build of the solvers' hot modules runs, and why.
 
 ``setup.py`` compiles the modules listed in pyproject.toml (``[tool.dailydeal] compiled``)
-with mypyc when it can, and records the SHA-256 of each one's source in
-``dailydeal/compiled.json``. The Python source stays the reference: a compiled module must
-give the same results (tests/test_native.py compares them node for node).
+with mypyc when it can, and records the SHA-256 of each one's source in ``compiled.json``
+beside this module. The Python source stays the reference: a compiled module must give the
+same results (tests/test_native.py compares them node for node).
 
 A compiled module whose source changed after the build (an edit or a checkout in an
 editable install) would silently run the old code. So, before anything imports them,
 ``use_fresh_modules()`` compares the hashes; if any differs, or ``DAILYDEAL_PURE_PYTHON``
 is set to anything but ``0``, every recorded module is imported from its ``.py`` source
 instead (a finder placed first on ``sys.meta_path``), and ``BUILD`` says why.
+
+A build in the source tree (``make run`` compiles in the background while it serves) first
+writes the manifest with ``"building"`` in place of every hash, then replaces the compiled
+files, then writes the hashes (each write atomic): a process that starts meanwhile imports
+the Python source, one that starts after the last write imports the whole new build.
 """
 
 from __future__ import annotations
@@ -33,8 +38,12 @@ COMPILED = "compiled"
 NOT_BUILT = "python (not compiled: no compiler, or DAILYDEAL_PURE_PYTHON at install)"
 REQUESTED = "python (DAILYDEAL_PURE_PYTHON is set)"
 STALE = "python (the compiled build is older than the source: run `make install`)"
+BUILDING = "python (the compiled build is not finished: `make run` or `make install` makes it)"
 
-# What runs, once use_fresh_modules() has looked: one of the four strings above
+# The manifest's value for a module while setup.py is (re)building it in the source tree
+BUILDING_MARK = "building"
+
+# What runs, once use_fresh_modules() has looked: one of the five strings above
 BUILD = NOT_BUILT
 
 
@@ -98,19 +107,22 @@ def use_fresh_modules() -> str:
     if not manifest:
         BUILD = NOT_BUILT
         return BUILD
-    stale = changed(manifest)
-    if pure_python_requested() or stale:
+    building = BUILDING_MARK in manifest.values()
+    stale = [] if building else changed(manifest)
+    if pure_python_requested() or building or stale:
         if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
             sys.meta_path.insert(0, _SourceFinder(list(manifest)))
-        if stale and not pure_python_requested():
+        if pure_python_requested():
+            BUILD = REQUESTED
+        elif building:
+            BUILD = BUILDING
+        else:
             BUILD = STALE
             warnings.warn(
                 f"dailydeal: {', '.join(stale)} changed since it was compiled; running the "
                 "Python source (slower). Rebuild with `make install`.",
                 stacklevel=2,
             )
-        else:
-            BUILD = REQUESTED
         return BUILD
     BUILD = COMPILED
     return BUILD

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import dailydeal.daily.scheduler  # noqa: F401  (bound to the real fill_days before a test patches it)
 from dailydeal.cli import main
-from dailydeal.cli.web import todays_range
+from dailydeal.cli.web import fill_today_then_stock, todays_range
 
 
 @settings(deadline=None)
@@ -56,6 +56,9 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
 
         def modify_job(self, job_id: str, **changes: Any) -> None:
             calls["first_run"] = changes["next_run_time"]
+
+        def add_job(self, func: Any, trigger: str, run_date: Any, **kw: Any) -> None:
+            calls["first_job"] = (func, run_date)
 
     def fake_create(settings: Any, *, blocking: bool) -> FakeScheduler:
         calls["blocking"] = blocking
@@ -104,11 +107,51 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
     calls.clear()  # in the background with the scheduler: its first run fills today first
     result = CliRunner().invoke(main, ["serve", "--db", str(db), "--fill", "background"])
     assert result.exit_code == 0, result.output
-    assert "fill" not in calls and "background" not in calls and "first_run" in calls
+    assert "fill" not in calls and "background" not in calls and "first_run" not in calls
+    job, when = calls["first_job"]
+    assert job is fill_today_then_stock and when < dt.datetime.now(dt.UTC) + dt.timedelta(1 / 24)
+
+
+def test_the_background_first_run_fills_today_then_the_days_ahead(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """`serve --fill background` (make run): today's summary printed once, then one line
+    that says what the days ahead added, not the same summary again."""
+    from dailydeal.config import Settings
+    from dailydeal.daily.generate import FillReport, Unit, UnitResult
+
+    ranges: list[tuple[dt.date, int, bool]] = []
+
+    def fake_fill(settings: Any, start: dt.date, days: int, **kw: Any) -> FillReport:
+        ranges.append((start, days, kw["isolated"]))
+        report = FillReport(start, days, (("gaps", "standard"),), already=4 * len(ranges) - 4)
+        last = start + dt.timedelta(days=days - 1)
+        report.units.append(UnitResult(Unit(last, "gaps", "standard"),
+                                       filled=["easy", "medium", "hard", "expert"], attempts=9))
+        return report
+
+    monkeypatch.setattr("dailydeal.daily.generate.fill_days", fake_fill)
+    monkeypatch.setattr("dailydeal.daily.scheduler.fill_days", fake_fill)
+    monkeypatch.setattr("dailydeal.daily.webhooks.start", lambda settings, now: None)
+    settings = Settings(db_path=Path("unused.db"), secret="s" * 40, days_ahead=3, jobs=2)
+    caplog.set_level("DEBUG", logger="dailydeal")
+    before = dt.datetime.now(dt.UTC)
+    fill_today_then_stock(settings)
+    (today, days, isolated), (stock, stock_days, _) = ranges
+    assert isolated  # a web process's thread: solved in child processes
+    assert (today, days) == todays_range(before) or (today, days) == todays_range(
+        dt.datetime.now(dt.UTC))
+    assert stock == today and stock_days > days
+    printed = capsys.readouterr().err + "\n".join(r.getMessage() for r in caplog.records)
+    assert printed.count("deals wanted") == 1, printed  # the summary, once
+    [line] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("stock ")]
+    ahead = today + dt.timedelta(days=stock_days - 1)
+    assert f"4 deals added for {ahead}..{ahead}" in line, line
 
 
 def test_the_first_serve_commits_today_then_the_days_ahead(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A first `serve` on an empty SQLite file (the real generator and scheduler, a small
     budget): today's dates are stored before the server starts, then the scheduler's first
@@ -123,6 +166,7 @@ def test_the_first_serve_commits_today_then_the_days_ahead(
                         "MAX_NODES": "3000", "MAX_ATTEMPTS": "4", "DAYS_AHEAD": "2"}.items():
         monkeypatch.setenv(f"DAILYDEAL_{name}", value)
     monkeypatch.setattr("dailydeal.cli.web.FIRST_STOCK_DELAY", 1.0)
+    caplog.set_level("INFO", logger="dailydeal")
     ran = threading.Event()
     real_fill_stock = scheduler.fill_stock
 
@@ -183,6 +227,11 @@ def test_the_first_serve_commits_today_then_the_days_ahead(
         assert early is (date in ahead), (date, early)
     deal = client.get(f"/api/v1/deals/{listed['commitments'][0]['id']}").get_json()
     assert deal["commitment"]["in_advance"] is False  # day one: committed on its own day
+    # today's summary is printed once; the scheduler's run then says what it added
+    printed = result.output + "\n".join(r.getMessage() for r in caplog.records)
+    assert printed.count("deals wanted") == 1, printed
+    [line] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("stock ")]
+    assert f"for {min(ahead)}..{max(ahead)}" in line and "deals added" in line, line
 
 
 def test_a_taken_port_is_one_line_before_anything_is_filled(tmp_path: Path) -> None:
@@ -207,3 +256,44 @@ def test_a_taken_port_is_one_line_before_anything_is_filled(tmp_path: Path) -> N
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"Error: cannot listen on 127.0.0.1:{port}")
     assert not db.exists()  # nothing filled, nothing created
+
+
+def test_ctrl_c_during_the_first_fill_stops_serve_at_once(tmp_path: Path) -> None:
+    """`make run` fills today's deals in a scheduler thread while it serves: Ctrl-C (SIGINT
+    to the whole process group, as a terminal sends it) then stops the fill's solver
+    processes and the server, instead of waiting minutes for a fill whose workers died
+    (their tasks lost, the pool waiting for them forever)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = ("import dailydeal.cli.web as web; web.FIRST_STOCK_DELAY = 0.2; "
+            "from dailydeal.cli import main; main()")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "DAILYDEAL_SECRET": "ctrl-c-test-4e8a1c9d7b3f5e2a6c0d8b4f1e7a3c5d",
+           "DAILYDEAL_GAMES": "pyramid", "DAILYDEAL_MAX_ATTEMPTS": "60"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "serve", "--db", str(tmp_path / "d.db"), "--port", "0",
+         "--fill", "background", "--jobs", "2"],
+        stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+    )
+    try:
+        assert proc.stderr is not None
+        lines = []
+        for line in proc.stderr:  # the first run has begun: its solver processes start
+            lines.append(line)
+            if line.startswith("filling the deals of"):
+                break
+        time.sleep(3)
+        assert proc.poll() is None, "".join(lines)
+        os.killpg(proc.pid, signal.SIGINT)
+        rest = proc.communicate(timeout=60)[1]  # a hang guard, not a speed target
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    output = "".join(lines) + rest
+    assert "stopping the fill of deals" in output, output
+    assert "KeyboardInterrupt" not in output, output  # the workers left it to the server

@@ -147,3 +147,89 @@ def test_pure_python_can_be_asked_for() -> None:
     assert build == (native.REQUESTED if native.recorded() else native.NOT_BUILT)
     assert compiled == [False]
     assert files[0].endswith(".py")
+
+
+def compiled_names() -> list[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    paths = config["tool"]["dailydeal"]["compiled"]
+    return [p.removesuffix(".py").replace("/", ".") for p in paths]
+
+
+def test_a_build_in_progress_runs_the_python_source(tmp_path: Path) -> None:
+    """While `make run` compiles in the background (the manifest says "building"), a new
+    process imports every recorded module from source, whatever compiled files lie there:
+    with a compiled build here, the copy holds it, and it is not run."""
+    copy = tmp_path / "dailydeal"
+    shutil.copytree(ROOT / "dailydeal", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "compiled.json").write_text(
+        json.dumps(dict.fromkeys(compiled_names(), native.BUILDING_MARK)), encoding="utf-8"
+    )
+    build, compiled, files, stderr = loaded(
+        ["dailydeal.solvers.gaps", "dailydeal.games.rules.pyramid"], pythonpath=tmp_path
+    )
+    assert build == native.BUILDING
+    assert compiled == [False, False]
+    assert files == [str(copy / "solvers" / "gaps.py"),
+                     str(copy / "games" / "rules" / "pyramid.py")]
+    assert "changed since" not in stderr  # not a stale build: nothing to warn about
+
+
+def load_setup(monkeypatch: pytest.MonkeyPatch, tree: Path) -> Any:
+    """setup.py as a module (plain Python: nothing compiled on import), pointed at ``tree``."""
+    import importlib.util
+
+    monkeypatch.setenv(native.PURE_SETTING, "1")
+    monkeypatch.setattr(sys, "argv", ["setup.py", "--name"])
+    spec = importlib.util.spec_from_file_location("dailydeal_setup", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "ROOT", tree)
+    return module
+
+
+def test_an_in_place_build_never_exposes_half_a_build(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """setup.py's in-place build (make's background build) in a scratch tree: before the
+    compiler touches a file the manifest says "building" and the old build is gone; the
+    hashes written at the end are those of the sources as mypyc read them (an edit during
+    the build leaves a stale build, which dailydeal.native does not run)."""
+    pytest.importorskip("setuptools", reason="setup.py needs setuptools (a venv of 3.12+ has none)")
+    from setuptools.command.build_ext import build_ext
+
+    setup_py = load_setup(monkeypatch, tmp_path)
+    capsys.readouterr()
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    paths = setup_py.compiled_modules()
+    for path in paths:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("# source as compiled\n", encoding="utf-8")
+        (tmp_path / path.replace(".py", ".cpython-311-x86_64-linux-gnu.so")).write_text("old")
+    before = setup_py.source_hashes(paths)
+    monkeypatch.setattr(setup_py, "_compiled_hashes", dict(before))
+    manifest = tmp_path / setup_py.MANIFEST
+    seen: dict[str, Any] = {}
+
+    def fake_compile(self: Any) -> None:  # what build_ext does: compile, copy into the tree
+        seen["manifest"] = json.loads(manifest.read_text(encoding="utf-8"))
+        seen["old builds"] = sorted(tmp_path.rglob("*.so"))
+        with (tmp_path / paths[0]).open("a", encoding="utf-8") as f:
+            f.write("# an edit while the compiler runs\n")
+
+    monkeypatch.setattr(build_ext, "run", fake_compile)
+    from setuptools.dist import Distribution
+
+    command = setup_py.OptionalBuildExt(Distribution({"ext_modules": []}))
+    command.initialize_options()
+    command.inplace = 1
+    command.build_lib = str(tmp_path / "build-lib")
+    command.extensions = ["one extension"]  # what mypycify returned
+    command.run()
+    names = [p.removesuffix(".py").replace("/", ".") for p in paths]
+    assert seen["manifest"] == dict.fromkeys(names, native.BUILDING_MARK)
+    assert seen["old builds"] == []
+    final = json.loads(manifest.read_text(encoding="utf-8"))
+    assert final == before  # the sources as compiled, not as they are now
+    monkeypatch.setattr(native, "PACKAGE_DIR", tmp_path / "dailydeal")
+    assert native.changed(final) == [names[0]]  # the edited one is stale: the source runs

@@ -6,6 +6,7 @@ import dataclasses
 import datetime as dt
 import logging
 import multiprocessing
+import os
 import socket
 import sys
 from typing import Any
@@ -20,18 +21,31 @@ from dailydeal.daily.today import todays_range
 #: ahead in the background: gunicorn forks its workers first (a fork copies only the thread
 #: that forks, and a job busy in another thread at that moment is better avoided).
 FIRST_STOCK_DELAY = 10.0
+#: The scheduler's one-off first run of ``serve --fill background``
+FIRST_RUN_ID = "first-fill"
 
 
-def fill_today(settings: Any, jobs: int, progress: bool) -> None:
-    """Store the missing deals of every date that is today somewhere; print the summary."""
+def fill_today(settings: Any, jobs: int, progress: bool, isolated: bool = False) -> None:
+    """Store the missing deals of every date that is today somewhere; print the summary
+    (the one summary of a ``serve``: the scheduler's runs then say what they add)."""
     from dailydeal.daily.generate import fill_days
 
     start, days = todays_range(dt.datetime.now(dt.UTC))
     last = start + dt.timedelta(days=days - 1)
     click.echo(f"filling the deals of {start} .. {last} into {settings.db_path}", err=True)
     with progress_bar("generating", shown=progress) as step:
-        report = fill_days(settings, start, days, jobs=jobs, progress=step)
+        report = fill_days(settings, start, days, jobs=jobs, progress=step, isolated=isolated)
     click.echo(report.summary(), err=True)
+
+
+def fill_today_then_stock(settings: Any) -> None:
+    """The first run of ``serve --fill background``'s scheduler: today's dates with their
+    summary, then the days ahead with one line (each fill in child processes, which
+    import the compiled solvers as soon as a background build has finished them)."""
+    from dailydeal.daily import scheduler
+
+    fill_today(settings, settings.jobs, progress=False, isolated=True)
+    scheduler.fill_stock(settings)
 
 
 def check_port(host: str, port: int) -> None:
@@ -53,6 +67,28 @@ def check_port(host: str, port: int) -> None:
             f"cannot listen on {host}:{port} ({reason}): stop what uses it, or choose "
             "another with --port (make run PORT=8080)"
         ) from None
+
+
+def stop_running_fills(
+    older: set[multiprocessing.process.BaseProcess],
+) -> None:
+    """At the server's exit: a fill still running (a scheduler run in a thread, waiting on
+    its solver processes) would hold the exit for minutes. Stop its processes (those not
+    in ``older``, the children from before the server) and leave now; the deals stored so
+    far stay, and the next run fills the rest."""
+    children = [p for p in multiprocessing.active_children() if p not in older]
+    if not children:
+        return
+    click.echo("stopping the fill of deals (the deals stored so far are kept)", err=True)
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(5)
+    exc = sys.exc_info()[1]  # the server's SystemExit (its status), an error, or None
+    code = exc.code if isinstance(exc, SystemExit) else (1 if exc is not None else None)
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(code if isinstance(code, int) else int(code is not None))
 
 
 def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.BaseProcess:
@@ -133,7 +169,9 @@ def serve(
     see --fill background), then starts the scheduler that keeps the stock filled, and
     serves the daily page on http://HOST:PORT/ and the API under /api/v1. The scheduler's
     first run comes at once, in the background: it stores (and commits to) the next
-    DAILYDEAL_DAYS_AHEAD days while the server answers. For a real deployment run
+    DAILYDEAL_DAYS_AHEAD days while the server answers (with --fill background, today's
+    dates first). The summary of today's dates is printed once; each scheduler run then
+    logs one line of what it added. For a real deployment run
     `gunicorn -c deploy/gunicorn.conf.py` and ONE `dailydeal schedule` instead (see
     deploy/README.md).
     """
@@ -158,6 +196,7 @@ def serve(
         "DAILY_GAMES": settings.games,
     }
     create_app(config)  # fail here, once and before filling, on a bad setting
+    older = set(multiprocessing.active_children())
     filler = None
     if fill == "wait":
         fill_today(settings, settings.jobs, sys.stderr.isatty())
@@ -167,11 +206,14 @@ def serve(
     if scheduler:
         sched = create_scheduler(settings, blocking=False)
         sched.start()
-        if fill != "no":
-            # Today's deals first (stored above, or by this run: it fills in date order),
-            # then the days ahead, committed to before their day, while the server answers.
-            first = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=FIRST_STOCK_DELAY)
+        # Today's deals first (stored above, or by the first run), then the days ahead,
+        # committed to before their day, while the server answers.
+        first = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=FIRST_STOCK_DELAY)
+        if fill == "wait":
             sched.modify_job(JOB_ID, next_run_time=first)
+        elif fill == "background":
+            sched.add_job(fill_today_then_stock, "date", run_date=first, args=[settings],
+                          id=FIRST_RUN_ID, name="store today's deals, then the days ahead")
     click.echo(
         f"serving the daily page at http://{host}:{port}/ (the API at /api/v1/; Ctrl-C to stop)",
         err=True,
@@ -186,3 +228,4 @@ def serve(
             sched.shutdown(wait=False)
         if filler is not None and filler.is_alive():
             filler.terminate()
+        stop_running_fills(older)

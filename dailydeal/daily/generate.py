@@ -33,6 +33,7 @@ import json
 import logging
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -271,8 +272,7 @@ def fill_days(
             "%d tiers not filled: %s", len(report.unfilled),
             ", ".join(f"{d} {g}/{v} {t}" for d, g, v, t in report.unfilled),
         )
-    log.info("%s", report.summary().splitlines()[0])
-    return report
+    return report  # its summary is the caller's to print, once (generate, serve, scheduler)
 
 
 def _collect(
@@ -295,6 +295,10 @@ _parent_pid: int | None = None
 def _init_worker(parent: int) -> None:
     global _parent_pid
     _parent_pid = parent
+    # Stopped by the parent (the pool's terminate, or _check_parent), never by the Ctrl-C a
+    # terminal sends its whole process group: a worker dead of it loses its task, and the
+    # parent, a server's scheduler thread, would wait for it forever.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _fill_unit_args(args: tuple[Settings, bytes, Unit]) -> UnitResult:

@@ -38,14 +38,32 @@ CRON = {"hour": "*", "minute": 5}  # every hour at hh:05 UTC
 MISFIRE_GRACE_TIME = 6 * 3600  # seconds a run may be late and still happen
 
 
+def stock_line(report: FillReport) -> str:
+    """One line on what a run added (not the whole window's summary again: ``serve`` has
+    just printed today's), or that nothing was missing."""
+    end = report.start + dt.timedelta(days=max(report.days - 1, 0))
+    window = f"stock {report.start.isoformat()}..{end.isoformat()}"
+    added = sorted({u.unit.date for u in report.units if u.filled})
+    if not added and report.ok:
+        return f"{window}: nothing missing ({report.already} deals stored)"
+    dates = f" for {added[0].isoformat()}..{added[-1].isoformat()}" if added else ""
+    return (
+        f"{window}: {report.filled} deals added{dates}, {len(report.unfilled)} not filled "
+        f"({report.already} were stored already); "
+        f"{sum(u.attempts for u in report.units)} candidates tried in {report.seconds:.1f} s"
+    )
+
+
 def fill_stock(settings: Settings, now: dt.datetime | None = None) -> FillReport:
     """Store what is missing from every date that is today somewhere to today+days_ahead
-    (UTC): the job function. ``now`` (aware) is the clock, the real one by default."""
+    (UTC): the job function. ``now`` (aware) is the clock, the real one by default.
+    Logs one line: what it added (at debug level when nothing was missing)."""
     start, days = stock_range(now or dt.datetime.now(dt.UTC), settings.days_ahead)
     # In a web process (BackgroundScheduler thread), solve in child processes.
     in_thread = threading.current_thread() is not threading.main_thread()
     report = fill_days(settings, start, days, jobs=settings.jobs, isolated=in_thread)
-    log.info("stock %s", report.summary().splitlines()[0])
+    quiet = report.ok and not report.filled
+    log.log(logging.DEBUG if quiet else logging.INFO, "%s", stock_line(report))
     webhooks.start(settings, now)  # the newest begun date, once per hook; a thread
     return report
 
