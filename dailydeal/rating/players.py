@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 
 from dailydeal import cards as C
 from dailydeal.cards import Card
+from dailydeal.games.accordion import Accordion
+from dailydeal.games.gaps import Gaps
+from dailydeal.games.pyramid import Pyramid
 from dailydeal.games.rules import EMPTY
 from dailydeal.games.rules import accordion as acc_rules
 from dailydeal.games.rules import gaps as gaps_rules
@@ -419,3 +422,25 @@ def play_gaps(
             out.append("R")
     score = _kept(cells)
     return Playout(score == 48, score, out)
+
+
+# ---------------------------------------------------------------------------------------
+# The entries the games' specs name (``GameSpec.player``): a playout of a game's deal with
+# its variant's settings.
+# ---------------------------------------------------------------------------------------
+
+def accordion_player(
+    game: Accordion, rng: random.Random, model: str, *, record: bool = False
+) -> Playout:
+    return play_accordion(game.cards, rng, model, jumps=game.ALLOWED_JUMPS,
+                          open_deal=game.OPEN, record=record)
+
+
+def pyramid_player(
+    game: Pyramid, rng: random.Random, model: str, *, record: bool = False
+) -> Playout:
+    return play_pyramid(game.cards, rng, model, passes=game.PASSES, record=record)
+
+
+def gaps_player(game: Gaps, rng: random.Random, model: str, *, record: bool = False) -> Playout:
+    return play_gaps(game.cards, game.seed, rng, model, redeals=game.REDEALS, record=record)
