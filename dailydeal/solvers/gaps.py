@@ -45,9 +45,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from dailydeal import cards as C
 from dailydeal.games import Game
 from dailydeal.games.gaps import Gaps
+from dailydeal.games.notation import GapsNotation
 from dailydeal.games.rules import EMPTY as GAP
 from dailydeal.games.rules.gaps import (
     CELLS,
@@ -55,7 +55,6 @@ from dailydeal.games.rules.gaps import (
     ROW_STARTS,
     SUCCESSOR,
     TWOS,
-    is_two,
     is_won,
     kept_lengths,
     redeal,
@@ -567,12 +566,8 @@ class _Search:
 
 
 def _notation(step: Step) -> str:
-    if step is None:
-        return "R"
-    card, dst = step
-    if is_two(card):
-        return f"{C.name(card)}@{dst // COLS + 1}"
-    return C.name(card)
+    """A step in the docs/rules.md notation (the game's codec)."""
+    return GapsNotation.REDEAL if step is None else GapsNotation.place(*step)
 
 
 GROWTH = 4  # caps grow by this factor from pass to pass (rounds with redeals)
