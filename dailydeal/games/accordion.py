@@ -186,9 +186,8 @@ class Accordion(Game[AccordionMove]):
     def status(self) -> str:
         if rules.is_won(self.dealt, len(self.piles)):
             return WON
-        if self.dealt < 52 or rules.pile_moves(self.tops(), self.ALLOWED_JUMPS):
-            return IN_PROGRESS
-        return LOST
+        has_moves = bool(rules.pile_moves(self.tops(), self.ALLOWED_JUMPS))
+        return LOST if rules.is_lost(self.dealt, len(self.piles), has_moves) else IN_PROGRESS
 
     def score(self) -> int:
         """Piles left, counting each undealt card as the pile it will become."""

@@ -162,9 +162,7 @@ class Gaps(Game[GapsMove]):
     def status(self) -> str:
         if self.is_complete():
             return WON
-        if self.place_moves() or self.redeals_left() > 0:
-            return IN_PROGRESS
-        return LOST
+        return LOST if rules.is_lost(self.cells, self.redeals_left()) else IN_PROGRESS
 
     def score(self) -> int:
         """Cards in kept sequences (0..48)."""

@@ -199,10 +199,9 @@ class Pyramid(Game[PyramidMove]):
 
     def _apply(self, move: PyramidMove) -> None:
         if isinstance(move, Draw):
-            self.waste.append(self.stock.pop())
+            rules.draw(self.stock, self.waste)
         elif isinstance(move, Recycle):
-            self.stock = self.waste[::-1]
-            self.waste = []
+            rules.recycle(self.stock, self.waste)
             self.recycles += 1
         else:
             undo: list[tuple[str, int]] = []
@@ -212,10 +211,9 @@ class Pyramid(Game[PyramidMove]):
 
     def _undo(self, move: PyramidMove) -> None:
         if isinstance(move, Draw):
-            self.stock.append(self.waste.pop())
+            rules.undraw(self.stock, self.waste)
         elif isinstance(move, Recycle):
-            self.waste = self.stock[::-1]
-            self.stock = []
+            rules.unrecycle(self.stock, self.waste)
             self.recycles -= 1
         else:
             for kind, x in reversed(self._undo_info.pop()):
@@ -240,7 +238,8 @@ class Pyramid(Game[PyramidMove]):
     def status(self) -> str:
         if rules.is_won(self.mask):
             return WON
-        return IN_PROGRESS if self.can_progress() else LOST
+        lost = rules.is_lost(self.cards, self.mask, self.stock, self.waste, self.may_recycle())
+        return LOST if lost else IN_PROGRESS
 
     def score(self) -> int:
         """Pyramid cards left (0 is a win)."""

@@ -271,13 +271,12 @@ def play_pyramid(
         if idle > len(stock) + len(waste):
             break  # a whole cycle without any possible removal: blocked
         if stock:
-            waste.append(stock.pop())
+            pyr_rules.draw(stock, waste)
             idle += 1
             if record:
                 out.append(PyramidNotation.DRAW)
         elif waste and pyr_rules.may_recycle(passes, recycles):
-            stock = waste[::-1]
-            waste = []
+            pyr_rules.recycle(stock, waste)
             recycles += 1
             if record:
                 out.append(PyramidNotation.RECYCLE)
@@ -285,8 +284,7 @@ def play_pyramid(
             break
         if recycles > 60:  # cannot happen with the stop rule above; a safety net
             break
-    left = mask.bit_count()
-    return Playout(left == 0, left, out, recycles + 1)
+    return Playout(pyr_rules.is_won(mask), mask.bit_count(), out, recycles + 1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -415,8 +413,7 @@ def play_gaps(
         pos = gaps_rules.positions(cells)
         if record:
             out.append(GapsNotation.REDEAL)
-    score = _kept(cells)
-    return Playout(score == 48, score, out)
+    return Playout(gaps_rules.is_won(cells), _kept(cells), out)
 
 
 # ---------------------------------------------------------------------------------------

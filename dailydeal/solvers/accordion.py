@@ -50,7 +50,7 @@ from dailydeal.cards import Card
 from dailydeal.games import Game
 from dailydeal.games.accordion import Accordion
 from dailydeal.games.notation import AccordionNotation
-from dailydeal.games.rules.accordion import MATCHES, pile_moves
+from dailydeal.games.rules.accordion import MATCHES, is_won, pile_moves
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
@@ -279,7 +279,8 @@ class _Open(_Runner):
                 child = row[:j] + row[i:]
             else:
                 child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
-            if len(child) == 1 or (child not in dead and self._dfs(child, child_mask)):
+            # won: the whole stock is in the searched row, so "dealt" is its whole length
+            if is_won(0, len(child), 0) or (child not in dead and self._dfs(child, child_mask)):
                 self.path.append((row[i], covered))
                 return True
         if pushed:
@@ -325,7 +326,7 @@ class _Forced(_Runner):
 
     def _dfs(self, row: bytes, dealt: int, mask: int) -> bool:
         """``mask`` holds the live cards: the tops and the stock."""
-        if dealt == self.total and len(row) <= 1:
+        if is_won(dealt, len(row), self.total):
             return True
         key = bytes((dealt,)) + row
         dead = self.dead
