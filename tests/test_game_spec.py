@@ -9,7 +9,9 @@ spacing, quoting or line breaks.
 from __future__ import annotations
 
 import ast
+import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,21 @@ def test_unknown_game_has_no_spec() -> None:
         spec_of("solitaire")
     with pytest.raises(ValueError, match="no rating formula"):
         combine("solitaire", 0.5, 1.0)
+
+
+STATIC = ROOT / "dailydeal" / "web"
+
+
+def test_the_element_reads_the_specs() -> None:
+    """daily-deal.js's SPECS table is each spec's ``browser()``, and neither the element nor
+    a template compares a game's name (a source scan: there is no JS parser here, so the
+    quoting and spacing of a comparison are allowed for)."""
+    script = (STATIC / "static" / "daily-deal.js").read_text(encoding="utf-8")
+    found = re.search(r"^export const SPECS = (.*);$", script, re.M)
+    assert found, "daily-deal.js has no one-line SPECS table"
+    assert json.loads(found.group(1)) == {g: s.browser() for g, s in SPECS.items()}
+    names = "|".join(GAMES)
+    compare = re.compile(rf"""[!=]==?\s*["'`]({names})["'`]|["'`]({names})["'`]\s*[!=]==?""")
+    for path in [STATIC / "static" / "daily-deal.js", *sorted((STATIC / "templates").glob("*"))]:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not compare.search(line), f"{path.name}:{n} compares a game's name: {line}"

@@ -54,6 +54,11 @@ class GameSpec:
     # What the web and the CLI need to show it:
     shows_par: bool  # the daily page shows the solution length as "par"
     move_separator: str  # between the two cards of a two-card move ("" if none)
+    stock_move: str  # the stock move (d) in words ("" if none)
+    one_card: str  # a one-card move in words, "{card}" for its name ("" if none)
+    stuck: str  # said of a selected card that has no move
+    kings_alone: bool  # a king is a move by itself
+    fills_gaps: bool  # a card moves into a gap (a gap is a target)
     shows_dealing_order: bool  # `dailydeal deal` prints the stock in dealing order
     goal: str
     play: str
@@ -71,9 +76,12 @@ class GameSpec:
                 "score": self.score}
 
     def browser(self) -> dict[str, Any]:
-        """What the page's element reads (the deal JSON's ``spec``), never a rule."""
+        """What the page's element shows differently from game to game, never a rule: the
+        ``SPECS`` table of web/static/daily-deal.js (tests/test_game_spec.py holds it equal)."""
         return {"title": self.title, "shows_par": self.shows_par,
-                "separator": self.move_separator}
+                "separator": self.move_separator, "stock_move": self.stock_move,
+                "one_card": self.one_card, "stuck": self.stuck,
+                "kings_alone": self.kings_alone, "fills_gaps": self.fills_gaps}
 
 
 @cache
@@ -106,6 +114,8 @@ def _specs() -> tuple[GameSpec, ...]:
             # and p piles a line has s deals and p + s - 1 moves, whatever their order.
             shortest=EVERY,
             daily=True, shows_par=False, move_separator=">", shows_dealing_order=True,
+            stock_move="deal a card from the stock", one_card="",
+            stuck="has nowhere to go now", kings_alone=False, fills_gaps=False,
             goal="Squeeze the 52 cards into a single pile.",
             play=(
                 "Deal the stock one card at a time to the right end of a row. A pile moves onto "
@@ -139,6 +149,8 @@ def _specs() -> tuple[GameSpec, ...]:
             hint_max_nodes=5_000, hint_first_nodes=600,
             shortest=PROVED,
             daily=True, shows_par=True, move_separator="+", shows_dealing_order=False,
+            stock_move="draw a card from the stock", one_card="remove the {card}",
+            stuck="has no partner now", kings_alone=True, fills_gaps=False,
             goal="Clear the 28 cards of the pyramid.",
             play=(
                 "Remove two accessible cards whose values sum to 13 (J=11, Q=12), or a king "
@@ -164,6 +176,8 @@ def _specs() -> tuple[GameSpec, ...]:
             hint_max_nodes=30_000, hint_first_nodes=None,
             shortest=NEVER,
             daily=True, shows_par=True, move_separator="", shows_dealing_order=False,
+            stock_move="", one_card="move the {card} into its gap",
+            stuck="has nowhere to go now", kings_alone=False, fills_gaps=True,
             goal="Order each of the 4 rows 2..K of one suit from column 1.",
             play=(
                 "The aces are removed, leaving 4 gaps. A card moves into the gap right of its "
