@@ -48,13 +48,13 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from dailydeal.games import default_variant
+from dailydeal.games import DAILY, default_variant
 
 log = logging.getLogger(__name__)
 
 #: The (game, variant) pairs dealt every day: the default variant of each game.
 DAILY_GAMES: tuple[tuple[str, str], ...] = tuple(
-    (game, default_variant(game)) for game in ("accordion", "pyramid", "gaps")
+    (game, default_variant(game)) for game in DAILY
 )
 
 DEFAULT_DB = Path("data") / "dailydeal.db"

@@ -46,9 +46,10 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dailydeal.games import Game
+from dailydeal.games import SPECS, Game, spec_of
 from dailydeal.games.base import LOST as GAME_LOST
 from dailydeal.games.base import WON as GAME_WON
+from dailydeal.games.spec import EVERY, PROVED
 from dailydeal.solvers import Budget, SolveResult, solver_for
 from dailydeal.solvers.base import LOST, WON
 from dailydeal.solvers.base import UNKNOWN as UNKNOWN_STATUS
@@ -57,10 +58,10 @@ log = logging.getLogger(__name__)
 
 WINNABLE, HOPELESS, UNKNOWN = "winnable", "lost", "unknown"
 VERDICTS = (WINNABLE, HOPELESS, UNKNOWN)
-# Node budgets per game (benchmarks/hints.py). A Pyramid node (A*) costs far more than the
-# others; past its budget, Pyramid still answers with its pool plan (a win, not proved
-# shortest).
-MAX_NODES = {"accordion": 30_000, "pyramid": 5_000, "gaps": 30_000}
+# Node budgets per game, from its spec (``hint_max_nodes``, measured by benchmarks/hints.py).
+# A Pyramid node (A*) costs far more than the others; past its budget, Pyramid still answers
+# with its pool plan (a win, not proved shortest).
+MAX_NODES = {game: spec.hint_max_nodes for game, spec in SPECS.items()}
 DEFAULT_MAX_NODES = 30_000  # a game not in MAX_NODES
 # The first search's budget; an ``unknown`` from it searches again with the hint's whole
 # budget. Pyramid: within 600 nodes its A* proves the line shortest on about half of the
@@ -68,8 +69,11 @@ DEFAULT_MAX_NODES = 30_000  # a game not in MAX_NODES
 # 60 random positions of 12 deals, CPU p95 33 ms, against 50 ms at 1,000 nodes and 23 ms
 # at 400, where a third as many lines are proved shortest); a pool search longer than
 # that, or a pass limit the pool plan does not fit, is what the second search is for.
-# Games not named here search once, with the budget.
-FIRST_NODES = {"pyramid": 600}
+# Games whose spec has no ``hint_first_nodes`` search once, with the budget.
+FIRST_NODES = {
+    game: spec.hint_first_nodes for game, spec in SPECS.items()
+    if spec.hint_first_nodes is not None
+}
 
 
 def budget_for(game: str, max_nodes: int | None = None) -> int:
@@ -120,12 +124,10 @@ def line_wins(position: Game[Any], line: Sequence[str]) -> bool:
 
 
 def _proved_shortest(position: Game[Any], result: SolveResult) -> bool:
-    if position.name == "accordion":
-        # Every winning line has the same length: each deal adds a pile, each move takes
-        # one away, and a win is one pile with the stock empty, so from s cards in stock
-        # and p piles a line has s deals and p + s - 1 moves, whatever their order.
-        return True
-    return result.stats.get("optimal") is True  # Pyramid's A* proves it; Gaps never claims
+    """Every win of the game has one length (Accordion: its spec says why), or the solver
+    proved it (Pyramid's A*); Gaps's solver never claims it."""
+    shortest = spec_of(position).shortest
+    return shortest == EVERY or (shortest == PROVED and result.stats.get("optimal") is True)
 
 
 def node_steps(game: str, max_nodes: int) -> list[int]:

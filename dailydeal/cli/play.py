@@ -10,7 +10,7 @@ import click
 from dailydeal import cards as C
 from dailydeal.cli import main
 from dailydeal.cli.common import GAME_ARG, JSON_OPTION, deal_options, echo_json, game_header
-from dailydeal.games import Game
+from dailydeal.games import Game, spec_of
 from dailydeal.verify import replay
 
 
@@ -29,8 +29,8 @@ def deal(game: Game[Any], as_json: bool) -> None:
         return
     click.echo(game_header(game))
     click.echo(game.render())
-    if game.name == "accordion":
-        # The row starts empty: show the stock as it will be dealt, 13 cards a line.
+    if spec_of(game).shows_dealing_order:
+        # Accordion's row starts empty: show the stock as it will be dealt, 13 a line.
         stock = [f"{C.pretty(c):>3}" for c in game.cards]
         click.echo("dealing order (first dealt first):")
         for n in range(0, 52, 13):

@@ -19,7 +19,8 @@ import sqlite_utils
 from sqlite_utils import Migrations
 
 from dailydeal.daily import fairness
-from dailydeal.games import default_variant, new_game
+from dailydeal.games import default_variant, new_game, spec_of
+from dailydeal.games.spec import EVERY
 
 migrations = Migrations("dailydeal")
 
@@ -562,7 +563,7 @@ def proved_shortest(row: dict[str, Any]) -> bool:
     for the shortest."""
     from dailydeal.solvers import SHORTEST_SINCE
 
-    if row["game"] == "accordion":
+    if spec_of(row["game"]).shortest == EVERY:
         return True
     since = SHORTEST_SINCE.get(row["game"])
     stats = row["solver"].get("stats") or {}

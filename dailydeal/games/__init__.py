@@ -1,25 +1,20 @@
-"""The registry of games and variants: GAMES, get_game(name, variant), deal()."""
+"""The registry of games and variants: GAMES, SPECS, get_game(name, variant), deal()."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from dailydeal.games.accordion import Accordion, ForcedAccordion, OpenAccordion
 from dailydeal.games.base import IN_PROGRESS, LOST, STATES, WON, Game
-from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps, redeals_variant
-from dailydeal.games.pyramid import PASSES_VARIANTS, Pyramid, passes_variant
-
-GameClass = type[Game[Any]]
+from dailydeal.games.gaps import redeals_variant
+from dailydeal.games.pyramid import passes_variant
+from dailydeal.games.spec import SPECS, GameClass, GameSpec
 
 # game name -> variant name -> class; the first variant of each game is its default.
-_VARIANTS: dict[str, tuple[GameClass, ...]] = {
-    "accordion": (Accordion, ForcedAccordion, OpenAccordion),
-    "pyramid": (Pyramid, *PASSES_VARIANTS),
-    "gaps": (Gaps, *REDEALS_VARIANTS),
-}
 GAMES: dict[str, dict[str, GameClass]] = {
-    game: {g.variant: g for g in classes} for game, classes in _VARIANTS.items()
+    game: {g.variant: g for g in spec.variants} for game, spec in SPECS.items()
 }
+# The games dealt every day, in the order the pages show them.
+DAILY: tuple[str, ...] = tuple(game for game, spec in SPECS.items() if spec.daily)
 ALIASES = {("gaps", "redeals=2"): "standard", ("gaps", "addiction"): "redeals=3"}
 # The parametrised variants of docs/rules.md: any N in range, not only the ones listed in GAMES.
 _PARAMETRISED: dict[tuple[str, str], Any] = {
@@ -30,6 +25,11 @@ _PARAMETRISED: dict[tuple[str, str], Any] = {
 
 def default_variant(game: str) -> str:
     return next(iter(GAMES[check_game(game)]))
+
+
+def spec_of(game: str | Game[Any]) -> GameSpec:
+    """The spec of a game, by its name or from a position of it."""
+    return SPECS[game.name if isinstance(game, Game) else check_game(game)]
 
 
 def check_game(name: str) -> str:
@@ -83,14 +83,18 @@ def deal(name: str, seed: int, variant: str | None = None) -> dict[str, Any]:
 
 
 __all__ = [
+    "DAILY",
     "GAMES",
     "IN_PROGRESS",
     "LOST",
+    "SPECS",
     "STATES",
     "WON",
     "Game",
+    "GameSpec",
     "deal",
     "default_variant",
     "get_game",
     "new_game",
+    "spec_of",
 ]

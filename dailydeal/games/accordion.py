@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 
 from dailydeal import cards as C
 from dailydeal.cards import Card
-from dailydeal.errors import InvalidMoveError
 from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game
+from dailydeal.games.notation import AccordionNotation as N
 from dailydeal.games.rules import accordion as rules
 from dailydeal.games.rules.accordion import matches
 
@@ -23,10 +23,10 @@ class Deal:
     """``d``: the next stock card becomes a new pile at the right end of the row."""
 
     def __str__(self) -> str:
-        return "d"
+        return N.DEAL
 
     def __repr__(self) -> str:
-        return "Deal(d)"
+        return f"Deal({self})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ class PileMove:
     dst: Card
 
     def __str__(self) -> str:
-        return f"{C.name(self.src)}>{C.name(self.dst)}"
+        return N.pile(self.src, self.dst)
 
     def __repr__(self) -> str:
         return f"PileMove({self})"
@@ -71,12 +71,8 @@ class Accordion(Game[AccordionMove]):
 
     # --- notation -------------------------------------------------------------------
     def _parse_move(self, text: str) -> AccordionMove:
-        if text.lower() == "d":
-            return DEAL
-        parts = text.split(">")
-        if len(parts) != 2:
-            raise InvalidMoveError(f"cannot read {text!r}: an Accordion move is X>Y or d")
-        return PileMove(C.parse(parts[0]), C.parse(parts[1]))
+        move = N.parse(text)
+        return DEAL if move is None else PileMove(*move)
 
     # --- rules ----------------------------------------------------------------------
     def tops(self) -> list[int]:
@@ -190,9 +186,8 @@ class Accordion(Game[AccordionMove]):
     def status(self) -> str:
         if rules.is_won(self.dealt, len(self.piles)):
             return WON
-        if self.dealt < 52 or rules.pile_moves(self.tops(), self.ALLOWED_JUMPS):
-            return IN_PROGRESS
-        return LOST
+        has_moves = bool(rules.pile_moves(self.tops(), self.ALLOWED_JUMPS))
+        return LOST if rules.is_lost(self.dealt, len(self.piles), has_moves) else IN_PROGRESS
 
     def score(self) -> int:
         """Piles left, counting each undealt card as the pile it will become."""

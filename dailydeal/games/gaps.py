@@ -12,8 +12,9 @@ from typing import Any, ClassVar
 
 from dailydeal import cards as C
 from dailydeal.cards import Card
-from dailydeal.errors import IllegalMoveError, InvalidMoveError
+from dailydeal.errors import IllegalMoveError
 from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game, NumberedVariants
+from dailydeal.games.notation import GapsNotation as N
 from dailydeal.games.rules import EMPTY
 from dailydeal.games.rules import gaps as rules
 from dailydeal.games.rules.gaps import COLS, ROWS
@@ -29,7 +30,7 @@ class Place:
     row: int | None = None  # 1..4, only for a 2
 
     def __str__(self) -> str:
-        return C.name(self.card) + ("" if self.row is None else f"@{self.row}")
+        return N.place_row(self.card, self.row)
 
     def __repr__(self) -> str:
         return f"Place({self})"
@@ -40,10 +41,10 @@ class Redeal:
     """``R``: collect, shuffle and deal back everything outside the kept sequences."""
 
     def __str__(self) -> str:
-        return "R"
+        return N.REDEAL
 
     def __repr__(self) -> str:
-        return "Redeal(R)"
+        return f"Redeal({self})"
 
 
 GapsMove = Place | Redeal
@@ -66,18 +67,12 @@ class Gaps(Game[GapsMove]):
 
     # --- notation -------------------------------------------------------------------
     def _parse_move(self, text: str) -> GapsMove:
-        if text in ("R", "r"):
+        move = N.parse(text)
+        if move is None:
             return REDEAL
-        card_text, at, row_text = text.partition("@")
-        card = C.parse(card_text)
-        if C.value(card) == C.ACE:
-            raise InvalidMoveError(f"cannot read {text!r}: aces are out of play in Gaps")
-        if at:
-            if C.value(card) != 2:
-                raise InvalidMoveError(f"cannot read {text!r}: only a 2 is sent to a row (2S@1)")
-            if row_text not in ("1", "2", "3", "4"):
-                raise InvalidMoveError(f"cannot read {text!r}: the row is 1, 2, 3 or 4")
-            return Place(card, int(row_text))
+        card, row = move
+        if row is not None:
+            return Place(card, row)
         if C.value(card) == 2:
             rows = self.column_one_gaps()
             if len(rows) != 1:
@@ -167,9 +162,7 @@ class Gaps(Game[GapsMove]):
     def status(self) -> str:
         if self.is_complete():
             return WON
-        if self.place_moves() or self.redeals_left() > 0:
-            return IN_PROGRESS
-        return LOST
+        return LOST if rules.is_lost(self.cells, self.redeals_left()) else IN_PROGRESS
 
     def score(self) -> int:
         """Cards in kept sequences (0..48)."""

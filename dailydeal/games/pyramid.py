@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 
 from dailydeal import cards as C
 from dailydeal.cards import Card
-from dailydeal.errors import InvalidMoveError
 from dailydeal.games.base import IN_PROGRESS, LOST, WON, Game, NumberedVariants
+from dailydeal.games.notation import PyramidNotation as N
 from dailydeal.games.rules import EMPTY
 from dailydeal.games.rules import pyramid as rules
 from dailydeal.games.rules.pyramid import COVERS, PLACE_OF, ROW_OF, ROWS, SIZE
@@ -35,7 +35,7 @@ class Pair:
             object.__setattr__(self, "b", b)
 
     def __str__(self) -> str:
-        return f"{C.name(self.a)}+{C.name(self.b)}"
+        return N.pair(self.a, self.b)
 
     def __repr__(self) -> str:
         return f"Pair({self})"
@@ -48,7 +48,7 @@ class King:
     card: Card
 
     def __str__(self) -> str:
-        return C.name(self.card)
+        return N.king(self.card)
 
     def __repr__(self) -> str:
         return f"King({self})"
@@ -57,19 +57,19 @@ class King:
 @dataclass(frozen=True, slots=True)
 class Draw:
     def __str__(self) -> str:
-        return "d"
+        return N.DRAW
 
     def __repr__(self) -> str:
-        return "Draw(d)"
+        return f"Draw({self})"
 
 
 @dataclass(frozen=True, slots=True)
 class Recycle:
     def __str__(self) -> str:
-        return "r"
+        return N.RECYCLE
 
     def __repr__(self) -> str:
-        return "Recycle(r)"
+        return f"Recycle({self})"
 
 
 PyramidMove = Pair | King | Draw | Recycle
@@ -98,27 +98,13 @@ class Pyramid(Game[PyramidMove]):
 
     # --- notation -------------------------------------------------------------------
     def _parse_move(self, text: str) -> PyramidMove:
-        low = text.lower()
-        if low == "d":
+        move = N.parse(text)
+        if move == N.DRAW:
             return DRAW
-        if low == "r":
+        if move == N.RECYCLE:
             return RECYCLE
-        if "+" in text:
-            parts = text.split("+")
-            if len(parts) != 2:
-                raise InvalidMoveError(f"cannot read {text!r}: a pair is X+Y")
-            return Pair(C.parse(parts[0]), C.parse(parts[1]))
-        try:
-            card = C.parse(text)
-        except InvalidMoveError:
-            raise InvalidMoveError(
-                f"cannot read {text!r}: a Pyramid move is X+Y, a king (KS), d or r"
-            ) from None
-        if C.value(card) != C.KING:
-            raise InvalidMoveError(
-                f"cannot read {text!r}: only a king is removed alone; a pair is X+Y"
-            )
-        return King(card)
+        assert isinstance(move, tuple)
+        return King(move[0]) if len(move) == 1 else Pair(move[0], move[1])
 
     # --- rules ----------------------------------------------------------------------
     @property
@@ -213,10 +199,9 @@ class Pyramid(Game[PyramidMove]):
 
     def _apply(self, move: PyramidMove) -> None:
         if isinstance(move, Draw):
-            self.waste.append(self.stock.pop())
+            rules.draw(self.stock, self.waste)
         elif isinstance(move, Recycle):
-            self.stock = self.waste[::-1]
-            self.waste = []
+            rules.recycle(self.stock, self.waste)
             self.recycles += 1
         else:
             undo: list[tuple[str, int]] = []
@@ -226,10 +211,9 @@ class Pyramid(Game[PyramidMove]):
 
     def _undo(self, move: PyramidMove) -> None:
         if isinstance(move, Draw):
-            self.stock.append(self.waste.pop())
+            rules.undraw(self.stock, self.waste)
         elif isinstance(move, Recycle):
-            self.waste = self.stock[::-1]
-            self.stock = []
+            rules.unrecycle(self.stock, self.waste)
             self.recycles -= 1
         else:
             for kind, x in reversed(self._undo_info.pop()):
@@ -254,7 +238,8 @@ class Pyramid(Game[PyramidMove]):
     def status(self) -> str:
         if rules.is_won(self.mask):
             return WON
-        return IN_PROGRESS if self.can_progress() else LOST
+        lost = rules.is_lost(self.cards, self.mask, self.stock, self.waste, self.may_recycle())
+        return LOST if lost else IN_PROGRESS
 
     def score(self) -> int:
         """Pyramid cards left (0 is a win)."""

@@ -17,13 +17,15 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from dailydeal.games import check_game, new_game
+from dailydeal.games import SPECS, check_game, new_game, spec_of
+from dailydeal.games.spec import load
 from dailydeal.rating.features import playout_stats, solver_features
 from dailydeal.solvers import SolveResult, solve_position
 
 TIERS = ("easy", "medium", "hard", "expert")
-# Per game; bump when a player model changes, then recalibrate (benchmarks/calibrate.py).
-MODEL_VERSIONS = {"accordion": "accordion-1", "pyramid": "pyramid-2", "gaps": "gaps-1"}
+# Per game (its spec's model_version); bump when a player model changes, then recalibrate
+# (benchmarks/calibrate.py).
+MODEL_VERSIONS = {game: spec.model_version for game, spec in SPECS.items()}
 SOLVE_TIME_LIMIT = 10.0  # seconds for the solver when rate() has to solve the deal itself
 DEFAULT_THRESHOLDS = (25.0, 50.0, 75.0)  # used only for a game missing from tiers.json
 
@@ -64,28 +66,41 @@ def tier_of(game: str, rating: float) -> str:
 
 
 def model_version(game: str) -> str:
-    return MODEL_VERSIONS[check_game(game)]
+    return spec_of(game).model_version
+
+
+# The rating formulas, each named by its game's spec (``GameSpec.rating``): a value 0..1
+# from the careful player's win rate ``w``, mean score and mean passes ``P``.
+
+
+def accordion_rating(win_rate: float, mean_score: float, mean_passes: float) -> float:
+    """Blind wins are rare, so the expected piles left ``m`` carries it,
+    ``1 - exp(-(m - 1) / 8)``."""
+    return 1 - math.exp(-(mean_score - 1) / 8)
+
+
+def pyramid_rating(win_rate: float, mean_score: float, mean_passes: float) -> float:
+    """Losing often and leaving cards ``L`` both count, and among deals the player always
+    wins, the passes through the stock it needs,
+    ``0.55 (1 - w) + 0.3 min(1, L / 14) + 0.15 min(1, (P - 1) / 6)``."""
+    return (0.55 * (1 - win_rate) + 0.3 * min(1.0, mean_score / 14)
+            + 0.15 * min(1.0, max(0.0, mean_passes - 1) / 6))
+
+
+def gaps_rating(win_rate: float, mean_score: float, mean_passes: float) -> float:
+    """Wins are rare, the share of the 48 cards not built ``S`` counts most,
+    ``0.25 (1 - w) + 0.75 (1 - S / 48)``."""
+    return 0.25 * (1 - win_rate) + 0.75 * (1 - mean_score / 48)
 
 
 def combine(game: str, win_rate: float, mean_score: float, mean_passes: float = 1.0) -> float:
-    """The rating 0..100 from the careful player's results on a deal (higher = harder).
-
-    Accordion: blind wins are rare, so the expected piles left ``m`` carries it,
-    ``100 (1 - exp(-(m - 1) / 8))``. Pyramid: losing often and leaving cards both count, and
-    among deals the player always wins, the passes through the stock it needs,
-    ``100 (0.55 (1 - w) + 0.3 min(1, L / 14) + 0.15 min(1, (P - 1) / 6))``. Gaps: wins are
-    rare, the share of the 48 cards not built counts most,
-    ``100 (0.25 (1 - w) + 0.75 (1 - S / 48))``.
-    """
-    if game == "accordion":
-        value = 1 - math.exp(-(mean_score - 1) / 8)
-    elif game == "pyramid":
-        value = (0.55 * (1 - win_rate) + 0.3 * min(1.0, mean_score / 14)
-                 + 0.15 * min(1.0, max(0.0, mean_passes - 1) / 6))
-    elif game == "gaps":
-        value = 0.25 * (1 - win_rate) + 0.75 * (1 - mean_score / 48)
-    else:
-        raise ValueError(f"no rating formula for {game}")
+    """The rating 0..100 from the careful player's results on a deal (higher = harder):
+    100 times the formula its spec names (``accordion_rating`` and the others)."""
+    try:
+        spec = spec_of(game)
+    except ValueError:
+        raise ValueError(f"no rating formula for {game}") from None
+    value = load(spec.rating)(win_rate, mean_score, mean_passes)
     return round(100 * min(1.0, max(0.0, value)), 3)
 
 
@@ -128,5 +143,5 @@ def rate(
 
 
 __all__ = ["MODEL_VERSIONS",
-    "combine",
+    "accordion_rating", "combine", "gaps_rating", "pyramid_rating",
     "model_version", "TIERS", "Rating", "rate", "thresholds", "tier_of"]

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Sequence
 from typing import Any
 
-from dailydeal.cards import Card
-from dailydeal.games import Game
-from dailydeal.rating.players import Playout, play_accordion, play_gaps, play_pyramid
+from dailydeal.games import SPECS, Game, spec_of
+from dailydeal.games.spec import load
+from dailydeal.rating.players import Playout
 from dailydeal.solvers import SolveResult
 
-# Playouts per deal for the rating model (A): about 0.1-0.3 s of CPU per deal.
-PLAYOUTS = {"accordion": 160, "pyramid": 160, "gaps": 32}
+# Playouts per deal for the rating model (A), from each game's spec: about 0.1-0.3 s of
+# CPU per deal.
+PLAYOUTS = {game: spec.playouts for game, spec in SPECS.items()}
 
 
 def playout_rng(game: Game[Any], model: str, k: int) -> random.Random:
@@ -27,28 +27,18 @@ def playout_rng(game: Game[Any], model: str, k: int) -> random.Random:
 
 
 def play(game: Game[Any], model: str, rng: random.Random, *, record: bool = False) -> Playout:
-    """One playout of ``model`` on the deal of ``game`` (its variant's settings honoured)."""
-    cards: Sequence[Card] = game.cards
-    if game.name == "accordion":
-        return play_accordion(
-            cards, rng, model,
-            jumps=getattr(game, "ALLOWED_JUMPS", (1, 3)),
-            open_deal=bool(getattr(game, "OPEN", False)),
-            record=record,
-        )
-    if game.name == "pyramid":
-        return play_pyramid(cards, rng, model, passes=getattr(game, "PASSES", None), record=record)
-    if game.name == "gaps":
-        return play_gaps(cards, game.seed, rng, model, redeals=getattr(game, "REDEALS", 2),
-                         record=record)
-    raise ValueError(f"no player model for {game.name}")
+    """One playout of ``model`` on the deal of ``game`` (its variant's settings honoured):
+    the player model its spec names."""
+    playout: Playout = load(spec_of(game).player)(game, rng, model, record=record)
+    return playout
 
 
 def playout_stats(
     game: Game[Any], model: str = "careful", n: int | None = None
 ) -> dict[str, float]:
     """Win rate and mean score of ``n`` seeded playouts of ``model`` on the deal."""
-    count = n if n is not None else PLAYOUTS[game.name]
+    spec = spec_of(game)
+    count = n if n is not None else spec.playouts
     wins = 0
     total = 0
     passes = 0
@@ -58,7 +48,7 @@ def playout_stats(
         total += p.score
         passes += p.passes
     out = {"playouts": count, "win_rate": wins / count, "mean_score": total / count}
-    if game.name == "pyramid":
+    if spec.counts_passes:
         out["mean_passes"] = passes / count
     return out
 
@@ -68,9 +58,6 @@ def solver_features(game: Game[Any], solution: SolveResult) -> dict[str, Any]:
     solvers find different (not shortest) solutions with very different effort."""
     moves = solution.moves
     out: dict[str, Any] = {"solution_length": len(moves), "solver_nodes": solution.nodes}
-    if game.name == "pyramid":
-        out["solution_draws"] = sum(m == "d" for m in moves)
-        out["solution_recycles"] = sum(m == "r" for m in moves)
-    elif game.name == "gaps":
-        out["solution_redeals"] = sum(m == "R" for m in moves)
+    for feature, text in spec_of(game).solution_counts:
+        out[feature] = sum(m == text for m in moves)
     return out

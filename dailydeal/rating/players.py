@@ -27,8 +27,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from dailydeal import cards as C
 from dailydeal.cards import Card
+from dailydeal.games.accordion import Accordion
+from dailydeal.games.gaps import Gaps
+from dailydeal.games.notation import AccordionNotation, GapsNotation, PyramidNotation
+from dailydeal.games.pyramid import Pyramid
 from dailydeal.games.rules import EMPTY
 from dailydeal.games.rules import accordion as acc_rules
 from dailydeal.games.rules import gaps as gaps_rules
@@ -52,10 +55,6 @@ class Playout:
 def _gumbel(rng: random.Random) -> float:
     """A Gumbel(0, 1) draw: argmax(score + T * gumbel) is a softmax choice at temperature T."""
     return -math.log(-math.log(rng.random() or 1e-300))
-
-
-def _name(card: Card) -> str:
-    return C.CARD_NAMES[card]
 
 
 # ---------------------------------------------------------------------------------------
@@ -128,13 +127,13 @@ def play_accordion(
             else:
                 m = accordion_casual_choice(tops, moves, rng, jumps)
             if record:
-                moves_out.append(f"{_name(tops[m[0]])}>{_name(tops[m[1]])}")
+                moves_out.append(AccordionNotation.pile(tops[m[0]], tops[m[1]]))
             tops = _acc_apply(tops, *m)
         elif acc_rules.can_deal(dealt, False, False):
             tops.append(cards[dealt])
             dealt += 1
             if record:
-                moves_out.append("d")
+                moves_out.append(AccordionNotation.DEAL)
         else:
             break
     return Playout(acc_rules.is_won(dealt, len(tops)), len(tops), moves_out)
@@ -241,14 +240,14 @@ def play_pyramid(
         king = next((p for p in acc if pyr_rules.is_king(pyr[p])), None)
         if king is not None:
             if record:
-                out.append(_name(pyr[king]))
+                out.append(PyramidNotation.king(pyr[king]))
             foundation[KING] += 1
             mask &= ~(1 << king)
             idle = 0
             continue
         if top != EMPTY and pyr_rules.is_king(top):
             if record:
-                out.append(_name(top))
+                out.append(PyramidNotation.king(top))
             foundation[KING] += 1
             waste.pop()
             continue
@@ -261,8 +260,7 @@ def play_pyramid(
             ca = pyr[a]
             cb = waste.pop() if b < 0 else pyr[b]
             if record:
-                x, y = sorted((ca, cb))
-                out.append(f"{_name(x)}+{_name(y)}")
+                out.append(PyramidNotation.pair(ca, cb))
             foundation[_value(ca)] += 1
             foundation[_value(cb)] += 1
             mask &= ~(1 << a)
@@ -273,22 +271,20 @@ def play_pyramid(
         if idle > len(stock) + len(waste):
             break  # a whole cycle without any possible removal: blocked
         if stock:
-            waste.append(stock.pop())
+            pyr_rules.draw(stock, waste)
             idle += 1
             if record:
-                out.append("d")
+                out.append(PyramidNotation.DRAW)
         elif waste and pyr_rules.may_recycle(passes, recycles):
-            stock = waste[::-1]
-            waste = []
+            pyr_rules.recycle(stock, waste)
             recycles += 1
             if record:
-                out.append("r")
+                out.append(PyramidNotation.RECYCLE)
         else:
             break
         if recycles > 60:  # cannot happen with the stop rule above; a safety net
             break
-    left = mask.bit_count()
-    return Playout(left == 0, left, out, recycles + 1)
+    return Playout(pyr_rules.is_won(mask), mask.bit_count(), out, recycles + 1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -406,7 +402,7 @@ def play_gaps(
             else:
                 card, dst = gaps_casual_choice(cells, pos, moves, rng)
             if record:
-                out.append(_name(card) + (f"@{dst // COLS + 1}" if gaps_rules.is_two(card) else ""))
+                out.append(GapsNotation.place(card, dst))
             _gaps_apply(cells, pos, card, dst)
             played += 1
             continue
@@ -416,6 +412,27 @@ def play_gaps(
         cells = gaps_rules.redeal(cells, seed, used)
         pos = gaps_rules.positions(cells)
         if record:
-            out.append("R")
-    score = _kept(cells)
-    return Playout(score == 48, score, out)
+            out.append(GapsNotation.REDEAL)
+    return Playout(gaps_rules.is_won(cells), _kept(cells), out)
+
+
+# ---------------------------------------------------------------------------------------
+# The entries the games' specs name (``GameSpec.player``): a playout of a game's deal with
+# its variant's settings.
+# ---------------------------------------------------------------------------------------
+
+def accordion_player(
+    game: Accordion, rng: random.Random, model: str, *, record: bool = False
+) -> Playout:
+    return play_accordion(game.cards, rng, model, jumps=game.ALLOWED_JUMPS,
+                          open_deal=game.OPEN, record=record)
+
+
+def pyramid_player(
+    game: Pyramid, rng: random.Random, model: str, *, record: bool = False
+) -> Playout:
+    return play_pyramid(game.cards, rng, model, passes=game.PASSES, record=record)
+
+
+def gaps_player(game: Gaps, rng: random.Random, model: str, *, record: bool = False) -> Playout:
+    return play_gaps(game.cards, game.seed, rng, model, redeals=game.REDEALS, record=record)

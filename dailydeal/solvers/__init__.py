@@ -7,12 +7,12 @@ on the generic exhaustive search of ``dailydeal.solvers.generic``.
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
 from typing import Any
 
-from dailydeal.games import Game, new_game
+from dailydeal.games import Game, new_game, spec_of
+from dailydeal.games.spec import load
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
@@ -40,12 +40,8 @@ SHORTEST_SINCE: dict[str, int] = {"pyramid": 8}
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
-    try:
-        module = importlib.import_module(f"dailydeal.solvers.{game.name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"dailydeal.solvers.{game.name}":
-            raise
-        module = importlib.import_module("dailydeal.solvers.generic")
+    """The solver the game's spec names, or the generic search when it names none."""
+    module = load(spec_of(game).solver or "dailydeal.solvers.generic")
     fn: SolverFn = module.solve_game
     return fn
 

@@ -46,14 +46,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dailydeal import cards as C
 from dailydeal.cards import Card
 from dailydeal.games import Game
 from dailydeal.games.accordion import Accordion
-from dailydeal.games.rules.accordion import MATCHES, pile_moves
+from dailydeal.games.notation import AccordionNotation
+from dailydeal.games.rules.accordion import MATCHES, is_won, pile_moves
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
-DEAL_TEXT = "d"
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
 MAX_LINKED = 250_000  # live-card sets whose connectivity is remembered (``_Runner.fits``)
 RESTART_UNIT = 100  # nodes of the shortest DFS run; run k may search luby(k) times this
@@ -280,7 +279,8 @@ class _Open(_Runner):
                 child = row[:j] + row[i:]
             else:
                 child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
-            if len(child) == 1 or (child not in dead and self._dfs(child, child_mask)):
+            # won: the whole stock is in the searched row, so "dealt" is its whole length
+            if is_won(0, len(child), 0) or (child not in dead and self._dfs(child, child_mask)):
                 self.path.append((row[i], covered))
                 return True
         if pushed:
@@ -326,7 +326,7 @@ class _Forced(_Runner):
 
     def _dfs(self, row: bytes, dealt: int, mask: int) -> bool:
         """``mask`` holds the live cards: the tops and the stock."""
-        if dealt == self.total and len(row) <= 1:
+        if is_won(dealt, len(row), self.total):
             return True
         key = bytes((dealt,)) + row
         dead = self.dead
@@ -419,8 +419,9 @@ def with_deals(moves: Sequence[Move], cards: Sequence[Card], dealt: int) -> list
 
 
 def notation(moves: Sequence[Move]) -> list[str]:
-    """Moves in the docs/rules.md notation: ``X>Y`` and ``d``."""
-    return [DEAL_TEXT if m == DEAL else f"{C.name(m[0])}>{C.name(m[1])}" for m in moves]
+    """Moves in the docs/rules.md notation (the game's codec): ``X>Y`` and ``d``."""
+    return [AccordionNotation.DEAL if m == DEAL else AccordionNotation.pile(m[0], m[1])
+            for m in moves]
 
 
 def solve_game(game: Game[Any], budget: Budget) -> SolveResult:

@@ -45,21 +45,22 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from dailydeal import cards as C
 from dailydeal.games import Game
 from dailydeal.games.gaps import Gaps
+from dailydeal.games.notation import GapsNotation
 from dailydeal.games.rules import EMPTY as GAP
 from dailydeal.games.rules.gaps import (
+    BLOCKED_REDEAL,
+    BLOCKED_WON,
     CELLS,
     COLS,
-    ROW_STARTS,
     SUCCESSOR,
     TWOS,
-    is_two,
     is_won,
-    kept_lengths,
     redeal,
+    when_blocked,
 )
+from dailydeal.games.rules.gaps import kept_signature as _kept  # the redeal signature
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
@@ -71,14 +72,6 @@ Step = tuple[int, int] | None
 
 class _OutOfBudget(Exception):
     """The node/time budget is spent: unwind and answer ``unknown``."""
-
-
-def _kept(cells: bytearray) -> tuple[tuple[int, int], ...]:
-    """Per row, (the 2 in column 1 or GAP, length of its kept run); the redeal signature."""
-    return tuple(
-        (cells[base] if n else GAP, n)
-        for base, n in zip(ROW_STARTS, kept_lengths(cells), strict=True)
-    )
 
 
 # A placement is one small int: ``card | row << ROW_SHIFT``, the row (0..3) only for a 2
@@ -305,7 +298,7 @@ class _Search:
             else:
                 pos[c] = i
         cap = caps[k]
-        last = k >= self.redeals
+        left = self.redeals - k  # redeals left in this round
         budget = self.budget
         seen = {b"".join(whole)}
         start_nodes = self.nodes
@@ -316,9 +309,10 @@ class _Search:
         _moves(board, pos, gaps, self.tb, first)
         stack = [first]
         if not first:
-            if is_won(cells):
+            end = when_blocked(cells, left)
+            if end == BLOCKED_WON:
                 return WON, []
-            if not last:
+            if end == BLOCKED_REDEAL:
                 leaves[_kept(cells)] = []
             stack.pop()
         while stack:
@@ -360,15 +354,16 @@ class _Search:
                 stack.append(nxt)
                 continue
             # blocked
-            if is_won(cells):
+            end = when_blocked(cells, left)
+            if end == BLOCKED_WON:
                 return WON, [(c, d) for c, _, d in path]
-            if not last:
+            if end == BLOCKED_REDEAL:
                 sig = _kept(cells)
                 if sig not in leaves:
                     leaves[sig] = list(path)
             path.pop()
             _take_back(cells, board, pos, gaps, card, src, dst)
-        if not last and leaves:
+        if leaves:  # redeals from the blocked positions (none when no redeal is left)
             # restore the round's start position to redeal from each leaf
             start = bytearray(cells)
             for card, src, dst in reversed(path):
@@ -567,12 +562,8 @@ class _Search:
 
 
 def _notation(step: Step) -> str:
-    if step is None:
-        return "R"
-    card, dst = step
-    if is_two(card):
-        return f"{C.name(card)}@{dst // COLS + 1}"
-    return C.name(card)
+    """A step in the docs/rules.md notation (the game's codec)."""
+    return GapsNotation.REDEAL if step is None else GapsNotation.place(*step)
 
 
 GROWTH = 4  # caps grow by this factor from pass to pass (rounds with redeals)

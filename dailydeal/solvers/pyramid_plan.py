@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from dailydeal.cards import Card
-from dailydeal.games.pyramid import King, Pair
+from dailydeal.games.notation import PyramidNotation
 from dailydeal.games.rules.pyramid import SIZE, may_recycle
 
 # State packing: pyramid mask (28 bits) | talon mask << 28 | waste pointer << 52 |
@@ -234,15 +234,16 @@ def pool_plan_path(
 def notation(path: Sequence[Edge], cards: Sequence[Card], talon: Sequence[Card]) -> list[str]:
     """The docs/rules.md notation of a macro path, draws and recycles spelled out."""
     out: list[str] = []
+    n = PyramidNotation
     for state, kind, a, b in path:
         if kind == E_KING:
-            out.append(str(King(cards[a])))
+            out.append(n.king(cards[a]))
         elif kind == E_PAIR:
-            out.append(str(Pair(cards[a], cards[b])))
+            out.append(n.pair(cards[a], cards[b]))
         else:
             _, tal, p, _ = unpack(state)
             draws, recycles, more, _ = reach(tal, p, waste_top(tal, p), a)
-            out.extend("d" * draws + "r" * recycles + "d" * more)
+            out.extend([n.DRAW] * draws + [n.RECYCLE] * recycles + [n.DRAW] * more)
             card = talon[a]
-            out.append(str(King(card)) if b < 0 else str(Pair(cards[b], card)))
+            out.append(n.king(card) if b < 0 else n.pair(cards[b], card))
     return out

@@ -21,7 +21,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from dailydeal.games import Game, new_game
+from dailydeal.games import Game, new_game, spec_of
+from dailydeal.games.spec import EVERY, PROVED
 from dailydeal.hints import line_hint
 from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
 from dailydeal.verify import replay
@@ -88,10 +89,11 @@ def follow_from(value: Any) -> int | None:
 
 def stored_shortest(row: dict[str, Any]) -> bool:
     """Whether a stored solution is proved shortest (as ``hints`` says it of a search)."""
-    if row["game"] == "accordion":
-        return True  # every winning line has the same length (dailydeal.hints)
+    shortest = spec_of(row["game"]).shortest
+    if shortest == EVERY:
+        return True  # every winning line has the same length (the game's spec)
     stats = (row.get("solver") or {}).get("stats") or {}
-    return stats.get("optimal") is True
+    return shortest == PROVED and stats.get("optimal") is True
 
 
 def solvers() -> SolverPool:

@@ -30,7 +30,7 @@ from flask import (
 )
 
 from dailydeal.daily import clock, store
-from dailydeal.games import GAMES, new_game
+from dailydeal.games import GAMES, SPECS, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.web import icons
@@ -116,7 +116,9 @@ def static(name: str) -> Response:
 
 # --- pages -------------------------------------------------------------------------------
 def page(template: str, status: int = 200, **context: Any) -> Response:
-    resp = Response(render_template(template, **context), status=status, mimetype="text/html")
+    # specs: what a template shows differently from game to game (the game's spec)
+    resp = Response(render_template(template, specs=SPECS, **context), status=status,
+                    mimetype="text/html")
     resp.headers["Cache-Control"] = "no-cache"  # cheap to revalidate, never stale
     return resp
 

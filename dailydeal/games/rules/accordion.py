@@ -65,6 +65,11 @@ def is_won(dealt: int, piles: int, total: int = DECK_SIZE) -> bool:
     return dealt == total and piles == 1
 
 
+def is_lost(dealt: int, piles: int, has_moves: bool, total: int = DECK_SIZE) -> bool:
+    """Lost: not won, the stock is empty and no pile move is left."""
+    return not is_won(dealt, piles, total) and dealt >= total and not has_moves
+
+
 def score(dealt: int, piles: int, total: int = DECK_SIZE) -> int:
     """Piles left, each undealt card counted as the pile it will become (1 is a win)."""
     return piles + total - dealt

@@ -126,9 +126,37 @@ def is_won(cells: Sequence[Card]) -> bool:
     return kept_lengths(cells) == WON_LENGTHS
 
 
+def kept_signature(cells: Sequence[Card]) -> tuple[tuple[int, int], ...]:
+    """Per row, (the 2 in column 1 or ``EMPTY``, the length of its kept run): all that a
+    redeal keeps, so positions with one signature redeal alike (the solver's key)."""
+    return tuple(
+        (cells[base] if n else EMPTY, n)
+        for base, n in zip(ROW_STARTS, kept_lengths(cells), strict=True)
+    )
+
+
+# What a blocked position (no placement) is: a win, a redeal to make, or a loss.
+BLOCKED_WON: Final = 0
+BLOCKED_REDEAL: Final = 1
+BLOCKED_LOST: Final = 2
+
+
+def when_blocked(cells: Sequence[Card], redeals_left: int) -> int:
+    """Blocked (no placement): won when the rows are built, else redealt when a redeal is
+    left, else lost."""
+    if is_won(cells):
+        return BLOCKED_WON
+    return BLOCKED_REDEAL if redeals_left > 0 else BLOCKED_LOST
+
+
 def can_redeal(cells: Sequence[Card], redeals_left: int) -> bool:
     """A redeal is allowed only when blocked (no placement), not won, and one is left."""
-    return redeals_left > 0 and not place_moves(cells) and not is_won(cells)
+    return not place_moves(cells) and when_blocked(cells, redeals_left) == BLOCKED_REDEAL
+
+
+def is_lost(cells: Sequence[Card], redeals_left: int) -> bool:
+    """Lost: blocked, not won, and no redeal left."""
+    return not place_moves(cells) and when_blocked(cells, redeals_left) == BLOCKED_LOST
 
 
 def redeal(cells: Sequence[Card], seed: int | None, k: int) -> list[Card]:

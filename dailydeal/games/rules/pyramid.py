@@ -78,6 +78,31 @@ def pairs(cards: Sequence[Card], places: Sequence[int], top: Card = EMPTY) -> li
     return out
 
 
+def draw(stock: list[Card], waste: list[Card]) -> None:
+    """Draw: the next stock card (the last of ``stock``) becomes the waste top (legal only
+    when the stock is not empty)."""
+    waste.append(stock.pop())
+
+
+def undraw(stock: list[Card], waste: list[Card]) -> None:
+    """Take back ``draw``."""
+    stock.append(waste.pop())
+
+
+def recycle(stock: list[Card], waste: list[Card]) -> None:
+    """Recycle: the waste, turned over, becomes the stock (its bottom card is drawn first);
+    the waste is empty. Legal only when the stock is empty, the waste is not and
+    ``may_recycle``."""
+    stock[:] = waste[::-1]
+    waste.clear()
+
+
+def unrecycle(stock: list[Card], waste: list[Card]) -> None:
+    """Take back ``recycle``."""
+    waste[:] = stock[::-1]
+    stock.clear()
+
+
 def may_recycle(passes: int | None, recycles: int) -> bool:
     """A recycle is left: unlimited (``passes`` None) or fewer than ``passes - 1`` used.
     (It is legal only when the stock is empty and the waste is not.)"""
@@ -116,3 +141,11 @@ def can_progress(
 def is_won(mask: int) -> bool:
     """Won: every pyramid place is empty (stock and waste may hold cards)."""
     return mask == 0
+
+
+def is_lost(
+    cards: Sequence[Card], mask: int, stock: Sequence[Card], waste: Sequence[Card],
+    recycle_left: bool,
+) -> bool:
+    """Lost: not won, and no draws and recycles can lead to removing a pyramid card."""
+    return not is_won(mask) and not can_progress(cards, mask, stock, waste, recycle_left)

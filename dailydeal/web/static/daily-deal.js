@@ -47,10 +47,16 @@ export function cardName(card) {
   return `${RANK_NAMES[card[0]]} of ${SUITS[card[1]][0]}`;
 }
 
-/** The par a player can aim at, or null: every Accordion win is 52 deals and 51 moves, so
- *  its solution length (103) says nothing about the deal. */
+// What the element shows differently from game to game: each game's spec
+// (GameSpec.browser() in dailydeal/games/spec.py; tests/test_game_spec.py holds this equal).
+// The element reads this table and never compares a game's name.
+export const SPECS = {"accordion":{"title":"Accordion","shows_par":false,"separator":">","stock_move":"deal a card from the stock","one_card":"","stuck":"has nowhere to go now","kings_alone":false,"fills_gaps":false},"pyramid":{"title":"Pyramid","shows_par":true,"separator":"+","stock_move":"draw a card from the stock","one_card":"remove the {card}","stuck":"has no partner now","kings_alone":true,"fills_gaps":false},"gaps":{"title":"Gaps","shows_par":true,"separator":"","stock_move":"","one_card":"move the {card} into its gap","stuck":"has nowhere to go now","kings_alone":false,"fills_gaps":true}};
+const specOf = (game) => SPECS[game] || SPECS.accordion;
+
+/** The par a player can aim at, or null: a game whose spec does not show par (every
+ *  Accordion win is 52 deals and 51 moves, so its solution length says nothing). */
 export function meaningfulPar(meta) {
-  return meta && meta.game !== "accordion" && meta.par ? meta.par : null;
+  return meta && specOf(meta.game).shows_par && meta.par ? meta.par : null;
 }
 
 /** Seconds as the timer shows them: 4:05, 1:02:03. */
@@ -120,7 +126,7 @@ function writeJSON(key, value) {
 
 /** A move of the notation in words, for the hint line ("pair the seven of spades with ..."). */
 export function moveInWords(move, game) {
-  const words = { d: game === "accordion" ? "deal a card from the stock" : "draw a card from the stock", r: "recycle the waste", R: "redeal" }[move];
+  const words = { d: specOf(game).stock_move, r: "recycle the waste", R: "redeal" }[move];
   if (words) return words;
   const cards = move.match(/[2-9TJQKA][SHDC]/g) || [];
   const [a, b] = cards.map(cardName);
@@ -128,7 +134,7 @@ export function moveInWords(move, game) {
   if (move.includes("+")) return `pair the ${a} with the ${b}`;
   const row = move.match(/@(\d+)$/);
   if (row) return `move the ${a} to row ${row[1]}`;
-  if (a) return game === "pyramid" ? `remove the ${a}` : `move the ${a} into its gap`;
+  if (a && specOf(game).one_card) return specOf(game).one_card.replace("{card}", a);
   return move;
 }
 
@@ -917,7 +923,7 @@ export class DailyDeal extends HTMLElement {
     for (const c of move.match(/[2-9TJQKA][SHDC]/g) || []) out.push(this.find("card", c));
     const row = move.match(/@(\d+)$/);
     if (row) out.push(this.find("gap", `${row[1]},1`));
-    else if (this.meta.game === "gaps" && isCard(move)) {
+    else if (specOf(this.meta.game).fills_gaps && isCard(move)) {
       const gap = (this.st.position.gaps || []).find((g) => g.accepts === move);
       if (gap) out.push(this.find("gap", `${gap.row},${gap.column}`));
     }
@@ -1532,13 +1538,9 @@ export class DailyDeal extends HTMLElement {
 
   /** The move a card dropped on a card or gap means, or null. */
   dropMove(card, [kind, value]) {
-    const game = this.meta.game;
-    if (kind === "card" && value !== card) {
-      if (game === "accordion") return `${card}>${value}`;
-      if (game === "pyramid") return `${card}+${value}`;
-      return null;
-    }
-    if (kind === "gap" && game === "gaps") {
+    const spec = specOf(this.meta.game);
+    if (kind === "card" && value !== card) return spec.separator ? `${card}${spec.separator}${value}` : null;
+    if (kind === "gap" && spec.fills_gaps) {
       const [row, col] = value.split(",").map(Number);
       if (card[0] === "2" && col === 1) return `${card}@${row}`;
       const gap = (this.st.position.gaps || []).find((g) => g.row === row && g.column === col);
@@ -1620,7 +1622,7 @@ export class DailyDeal extends HTMLElement {
   intent(kind, value) {
     if (!this.st || this.st.state === "won") return null;
     if (kind === "action") return { draw: "d", recycle: "r", redeal: "R" }[value] || null;
-    const game = this.meta.game;
+    const spec = specOf(this.meta.game);
     const legal = this.st.legal_moves;
     if (kind === "gap") {
       const [row, col] = value.split(",").map(Number);
@@ -1629,14 +1631,14 @@ export class DailyDeal extends HTMLElement {
       return gap && isCard(gap.accepts) ? gap.accepts : null;
     }
     const card = value;
-    if (game === "gaps") {
+    if (spec.fills_gaps) {
       if (card[0] !== "2") return card;
       if (this.selGap) return `${card}@${this.selGap}`;
       return legal.filter((m) => m.startsWith(`${card}@`)).length > 1 ? null : card;
     }
-    if (game === "pyramid" && card[0] === "K") return card;
+    if (spec.kings_alone && card[0] === "K") return card;
     if (!this.sel || this.sel === card) return null;
-    return game === "accordion" ? `${this.sel}>${card}` : `${this.sel}+${card}`;
+    return `${this.sel}${spec.separator}${card}`;
   }
 
   async activate(kind, value) {
@@ -1660,13 +1662,12 @@ export class DailyDeal extends HTMLElement {
       return;
     }
     const card = value;
-    const game = this.meta.game;
-    if (game === "gaps") return this.select(card, "Now click the gap in column 1 for it.");
+    const spec = specOf(this.meta.game);
+    if (spec.fills_gaps) return this.select(card, "Now click the gap in column 1 for it.");
     if (this.sel === card) return this.select(null);
-    const sep = game === "accordion" ? ">" : "+";
+    const sep = spec.separator;
     const any = this.st.legal_moves.some((m) => m.startsWith(card + sep) || (sep === "+" && m.endsWith(sep + card)));
-    const none = game === "accordion" ? "has nowhere to go now" : "has no partner now";
-    return this.select(card, any ? "" : `${cap(cardName(card))} ${none}; pick another card.`);
+    return this.select(card, any ? "" : `${cap(cardName(card))} ${spec.stuck}; pick another card.`);
   }
 
   select(card, message = "") {
@@ -1754,8 +1755,9 @@ export class DailyDeal extends HTMLElement {
     this.el.par.querySelector("b").textContent = meaningfulPar(m) || "";
     const p = st.position;
     let extra = "";
-    if (m.game === "gaps") extra = `Redeals left <b>${p.redeals_left}</b>`;
-    else if (m.game === "pyramid") extra = `Stock <b>${p.stock_count}</b> · Passes <b>${p.passes_left === null ? "∞" : p.passes_left}</b>`;
+    // what the position has to show (its JSON shape: docs/rules.md), not the game's name
+    if ("redeals_left" in p) extra = `Redeals left <b>${p.redeals_left}</b>`;
+    else if ("passes_left" in p) extra = `Stock <b>${p.stock_count}</b> · Passes <b>${p.passes_left === null ? "∞" : p.passes_left}</b>`;
     else extra = `Stock <b>${p.stock_count}</b>`;
     this.el.extra.innerHTML = extra;
     this.el.pill.textContent = cap(st.state);
@@ -1788,7 +1790,7 @@ export class DailyDeal extends HTMLElement {
       focus = ["card", "gap", "action"].map((k) => [k, active.getAttribute(`data-${k}`)]).find(([, v]) => v);
     }
     const game = this.meta.game;
-    const sections = game === "accordion" ? this.drawAccordion(st) : game === "pyramid" ? this.drawPyramid(st) : this.drawGaps(st);
+    const sections = { accordion: this.drawAccordion, pyramid: this.drawPyramid, gaps: this.drawGaps }[game].call(this, st);
     const banner = { won: "Solved!", lost: "No moves left" }[st.state];
     if (banner) sections.push(["banner-box", [`<div class="banner" data-banner="${st.state}" aria-hidden="true">${banner}</div>`]]);
     const old = this.drawn;

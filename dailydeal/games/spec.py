@@ -1,0 +1,197 @@
+"""What each game is, said once: a ``GameSpec`` per game, in the manner of python-chess's
+variant classes.
+
+Everything outside ``dailydeal/games/`` that behaves differently from game to game reads
+the game's spec (``dailydeal.games.spec_of``) instead of comparing its name: the solver
+module, the player model, the rating formula and model version, the playouts, the hint
+budgets, whether a solution is shortest, and what the CLI and the web show.
+(``tests/test_game_spec.py`` fails when a module outside ``games/`` compares a name.)
+
+The solver, the player model and the rating formula live in layers above ``games/``
+(docs/architecture.md), so the spec names them (``"module:function"``) and ``load``
+imports them when they are first asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any, Literal
+
+from dailydeal.games.base import Game
+
+GameClass = type[Game[Any]]
+# Whether a won solution is the shortest: EVERY: every win of a deal has the same length;
+# PROVED: when the solver says so (stats "optimal"); NEVER: the solver does not look for it.
+Shortest = Literal["every", "proved", "never"]
+EVERY: Shortest = "every"
+PROVED: Shortest = "proved"
+NEVER: Shortest = "never"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game: its variants, its rules core, the modules that search and play it, and
+    what is shown of it."""
+
+    name: str  # as in URLs and the API
+    title: str  # as a person reads it
+    variants: tuple[GameClass, ...]  # the engines; the first is the default variant
+    rules: ModuleType  # the rules core, dailydeal.games.rules.<game>
+    solver: str | None  # "module" with solve_game(game, budget); None: the generic search
+    player: str  # "module:function": (game, rng, model, record=) -> Playout
+    rating: str  # "module:function": (win_rate, mean_score, mean_passes) -> 0..100
+    model_version: str  # bump when the player model changes, then recalibrate
+    playouts: int  # playouts of the careful model per rated deal
+    counts_passes: bool  # the rating reads the passes through the stock
+    solution_counts: tuple[tuple[str, str], ...]  # (feature, move text) counted in a solution
+    hint_max_nodes: int  # the node budget of a hint's search
+    hint_first_nodes: int | None  # a first, smaller search; None: search once
+    shortest: Shortest
+    daily: bool  # dealt every day
+    # What the web and the CLI need to show it:
+    shows_par: bool  # the daily page shows the solution length as "par"
+    move_separator: str  # between the two cards of a two-card move ("" if none)
+    stock_move: str  # the stock move (d) in words ("" if none)
+    one_card: str  # a one-card move in words, "{card}" for its name ("" if none)
+    stuck: str  # said of a selected card that has no move
+    kings_alone: bool  # a king is a move by itself
+    fills_gaps: bool  # a card moves into a gap (a gap is a target)
+    shows_dealing_order: bool  # `dailydeal deal` prints the stock in dealing order
+    goal: str
+    play: str
+    notation: str
+    score: str
+    clicks: str  # how to play it with a mouse or a finger
+
+    @property
+    def default(self) -> GameClass:
+        return self.variants[0]
+
+    def info(self) -> dict[str, str]:
+        """What ``GET /games/{game}`` and the play page say of the rules."""
+        return {"goal": self.goal, "play": self.play, "notation": self.notation,
+                "score": self.score}
+
+    def browser(self) -> dict[str, Any]:
+        """What the page's element shows differently from game to game, never a rule: the
+        ``SPECS`` table of web/static/daily-deal.js (tests/test_game_spec.py holds it equal)."""
+        return {"title": self.title, "shows_par": self.shows_par,
+                "separator": self.move_separator, "stock_move": self.stock_move,
+                "one_card": self.one_card, "stuck": self.stuck,
+                "kings_alone": self.kings_alone, "fills_gaps": self.fills_gaps}
+
+
+@cache
+def load(ref: str) -> Any:
+    """The object a spec names: ``"module"`` or ``"module:attribute"``."""
+    module_name, _, attribute = ref.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attribute) if attribute else module
+
+
+def _specs() -> tuple[GameSpec, ...]:
+    from dailydeal.games.accordion import Accordion, ForcedAccordion, OpenAccordion
+    from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps
+    from dailydeal.games.pyramid import PASSES_VARIANTS, Pyramid
+    from dailydeal.games.rules import accordion, gaps, pyramid
+
+    return (
+        GameSpec(
+            name="accordion", title="Accordion",
+            variants=(Accordion, ForcedAccordion, OpenAccordion),
+            rules=accordion,
+            solver="dailydeal.solvers.accordion",
+            player="dailydeal.rating.players:accordion_player",
+            rating="dailydeal.rating:accordion_rating",
+            model_version="accordion-1", playouts=160, counts_passes=False,
+            solution_counts=(),
+            hint_max_nodes=30_000, hint_first_nodes=None,
+            # Every win has the same length: each deal adds a pile, each move takes one
+            # away, and a win is one pile with the stock empty, so from s cards in stock
+            # and p piles a line has s deals and p + s - 1 moves, whatever their order.
+            shortest=EVERY,
+            daily=True, shows_par=False, move_separator=">", shows_dealing_order=True,
+            stock_move="deal a card from the stock", one_card="",
+            stuck="has nowhere to go now", kings_alone=False, fills_gaps=False,
+            goal="Squeeze the 52 cards into a single pile.",
+            play=(
+                "Deal the stock one card at a time to the right end of a row. A pile moves onto "
+                "the pile immediately to its left or exactly three places to its left when their "
+                "top cards share a suit or a rank. Moves are optional."
+            ),
+            notation=(
+                "X>Y moves the pile topped by X onto the pile topped by Y (4D>4S); d deals. "
+                "Deals may be left out: the verifier deals just enough, and the rest at the end."
+            ),
+            score="Piles left; 1 is a win.",
+            clicks=(
+                "Click the stock to deal. Click a pile, then the pile to land it on: one or "
+                "three places to its left, with the same suit or rank on top. The landing "
+                "places light up."
+            ),
+        ),
+        GameSpec(
+            name="pyramid", title="Pyramid",
+            variants=(Pyramid, *PASSES_VARIANTS),
+            rules=pyramid,
+            solver="dailydeal.solvers.pyramid",
+            player="dailydeal.rating.players:pyramid_player",
+            rating="dailydeal.rating:pyramid_rating",
+            model_version="pyramid-2", playouts=160, counts_passes=True,
+            solution_counts=(("solution_draws", "d"), ("solution_recycles", "r")),
+            # A Pyramid node (A*) costs far more than the others; past its budget, Pyramid
+            # still answers with its pool plan (a win, not proved shortest). The first
+            # search: within 600 nodes its A* proves the line shortest on about half of
+            # the positions off a stored line (dailydeal.hints).
+            hint_max_nodes=5_000, hint_first_nodes=600,
+            shortest=PROVED,
+            daily=True, shows_par=True, move_separator="+", shows_dealing_order=False,
+            stock_move="draw a card from the stock", one_card="remove the {card}",
+            stuck="has no partner now", kings_alone=True, fills_gaps=False,
+            goal="Clear the 28 cards of the pyramid.",
+            play=(
+                "Remove two accessible cards whose values sum to 13 (J=11, Q=12), or a king "
+                "alone. Draw from the stock to the waste; recycle the waste when the stock is "
+                "empty (unlimited in the default variant)."
+            ),
+            notation="X+Y pairs two cards (5H+8C); KS removes a king; d draws; r recycles.",
+            score="Pyramid cards left; 0 is a win.",
+            clicks=(
+                "Click a card, then its partner (the two sum to 13); a king goes with one "
+                "click. Click the stock to draw, the empty stock to recycle the waste."
+            ),
+        ),
+        GameSpec(
+            name="gaps", title="Gaps",
+            variants=(Gaps, *REDEALS_VARIANTS),
+            rules=gaps,
+            solver="dailydeal.solvers.gaps",
+            player="dailydeal.rating.players:gaps_player",
+            rating="dailydeal.rating:gaps_rating",
+            model_version="gaps-1", playouts=32, counts_passes=False,
+            solution_counts=(("solution_redeals", "R"),),
+            hint_max_nodes=30_000, hint_first_nodes=None,
+            shortest=NEVER,
+            daily=True, shows_par=True, move_separator="", shows_dealing_order=False,
+            stock_move="", one_card="move the {card} into its gap",
+            stuck="has nowhere to go now", kings_alone=False, fills_gaps=True,
+            goal="Order each of the 4 rows 2..K of one suit from column 1.",
+            play=(
+                "The aces are removed, leaving 4 gaps. A card moves into the gap right of its "
+                "predecessor (same suit, one rank lower); a 2 moves into a gap in column 1. "
+                "When blocked, redeal the cards not in place (2 redeals in the default variant)."
+            ),
+            notation="X moves card X (8C); 2S@R moves a 2 to column 1 of row R; R redeals.",
+            score="Cards in kept sequences (0..48); 48 is a win.",
+            clicks=(
+                "Click a card to move it into the gap after its predecessor, or click a gap "
+                "to fill it; a 2 goes to a gap in column 1. When blocked, redeal."
+            ),
+        ),
+    )
+
+
+SPECS: dict[str, GameSpec] = {spec.name: spec for spec in _specs()}
