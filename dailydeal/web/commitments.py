@@ -13,8 +13,8 @@ from flask import Blueprint, Flask, Response, request, url_for
 
 from dailydeal.daily import fairness
 from dailydeal.web import clock
-from dailydeal.web.api import json_response, now, parse_date
 from dailydeal.web.db import get_db
+from dailydeal.web.http import json_response, now, parse_date
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("commitments", __name__)

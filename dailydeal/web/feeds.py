@@ -22,9 +22,9 @@ from markupsafe import escape
 from dailydeal import __version__
 from dailydeal.daily import store
 from dailydeal.web import clock
-from dailydeal.web.api import now
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
+from dailydeal.web.http import now
 
 bp = Blueprint("feeds", __name__)
 

@@ -46,7 +46,8 @@ from flask_limiter.util import get_remote_address
 
 from dailydeal.daily import plays, results
 from dailydeal.web import clock
-from dailydeal.web.api import (
+from dailydeal.web.db import forget, get_db
+from dailydeal.web.http import (
     NO_STORE,
     json_response,
     move_list,
@@ -54,7 +55,6 @@ from dailydeal.web.api import (
     published_row,
     read_body,
 )
-from dailydeal.web.db import forget, get_db
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("results", __name__)
