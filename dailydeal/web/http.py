@@ -12,17 +12,18 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Response, current_app, json, request
+from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from dailydeal.daily import store
 from dailydeal.games import GAMES, Game, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.verify import MAX_MOVES, split_moves
-from dailydeal.web import clock
+from dailydeal.verify import MAX_MOVES
+from dailydeal.web import clock, schema
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
 from dailydeal.web.problems import Problem
@@ -30,6 +31,7 @@ from dailydeal.web.problems import Problem
 IMMUTABLE = "public, max-age=31536000, immutable"
 SHORT = "public, max-age=60"
 NO_STORE = "no-store"
+M = TypeVar("M", bound=BaseModel)
 
 # fullmatch with [0-9]: "\d" matches any Unicode digit ("١٢٣") and "$" a trailing newline
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -186,7 +188,7 @@ def read_body(allow_text: bool = True) -> dict[str, Any]:
         except ValueError as exc:
             raise Problem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
         if not isinstance(payload, dict):
-            raise Problem(400, f"the body must be a JSON object, not {_kind(payload)}")
+            raise Problem(400, f"the body must be a JSON object, not {schema.kind(payload)}")
         return check_text(payload)
     if allow_text and mimetype == "text/plain":
         charset = request.mimetype_params.get("charset", "utf-8")
@@ -213,47 +215,35 @@ def check_text(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def _kind(value: Any) -> str:
-    return {
-        dict: "an object",
-        list: "an array",
-        str: "a string",
-        bool: "a boolean",
-        type(None): "null",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), "a value")
+def read_model(model: type[M], payload: dict[str, Any]) -> M:
+    """``payload`` validated as ``model`` (web/schema.py), else a 400 that words the first
+    refusal; a bad move list's problem also says how many moves are accepted."""
+    try:
+        return model.model_validate(payload)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        detail = schema.reason(model, error)
+        if error["loc"][:1] == ("moves",):
+            raise Problem(400, detail, max_moves=MAX_MOVES) from None
+        raise Problem(400, detail) from None
 
 
 def move_list(payload: dict[str, Any], required: bool = True) -> list[str]:
-    if "moves" not in payload:
-        if not required:
-            return []
-        raise Problem(400, "the body has no 'moves': a list of moves or a text in the notation")
-    try:
-        return split_moves(payload["moves"])
-    except ValueError as exc:
-        raise Problem(400, f"bad 'moves': {exc}", max_moves=MAX_MOVES) from None
+    """The moves of a body (or of a query's ``moves``): a list or a text in the notation."""
+    if required:
+        return read_model(schema.MovesBody, payload).moves
+    return read_model(schema.StateBody, payload).moves
 
 
 def numbered_position(game: str, required: bool = True) -> tuple[Game[Any], list[str]]:
     """The deal and moves of a numbered-deal body: ``{"seed" | "cards", "variant", "moves"}``."""
     check_game(game)
-    payload = read_body(allow_text=False)
-    seed, cards, variant = payload.get("seed"), payload.get("cards"), payload.get("variant")
-    if isinstance(seed, str):
-        seed = parse_seed(seed)  # as answers send it: JavaScript cannot hold 64 bits
-    if (seed is None) == (cards is None):
-        raise Problem(400, "give exactly one of 'seed' (an integer) and 'cards' (the 52 cards)")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise Problem(400, f"'seed' is an integer 0..{MAX_SEED}, not {_kind(seed)}")
-    if cards is not None and not isinstance(cards, (str, list)):
-        raise Problem(400, f"'cards' is a text or a list of 52 cards, not {_kind(cards)}")
-    if variant is not None and not isinstance(variant, str):
-        raise Problem(400, f"'variant' is a text, not {_kind(variant)}")
-    moves = move_list(payload, required)
+    model = schema.NumberedVerifyBody if required else schema.NumberedStateBody
+    body = read_model(model, read_body(allow_text=False))
+    # a string as answers send it (JavaScript cannot hold 64 bits)
+    seed = parse_seed(body.seed) if isinstance(body.seed, str) else body.seed
     try:
-        position = new_game(game, seed, variant, cards)
+        position = new_game(game, seed, body.variant, body.cards)
     except (ValueError, TypeError) as exc:
         raise Problem(400, f"bad deal: {exc}") from None
-    return position, moves
+    return position, body.moves
