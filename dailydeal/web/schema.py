@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
 from dailydeal.games import GAMES
@@ -49,7 +49,7 @@ _MOVES_SCHEMA = {
 #: split into moves) by ``verify.split_moves``, whose words a bad list's problem quotes.
 Moves = Annotated[
     list[str],
-    BeforeValidator(split_moves),
+    PlainValidator(split_moves),
     WithJsonSchema(_MOVES_SCHEMA, mode="validation"),
     Field(description="a list of moves or a text in the notation"),
 ]
