@@ -9,131 +9,47 @@ if nothing were stored, whatever the database holds, so a future deal never leak
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import re
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, json, request, url_for
-from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
+from flask import Blueprint, Response, current_app, request, url_for
 
 from dailydeal import __version__
 from dailydeal.daily import clock, fairness, store
 from dailydeal.games import GAMES, Game, default_variant, new_game
 from dailydeal.rating import TIERS
-from dailydeal.shuffle import MAX_SEED, seed_text
-from dailydeal.verify import MAX_MOVES, replay, split_moves
-from dailydeal.web.conditional import conditional
+from dailydeal.shuffle import seed_text
+from dailydeal.verify import replay
 from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES
+from dailydeal.web.http import (
+    IMMUTABLE,
+    NO_STORE,
+    SHORT,
+    check_game,
+    check_tier,
+    daily_games,
+    immutable_response,
+    json_response,
+    move_list,
+    now,
+    numbered_position,
+    parse_seed,
+    published_date,
+    published_row,
+    read_body,
+)
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("api", __name__)
 
-IMMUTABLE = "public, max-age=31536000, immutable"
-SHORT = "public, max-age=60"
-NO_STORE = "no-store"
 VERIFY_ENDPOINTS = ("api.verify_daily", "api.verify_numbered")
 # a player's page asks for the state after every click: its own, larger budget (see __init__)
 STATE_ENDPOINTS = ("api.state", "api.state_numbered")
 
-# fullmatch with [0-9]: "\d" matches any Unicode digit ("١٢٣") and "$" a trailing newline
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_SEED = re.compile(r"[0-9]{1,20}")
 
-
-# --- helpers -----------------------------------------------------------------------------
-def now() -> dt.datetime:
-    """The current UTC time (``NOW`` in the config replaces the clock in tests)."""
-    fn: Callable[[], dt.datetime] = current_app.config.get("NOW") or clock.utcnow
-    return fn()
-
-
-def json_response(data: Any, cache: str, status: int = 200) -> Response:
-    """JSON with a strong ETag, ``Cache-Control`` and 304 on a matching If-None-Match."""
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    resp = Response(body, status=status, mimetype="application/json")
-    resp.headers["Cache-Control"] = cache
-    if status == 200 and cache != NO_STORE:
-        resp.add_etag()
-        return conditional(resp)
-    return resp
-
-
-class Memo:
-    """A bounded LRU of rendered immutable answers, per app and process: a published deal
-    never changes, so it is read, formatted and hashed once, not on every request. Only
-    successes are kept (a 404 may become a 200 when its date begins)."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[Any, ...], tuple[bytes, str]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...], build: Callable[[], Any]) -> tuple[bytes, str]:
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None:
-                self.items.move_to_end(key)
-                return hit
-        body = json.dumps(build(), ensure_ascii=False, separators=(",", ":")).encode()
-        entry = (body, hashlib.sha1(body).hexdigest())
-        with self.lock:
-            self.items[key] = entry
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return entry
-
-
-def immutable_response(key: tuple[Any, ...], build: Callable[[], Any]) -> Response:
-    """``json_response(build(), IMMUTABLE)``, remembered under ``key`` (see Memo)."""
-    memo: Memo = current_app.extensions.setdefault("dailydeal_memo", Memo())
-    body, etag = memo.get((request.script_root, *key), build)
-    resp = Response(body, mimetype="application/json")
-    resp.headers["Cache-Control"] = IMMUTABLE
-    resp.set_etag(etag)
-    return conditional(resp)
-
-
-def parse_date(text: str) -> dt.date:
-    if not _DATE.fullmatch(text):
-        raise Problem(400, f"{text[:40]!r} is not a date: use YYYY-MM-DD or 'today'")
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise Problem(400, f"{text!r} is not a date of the calendar") from None
-
-
-def published_date(text: str) -> dt.date:
-    """A date that may be served, else 404 (an unpublished date looks like an empty one)."""
-    day = parse_date(text)
-    if not clock.is_published(day, now()):
-        raise Problem(404, f"no deals are published for {day.isoformat()}")
-    return day
-
-
-def check_game(name: str) -> str:
-    if name not in GAMES:
-        raise Problem(404, f"unknown game {name[:40]!r}; games: {', '.join(GAMES)}")
-    return name
-
-
-def check_tier(name: str) -> str:
-    if name not in TIERS:
-        raise Problem(404, f"unknown tier {name[:40]!r}; tiers: {', '.join(TIERS)}")
-    return name
-
-
-def parse_seed(text: str) -> int:
-    """A seed written in ASCII decimal digits, 0..MAX_SEED, else 400."""
-    if not _SEED.fullmatch(text) or int(text) > MAX_SEED:
-        raise Problem(400, f"a seed is an integer 0..{MAX_SEED}, not {text[:40]!r}")
-    return int(text)
-
-
+# --- helpers of this blueprint ---------------------------------------------------------
 def deal_object(row: dict[str, Any]) -> dict[str, Any]:
     """The public view of a stored deal: never its solution, which has its own URL."""
     day = dt.date.fromisoformat(row["date"])
@@ -164,121 +80,10 @@ def deal_object(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def published_row(id_: str) -> dict[str, Any]:
-    row = store.get_deal(get_db(), id_) if len(id_) <= 100 else None
-    if row is None or not clock.is_published(dt.date.fromisoformat(row["date"]), now()):
-        raise Problem(404, f"no published deal with id {id_[:100]!r}")
-    return row
-
-
-def daily_games() -> tuple[tuple[str, str], ...]:
-    """The (game, variant) pairs dealt every day: ``DAILYDEAL_GAMES``, as the pipeline
-    reads it (``Settings.games``, in the app config as ``DAILY_GAMES``)."""
-    return tuple(current_app.config["DAILY_GAMES"])
-
-
 def complete(rows: Sequence[dict[str, Any]], games: Sequence[tuple[str, str]]) -> bool:
     """Every tier of every given (game, variant) is stored: the answer can no longer grow."""
     have = {(r["game"], r["variant"], r["tier"]) for r in rows}
     return all((g, v, t) in have for g, v in games for t in TIERS)
-
-
-# --- request bodies ----------------------------------------------------------------------
-def _raw_body() -> bytes:
-    """The body, at most MAX_CONTENT_LENGTH bytes, else 413. Werkzeug checks a declared
-    Content-Length itself but silently truncates a chunked body at the limit, which would
-    then read as malformed JSON: read one byte more to tell the two apart."""
-    limit = int(current_app.config["MAX_CONTENT_LENGTH"])
-    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-    try:
-        if request.content_length is None and chunked:
-            # kept for a second reader (a route that reads its own fields of the body too)
-            raw: bytes | None = request.environ.get("dailydeal.body")
-            if raw is None:
-                raw = request.environ["wsgi.input"].read(limit + 1)
-                request.environ["dailydeal.body"] = raw
-            if len(raw) > limit:
-                raise RequestEntityTooLarge()
-            return raw
-        return request.get_data(cache=True)  # raises 413 over MAX_CONTENT_LENGTH
-    except (ClientDisconnected, TimeoutError):
-        # the body stopped short of its Content-Length, or stalled past the worker's I/O
-        # timeout (web/worker.py), which Werkzeug reports as a disconnection
-        detail = "the body did not arrive in full (short of its Content-Length)"
-        raise Problem(408, detail) from None
-    except HTTPException:
-        raise  # 413
-    except Exception as exc:  # noqa: BLE001 - the server's parser: a malformed chunk size...
-        detail = f"the body could not be read ({type(exc).__name__}): malformed chunked body?"
-        raise Problem(400, detail) from None
-
-
-def _is_json(mimetype: str) -> bool:
-    return mimetype == "application/json" or mimetype.endswith("+json")
-
-
-def read_body(allow_text: bool = True) -> dict[str, Any]:
-    """The JSON object of a POST body, or ``{"moves": text}`` for a text/plain body."""
-    mimetype = request.mimetype
-    data = _raw_body()
-    if _is_json(mimetype):
-        if not data.strip():
-            raise Problem(400, 'the body is empty: send a JSON object such as {"moves": [...]}')
-        try:
-            payload = json.loads(data)
-        except RecursionError:
-            raise Problem(400, "the body is not valid JSON: nested too deeply") from None
-        except ValueError as exc:
-            raise Problem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
-        if not isinstance(payload, dict):
-            raise Problem(400, f"the body must be a JSON object, not {_kind(payload)}")
-        return check_text(payload)
-    if allow_text and mimetype == "text/plain":
-        charset = request.mimetype_params.get("charset", "utf-8")
-        try:
-            text = data.decode(charset)
-        except (UnicodeError, LookupError):  # UnicodeError: the "undefined" codec
-            raise Problem(400, f"the text body is not valid {charset[:20]!r} text") from None
-        return check_text({"moves": text})
-    accepted = "application/json or text/plain" if allow_text else "application/json"
-    raise Problem(
-        415, f"send the body as {accepted}, not {mimetype or 'no content type'}", accept=accepted
-    )
-
-
-def check_text(payload: dict[str, Any]) -> dict[str, Any]:
-    """``payload`` unless a string in it holds a lone surrogate (JSON's "\\ud800"), which
-    is no Unicode text: echoed in an answer, it cannot be encoded as UTF-8."""
-    try:
-        json.dumps(payload, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        raise Problem(
-            400, "the body holds a lone surrogate (\\ud800-\\udfff): not Unicode text"
-        ) from None
-    return payload
-
-
-def _kind(value: Any) -> str:
-    return {
-        dict: "an object",
-        list: "an array",
-        str: "a string",
-        bool: "a boolean",
-        type(None): "null",
-        int: "a number",
-        float: "a number",
-    }.get(type(value), "a value")
-
-
-def move_list(payload: dict[str, Any], required: bool = True) -> list[str]:
-    if "moves" not in payload:
-        if not required:
-            return []
-        raise Problem(400, "the body has no 'moves': a list of moves or a text in the notation")
-    try:
-        return split_moves(payload["moves"])
-    except ValueError as exc:
-        raise Problem(400, f"bad 'moves': {exc}", max_moves=MAX_MOVES) from None
 
 
 
@@ -335,29 +140,6 @@ def numbered_deal(game: str, seed: str) -> Response:
         },
         IMMUTABLE,
     )
-
-
-def numbered_position(game: str, required: bool = True) -> tuple[Game[Any], list[str]]:
-    """The deal and moves of a numbered-deal body: ``{"seed" | "cards", "variant", "moves"}``."""
-    check_game(game)
-    payload = read_body(allow_text=False)
-    seed, cards, variant = payload.get("seed"), payload.get("cards"), payload.get("variant")
-    if isinstance(seed, str):
-        seed = parse_seed(seed)  # as answers send it: JavaScript cannot hold 64 bits
-    if (seed is None) == (cards is None):
-        raise Problem(400, "give exactly one of 'seed' (an integer) and 'cards' (the 52 cards)")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise Problem(400, f"'seed' is an integer 0..{MAX_SEED}, not {_kind(seed)}")
-    if cards is not None and not isinstance(cards, (str, list)):
-        raise Problem(400, f"'cards' is a text or a list of 52 cards, not {_kind(cards)}")
-    if variant is not None and not isinstance(variant, str):
-        raise Problem(400, f"'variant' is a text, not {_kind(variant)}")
-    moves = move_list(payload, required)
-    try:
-        position = new_game(game, seed, variant, cards)
-    except (ValueError, TypeError) as exc:
-        raise Problem(400, f"bad deal: {exc}") from None
-    return position, moves
 
 
 @bp.post("/games/<game>/verify")

@@ -12,8 +12,8 @@ import datetime as dt
 from flask import Blueprint, Flask, Response, request, url_for
 
 from dailydeal.daily import clock, fairness, store
-from dailydeal.web.api import json_response, now, parse_date
 from dailydeal.web.db import get_db
+from dailydeal.web.http import json_response, now, parse_date
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("commitments", __name__)

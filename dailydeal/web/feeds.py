@@ -21,9 +21,9 @@ from markupsafe import escape
 
 from dailydeal import __version__
 from dailydeal.daily import clock, store
-from dailydeal.web.api import now
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
+from dailydeal.web.http import now
 
 bp = Blueprint("feeds", __name__)
 

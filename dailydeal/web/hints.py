@@ -27,7 +27,7 @@ from dailydeal.hints import line_hint
 from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
 from dailydeal.verify import replay
 from dailydeal.web import plays
-from dailydeal.web.api import (
+from dailydeal.web.http import (
     NO_STORE,
     json_response,
     move_list,
@@ -70,7 +70,7 @@ def read_hint_request(id_: str | None = None, game: str | None = None) -> HintRe
     else:
         assert game is not None
         position, moves = numbered_position(game, required=False)
-        payload = read_body(allow_text=False)  # read again: kept by api._raw_body
+        payload = read_body(allow_text=False)  # read again: kept by http._raw_body
         out = HintRequest(position, moves, payload)
     out.follow_from = follow_from(payload.get("from"))
     return out

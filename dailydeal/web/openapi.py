@@ -1,21 +1,31 @@
 """The OpenAPI 3.1 document of ``/api/v1`` (served at ``/api/v1/openapi.json``).
 
-Written by hand next to the routes; tests/test_api_openapi.py checks that every route and
-method of the app appears here, so the two cannot drift apart silently.
+The schemas are generated from the models of web/schema.py (pydantic: JSON Schema 2020-12,
+which OpenAPI 3.1 uses as it is); this module says which operation takes and answers which
+model, with what parameters and problems. tests/test_api_openapi.py checks that every route
+and method of the app appears here, tests/test_api_schema.py that live answers of every
+operation match the document. Built once per process (``document`` is cached).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, models_json_schema
 
 from dailydeal import __version__
 from dailydeal.games import GAMES
 from dailydeal.rating import TIERS
 from dailydeal.verify import MAX_MOVES
+from dailydeal.web.schema import ANSWERS, BODIES
+
+REF = "#/components/schemas/"
 
 
 def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
+    return {"$ref": REF + name}
 
 
 def _problem(desc: str) -> dict[str, Any]:
@@ -48,13 +58,6 @@ GAME = _param("game", "A game", {"type": "string", "enum": list(GAMES)})
 TIER = _param("tier", "A difficulty tier", {"type": "string", "enum": list(TIERS)})
 ID = _param("id", "A deal id such as 2026-12-01-pyramid-hard", {"type": "string"})
 SEED = _param("seed", "Deal number 0..2**64-1", {"type": "string", "pattern": "^[0-9]{1,20}$"})
-#: A seed in an answer: a decimal string, since a 64-bit integer does not fit a JavaScript
-#: number (12135775398892334671 would read as 12135775398892335000).
-SEED_TEXT = {
-    "type": "string",
-    "pattern": "^[0-9]{1,20}$",
-    "description": "Deal number 0..2**64-1 as a decimal string (64 bits: not a JSON number)",
-}
 TZ = _param(
     "tz",
     "With `today`: an IANA time zone or a UTC offset (+05:30); default UTC",
@@ -65,6 +68,10 @@ VARIANT = _param(
     "variant", "A variant of the game (default: its default)", {"type": "string"}, "query"
 )
 
+TODAY = {
+    **_json("`today`: to the dated URL (Location)", _ref("TodayRedirect")),
+    "headers": {"Location": {"schema": {"type": "string"}, "description": "The dated URL"}},
+}
 E400 = _problem("Malformed request (bad date, seed, body or move list)")
 E404 = _problem("Unknown game, tier or id, or a date not yet begun anywhere on Earth")
 E408 = _problem("The body did not arrive in full in time (short of its Content-Length)")
@@ -86,7 +93,35 @@ MOVES_BODY = {
     },
 }
 
+STATE_BODY = {
+    "required": True,
+    "content": {
+        "application/json": {"schema": _ref("StateBody")},
+        "text/plain": {
+            "schema": {"type": "string", "description": "Moves in the notation, space separated"}
+        },
+    },
+}
 
+
+class _Generator(GenerateJsonSchema):
+    """pydantic's JSON Schema without a title on every field (the name says it)."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
+def schemas() -> dict[str, Any]:
+    """The components: the request bodies as they are validated, the answers as sent."""
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = [(m, "validation") for m in BODIES]
+    models += [(m, "serialization") for m in ANSWERS]
+    _, top = models_json_schema(
+        models, ref_template=REF + "{model}", schema_generator=_Generator
+    )
+    return dict(top["$defs"])
+
+
+@functools.cache
 def document(max_body: int) -> dict[str, Any]:
     """The OpenAPI document; ``max_body`` is the app's MAX_CONTENT_LENGTH."""
     from dailydeal.web.share_openapi import share_paths  # oEmbed, previews, calendar
@@ -117,20 +152,20 @@ def document(max_body: int) -> dict[str, Any]:
             "/": {
                 "get": {
                     "summary": "Where to start: links to games, today, feeds, this document",
-                    "responses": {"200": _json("Links", {"type": "object"})},
+                    "responses": {"200": _json("Links", _ref("Index"))},
                 }
             },
             "/games": {
                 "get": {
                     "summary": "Games, variants, tiers and links to the rules",
-                    "responses": {"200": _json("Games", {"type": "object"})},
+                    "responses": {"200": _json("Games", _ref("GameList"))},
                 }
             },
             "/games/{game}": {
                 "get": {
                     "summary": "One game and a summary of its rules and notation",
                     "parameters": [GAME],
-                    "responses": {"200": _json("Game", {"type": "object"}), "404": E404},
+                    "responses": {"200": _json("Game", _ref("GameRules")), "404": E404},
                 }
             },
             "/games/{game}/deals/{seed}": {
@@ -162,7 +197,7 @@ def document(max_body: int) -> dict[str, Any]:
                     "parameters": [GAME],
                     "requestBody": {
                         "required": True,
-                        "content": {"application/json": {"schema": _ref("NumberedVerifyBody")}},
+                        "content": {"application/json": {"schema": _ref("NumberedStateBody")}},
                     },
                     "responses": {
                         "200": _json("Position", _ref("State")),
@@ -180,7 +215,7 @@ def document(max_body: int) -> dict[str, Any]:
                     "parameters": [DATE, TZ],
                     "responses": {
                         "200": _json("Deals", _ref("DealList")),
-                        "302": {"description": "`today`: to the dated URL"},
+                        "302": TODAY,
                         "304": {"description": "Not modified"},
                         "400": E400,
                         "404": E404,
@@ -193,7 +228,7 @@ def document(max_body: int) -> dict[str, Any]:
                     "parameters": [DATE, GAME, TZ],
                     "responses": {
                         "200": _json("Deals", _ref("DealList")),
-                        "302": {"description": "`today`: to the dated URL"},
+                        "302": TODAY,
                         "304": {"description": "Not modified"},
                         "400": E400,
                         "404": E404,
@@ -206,7 +241,7 @@ def document(max_body: int) -> dict[str, Any]:
                     "parameters": [DATE, GAME, TIER, TZ, VARIANT],
                     "responses": {
                         "200": {**_json("Deal", _ref("Deal")), "headers": CACHED},
-                        "302": {"description": "`today`: to the dated URL"},
+                        "302": TODAY,
                         "304": {"description": "Not modified"},
                         "400": E400,
                         "404": E404,
@@ -262,7 +297,7 @@ def document(max_body: int) -> dict[str, Any]:
                 "post": {
                     "summary": "The position after a move list (thin clients)",
                     "parameters": [ID],
-                    "requestBody": MOVES_BODY,
+                    "requestBody": STATE_BODY,
                     "responses": {
                         "200": _json("Position", _ref("State")),
                         "400": E400,
@@ -279,14 +314,18 @@ def document(max_body: int) -> dict[str, Any]:
                 "get": {
                     "summary": "JSON Feed 1.1 of the last 30 days",
                     "responses": {
-                        "200": _json("Feed", {"type": "object"}, "application/feed+json")
+                        "200": _json("Feed", {"type": "object"}, "application/feed+json"),
+                        "304": {"description": "Not modified"},
                     },
                 }
             },
             "/feed.atom": {
                 "get": {
                     "summary": "Atom feed of the last 30 days",
-                    "responses": {"200": _json("Feed", {"type": "string"}, "application/atom+xml")},
+                    "responses": {
+                        "200": _json("Feed", {"type": "string"}, "application/atom+xml"),
+                        "304": {"description": "Not modified"},
+                    },
                 }
             },
             "/openapi.json": {
@@ -299,153 +338,14 @@ def document(max_body: int) -> dict[str, Any]:
                 "get": {
                     "summary": "Health: the database answers; dates of today missing, if any",
                     "responses": {
-                        "200": _json("Health", {"type": "object"}),
+                        "200": _json("Health", _ref("Health")),
                         "503": _problem("Database unavailable"),
                     },
                 }
             },
         },
-        "components": {"schemas": {**SCHEMAS, **PLAY_SCHEMAS}},
+        "components": {"schemas": schemas()},
     }
-
-
-_MOVES = {
-    "oneOf": [
-        {"type": "array", "items": {"type": "string", "maxLength": 16}, "maxItems": MAX_MOVES},
-        {"type": "string", "description": "Moves in the notation, space or comma separated"},
-    ]
-}
-
-SCHEMAS: dict[str, Any] = {
-    "Problem": {
-        "type": "object",
-        "required": ["type", "title", "status", "detail"],
-        "properties": {
-            "type": {"type": "string"},
-            "title": {"type": "string"},
-            "status": {"type": "integer"},
-            "detail": {"type": "string"},
-            "instance": {"type": "string"},
-            "opens_at": {"type": "string", "format": "date-time"},
-        },
-    },
-    "Deal": {
-        "type": "object",
-        "required": [
-            "id",
-            "date",
-            "game",
-            "variant",
-            "tier",
-            "rating",
-            "seed",
-            "deal",
-            "solution_length",
-            "links",
-        ],
-        "properties": {
-            "id": {"type": "string"},
-            "date": {"type": "string", "format": "date"},
-            "game": {"type": "string", "enum": list(GAMES)},
-            "variant": {"type": "string"},
-            "tier": {"type": "string", "enum": list(TIERS)},
-            "rating": {"type": "number"},
-            "seed": SEED_TEXT,
-            "deal": {"type": "object", "description": "The cards as dealt (docs/rules.md shapes)"},
-            "solution_length": {"type": "integer"},
-            "proved_shortest": {
-                "type": "boolean",
-                "description": "No solution is shorter than solution_length (the par)",
-            },
-            "solution_opens_at": {"type": "string", "format": "date-time"},
-            "commitment": _ref("DealCommitment"),
-            "links": {"type": "object", "additionalProperties": {"type": "string"}},
-        },
-    },
-    "DealList": {
-        "type": "object",
-        "properties": {
-            "date": {"type": "string"},
-            "game": {"type": "string"},
-            "deals": {"type": "array", "items": _ref("Deal")},
-        },
-    },
-    "NumberedDeal": {
-        "type": "object",
-        "properties": {
-            "game": {"type": "string"},
-            "variant": {"type": "string"},
-            "seed": SEED_TEXT,
-            "deal": {"type": "object"},
-        },
-    },
-    "Solution": {
-        "type": "object",
-        "required": ["id", "moves", "solution_length"],
-        "description": "A verify body as it stands (extra members are ignored)",
-        "properties": {
-            "id": {"type": "string"},
-            "moves": {"type": "array", "items": {"type": "string"}},
-            "solution_length": {"type": "integer"},
-            "links": {"type": "object"},
-        },
-    },
-    "MovesBody": {"type": "object", "required": ["moves"], "properties": {"moves": _MOVES}},
-    "NumberedVerifyBody": {
-        "type": "object",
-        "required": ["moves"],
-        "description": "Exactly one of seed and cards",
-        "properties": {
-            "seed": {
-                "description": "A decimal string as answers send it (or a JSON integer)",
-                "oneOf": [
-                    {"type": "string", "pattern": "^[0-9]{1,20}$"},
-                    {"type": "integer", "minimum": 0},
-                ],
-            },
-            "cards": {
-                "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
-            },
-            "variant": {"type": ["string", "null"]},
-            "moves": _MOVES,
-        },
-    },
-    "Verdict": {
-        "type": "object",
-        "required": ["valid", "won", "state", "score", "moves", "error"],
-        "properties": {
-            "valid": {"type": "boolean"},
-            "won": {"type": "boolean"},
-            "state": {"type": "string", "enum": ["won", "lost", "in progress"]},
-            "score": {"type": "integer"},
-            "moves": {"type": "integer"},
-            "error": {"oneOf": [{"type": "null"}, _ref("MoveError")]},
-        },
-    },
-    "MoveError": {
-        "type": "object",
-        "properties": {
-            "index": {"type": "integer"},
-            "move": {"type": "string"},
-            "reason": {"type": "string"},
-        },
-    },
-    "State": {
-        "type": "object",
-        "properties": {
-            "valid": {"type": "boolean"},
-            "error": {"oneOf": [{"type": "null"}, _ref("MoveError")]},
-            "game": {"type": "string"},
-            "variant": {"type": "string"},
-            "seed": {"oneOf": [SEED_TEXT, {"type": "null"}]},
-            "position": {"type": "object"},
-            "state": {"type": "string"},
-            "score": {"type": "integer"},
-            "moves": {"type": "array", "items": {"type": "string"}},
-            "legal_moves": {"type": "array", "items": {"type": "string"}},
-        },
-    },
-}
 
 
 # --- hints, results, commitments (web/hints.py, web/results.py, web/commitments.py) --------
@@ -483,7 +383,7 @@ def play_paths() -> dict[str, Any]:
             "post": {
                 "summary": "Verdict and next move of a winning line after the moves",
                 "parameters": [ID],
-                "requestBody": MOVES_BODY,
+                "requestBody": STATE_BODY,
                 "responses": hint_answers,
             },
         },
@@ -493,7 +393,7 @@ def play_paths() -> dict[str, Any]:
                 "parameters": [GAME],
                 "requestBody": {
                     "required": True,
-                    "content": {"application/json": {"schema": _ref("NumberedVerifyBody")}},
+                    "content": {"application/json": {"schema": _ref("NumberedStateBody")}},
                 },
                 "responses": hint_answers,
             }
@@ -576,128 +476,3 @@ def play_paths() -> dict[str, Any]:
             }
         },
     }
-
-
-PLAY_SCHEMAS: dict[str, Any] = {
-    "Hint": {
-        "type": "object",
-        "required": ["verdict", "move", "moves_left", "shortest", "state", "moves_played"],
-        "properties": {
-            "deal": {"type": "string"},
-            "moves_played": {"type": "integer"},
-            "verdict": {"type": "string", "enum": ["winnable", "lost", "unknown"]},
-            "move": {"type": ["string", "null"], "description": "Next move of a winning line"},
-            "moves_left": {"type": ["integer", "null"]},
-            "shortest": {"type": "boolean", "description": "No winning line is shorter"},
-            "state": {"type": "string", "enum": ["won", "lost", "in progress"]},
-            "max_nodes": {"type": "integer"},
-        },
-    },
-    "Play": {
-        "type": "object",
-        "required": ["deal", "play", "issued", "expires", "min_seconds_per_move"],
-        "properties": {
-            "deal": {"type": "string"},
-            "play": {"type": "string", "description": "The play token (single use)"},
-            "issued": {"type": "string", "format": "date-time"},
-            "expires": {"type": "string", "format": "date-time",
-                        "description": "When the deal's results close"},
-            "min_seconds_per_move": {"type": "number"},
-            "links": {"type": "object"},
-        },
-    },
-    "ResultBody": {
-        "type": "object",
-        "required": ["client", "moves", "play"],
-        "properties": {
-            "client": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,128}$",
-                       "description": "A random id the client keeps; stored only hashed"},
-            "moves": _MOVES,
-            "play": {"type": "string", "description": "The token of POST /deals/{id}/plays"},
-            "seconds": {"type": ["integer", "null"], "minimum": 0,
-                        "description": "The time the client measured, stored as reported"},
-            "hints": {"type": "integer", "description": "Ignored: the server counts hints"},
-        },
-    },
-    "ResultAnswer": {
-        "type": "object",
-        "properties": {
-            "deal": {"type": "string"},
-            "counted": {"type": "boolean"},
-            "result": {
-                "type": "object",
-                "properties": {
-                    "won": {"type": "boolean"},
-                    "state": {"type": "string"},
-                    "moves": {"type": "integer"},
-                    "score": {"type": "integer"},
-                    "hints": {"type": "integer", "description": "Counted by the server"},
-                    "seconds": {"type": ["integer", "null"],
-                                "description": "Measured by the server from the play's start"},
-                    "reported_seconds": {"type": ["integer", "null"],
-                                         "description": "The client's own figure"},
-                },
-            },
-            "links": {"type": "object"},
-        },
-    },
-    "Stats": {
-        "type": "object",
-        "properties": {
-            "deal": {"type": "string"},
-            "plays": {"type": "integer"},
-            "wins": {"type": "integer"},
-            "win_rate": {"type": ["number", "null"]},
-            "wins_without_hints": {"type": "integer"},
-            "best": {"type": ["integer", "null"]},
-            "winning_moves": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"moves": {"type": "integer"}, "count": {"type": "integer"}},
-                },
-            },
-            "solution_length": {"type": "integer"},
-            "final": {"type": "boolean", "description": "Results are closed"},
-        },
-    },
-    "DealCommitment": {
-        "type": "object",
-        "description": "docs/fairness.md: sha256 of the committed text, and its nonce",
-        "properties": {
-            "sha256": {"type": ["string", "null"]},
-            "nonce": {"type": ["string", "null"]},
-            "text": {"type": ["string", "null"], "description": "The committed text"},
-            "committed_at": {"type": ["string", "null"], "format": "date-time",
-                             "description": "When the commitment was made (stored)"},
-            "in_advance": {"type": "boolean",
-                           "description": "Made before the date began anywhere"},
-        },
-    },
-    "Commitments": {
-        "type": "object",
-        "properties": {
-            "from": {"type": "string", "format": "date"},
-            "to": {"type": "string", "format": "date"},
-            "scheme": {"type": "string"},
-            "commitments": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "id": {"type": "string"},
-                        "date": {"type": "string", "format": "date"},
-                        "game": {"type": "string"},
-                        "variant": {"type": "string"},
-                        "tier": {"type": "string"},
-                        "commitment": {"type": "string"},
-                        "committed_at": {"type": "string", "format": "date-time"},
-                        "in_advance": {"type": "boolean",
-                                       "description": "Made before the date began anywhere"},
-                        "links": {"type": "object"},
-                    },
-                },
-            },
-        },
-    },
-}

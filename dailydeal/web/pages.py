@@ -34,10 +34,10 @@ from dailydeal.games import GAMES, SPECS, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.web import icons
-from dailydeal.web.api import IMMUTABLE, check_game, daily_games, now, parse_seed, published_row
 from dailydeal.web.compress import accepts_gzip
 from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES
+from dailydeal.web.http import IMMUTABLE, check_game, daily_games, now, parse_seed, published_row
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("pages", __name__, template_folder="templates")

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, current_app, request, url_for
 
 from dailydeal.daily import clock
 from dailydeal.results import plays
-from dailydeal.web.api import NO_STORE, json_response, now, published_row
+from dailydeal.web.http import NO_STORE, json_response, now, published_row
 from dailydeal.web.results import (
     is_open,
     no_store_refusals,

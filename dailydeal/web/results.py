@@ -47,7 +47,8 @@ from flask_limiter.util import get_remote_address
 from dailydeal import results
 from dailydeal.daily import clock
 from dailydeal.results import ResultsStore, plays, sqlite_store
-from dailydeal.web.api import (
+from dailydeal.web.db import forget, get_db
+from dailydeal.web.http import (
     NO_STORE,
     json_response,
     move_list,
@@ -55,7 +56,6 @@ from dailydeal.web.api import (
     published_row,
     read_body,
 )
-from dailydeal.web.db import forget, get_db
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("results", __name__)

@@ -31,8 +31,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from dailydeal.web import preview
-from dailydeal.web.api import IMMUTABLE, json_response, published_row
 from dailydeal.web.conditional import conditional
+from dailydeal.web.http import IMMUTABLE, json_response, published_row
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("share", __name__)

@@ -5,27 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dailydeal.web.openapi import E400, E404, ID, _json, _param, _problem
-
-OEMBED = {
-    "type": "object",
-    "description": "An oEmbed 1.0 answer (https://oembed.com, section 2.3.4)",
-    "required": ["version", "type", "provider_name", "provider_url"],
-    "properties": {
-        "version": {"type": "string", "const": "1.0"},
-        "type": {"type": "string", "enum": ["rich", "link"]},
-        "title": {"type": "string"},
-        "provider_name": {"type": "string"},
-        "provider_url": {"type": "string"},
-        "cache_age": {"type": "integer"},
-        "html": {"type": "string", "description": "rich: an <iframe> of /embed/{id}"},
-        "width": {"type": "integer"},
-        "height": {"type": "integer"},
-        "thumbnail_url": {"type": "string"},
-        "thumbnail_width": {"type": "integer"},
-        "thumbnail_height": {"type": "integer"},
-    },
-}
+from dailydeal.web.openapi import E400, E404, ID, _json, _param, _problem, _ref
 
 
 def share_paths() -> dict[str, Any]:
@@ -44,7 +24,7 @@ def share_paths() -> dict[str, Any]:
                            "query"),
                 ],
                 "responses": {
-                    "200": _json("The oEmbed answer", OEMBED),
+                    "200": _json("The oEmbed answer", _ref("OEmbed")),
                     "304": {"description": "Not modified"},
                     "400": E400,
                     "404": _problem("Not a page of this service, or a deal not published"),

@@ -1,0 +1,249 @@
+"""HTTP helpers shared by the blueprints of ``web/``: answers (JSON with ETag and
+``Cache-Control``, immutable answers remembered once), path parameters (dates, games,
+tiers, seeds, published deals) and request bodies (JSON or text, bounded, with a readable
+problem for every malformed one). No routes here: the blueprints import these.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Response, current_app, json, request
+from pydantic import BaseModel, ValidationError
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
+
+from dailydeal.daily import store
+from dailydeal.games import GAMES, Game, new_game
+from dailydeal.rating import TIERS
+from dailydeal.shuffle import MAX_SEED
+from dailydeal.verify import MAX_MOVES
+from dailydeal.web import clock, schema
+from dailydeal.web.conditional import conditional
+from dailydeal.web.db import get_db
+from dailydeal.web.problems import Problem
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+SHORT = "public, max-age=60"
+NO_STORE = "no-store"
+M = TypeVar("M", bound=BaseModel)
+
+# fullmatch with [0-9]: "\d" matches any Unicode digit ("١٢٣") and "$" a trailing newline
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_SEED = re.compile(r"[0-9]{1,20}")
+
+
+# --- answers and path parameters ---------------------------------------------------------
+def now() -> dt.datetime:
+    """The current UTC time (``NOW`` in the config replaces the clock in tests)."""
+    fn: Callable[[], dt.datetime] = current_app.config.get("NOW") or clock.utcnow
+    return fn()
+
+
+def json_response(data: Any, cache: str, status: int = 200) -> Response:
+    """JSON with a strong ETag, ``Cache-Control`` and 304 on a matching If-None-Match."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    resp = Response(body, status=status, mimetype="application/json")
+    resp.headers["Cache-Control"] = cache
+    if status == 200 and cache != NO_STORE:
+        resp.add_etag()
+        return conditional(resp)
+    return resp
+
+
+class Memo:
+    """A bounded LRU of rendered immutable answers, per app and process: a published deal
+    never changes, so it is read, formatted and hashed once, not on every request. Only
+    successes are kept (a 404 may become a 200 when its date begins)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[Any, ...], tuple[bytes, str]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...], build: Callable[[], Any]) -> tuple[bytes, str]:
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+                return hit
+        body = json.dumps(build(), ensure_ascii=False, separators=(",", ":")).encode()
+        entry = (body, hashlib.sha1(body).hexdigest())
+        with self.lock:
+            self.items[key] = entry
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return entry
+
+
+def immutable_response(key: tuple[Any, ...], build: Callable[[], Any]) -> Response:
+    """``json_response(build(), IMMUTABLE)``, remembered under ``key`` (see Memo)."""
+    memo: Memo = current_app.extensions.setdefault("dailydeal_memo", Memo())
+    body, etag = memo.get((request.script_root, *key), build)
+    resp = Response(body, mimetype="application/json")
+    resp.headers["Cache-Control"] = IMMUTABLE
+    resp.set_etag(etag)
+    return conditional(resp)
+
+
+def parse_date(text: str) -> dt.date:
+    if not _DATE.fullmatch(text):
+        raise Problem(400, f"{text[:40]!r} is not a date: use YYYY-MM-DD or 'today'")
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise Problem(400, f"{text!r} is not a date of the calendar") from None
+
+
+def published_date(text: str) -> dt.date:
+    """A date that may be served, else 404 (an unpublished date looks like an empty one)."""
+    day = parse_date(text)
+    if not clock.is_published(day, now()):
+        raise Problem(404, f"no deals are published for {day.isoformat()}")
+    return day
+
+
+def check_game(name: str) -> str:
+    if name not in GAMES:
+        raise Problem(404, f"unknown game {name[:40]!r}; games: {', '.join(GAMES)}")
+    return name
+
+
+def check_tier(name: str) -> str:
+    if name not in TIERS:
+        raise Problem(404, f"unknown tier {name[:40]!r}; tiers: {', '.join(TIERS)}")
+    return name
+
+
+def parse_seed(text: str) -> int:
+    """A seed written in ASCII decimal digits, 0..MAX_SEED, else 400."""
+    if not _SEED.fullmatch(text) or int(text) > MAX_SEED:
+        raise Problem(400, f"a seed is an integer 0..{MAX_SEED}, not {text[:40]!r}")
+    return int(text)
+
+
+def published_row(id_: str) -> dict[str, Any]:
+    row = store.get_deal(get_db(), id_) if len(id_) <= 100 else None
+    if row is None or not clock.is_published(dt.date.fromisoformat(row["date"]), now()):
+        raise Problem(404, f"no published deal with id {id_[:100]!r}")
+    return row
+
+
+def daily_games() -> tuple[tuple[str, str], ...]:
+    """The (game, variant) pairs dealt every day: ``DAILYDEAL_GAMES``, as the pipeline
+    reads it (``Settings.games``, in the app config as ``DAILY_GAMES``)."""
+    return tuple(current_app.config["DAILY_GAMES"])
+
+
+# --- request bodies ----------------------------------------------------------------------
+def _raw_body() -> bytes:
+    """The body, at most MAX_CONTENT_LENGTH bytes, else 413. Werkzeug checks a declared
+    Content-Length itself but silently truncates a chunked body at the limit, which would
+    then read as malformed JSON: read one byte more to tell the two apart."""
+    limit = int(current_app.config["MAX_CONTENT_LENGTH"])
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    try:
+        if request.content_length is None and chunked:
+            # kept for a second reader (a route that reads its own fields of the body too)
+            raw: bytes | None = request.environ.get("dailydeal.body")
+            if raw is None:
+                raw = request.environ["wsgi.input"].read(limit + 1)
+                request.environ["dailydeal.body"] = raw
+            if len(raw) > limit:
+                raise RequestEntityTooLarge()
+            return raw
+        return request.get_data(cache=True)  # raises 413 over MAX_CONTENT_LENGTH
+    except (ClientDisconnected, TimeoutError):
+        # the body stopped short of its Content-Length, or stalled past the worker's I/O
+        # timeout (web/worker.py), which Werkzeug reports as a disconnection
+        detail = "the body did not arrive in full (short of its Content-Length)"
+        raise Problem(408, detail) from None
+    except HTTPException:
+        raise  # 413
+    except Exception as exc:  # noqa: BLE001 - the server's parser: a malformed chunk size...
+        detail = f"the body could not be read ({type(exc).__name__}): malformed chunked body?"
+        raise Problem(400, detail) from None
+
+
+def _is_json(mimetype: str) -> bool:
+    return mimetype == "application/json" or mimetype.endswith("+json")
+
+
+def read_body(allow_text: bool = True) -> dict[str, Any]:
+    """The JSON object of a POST body, or ``{"moves": text}`` for a text/plain body."""
+    mimetype = request.mimetype
+    data = _raw_body()
+    if _is_json(mimetype):
+        if not data.strip():
+            raise Problem(400, 'the body is empty: send a JSON object such as {"moves": [...]}')
+        try:
+            payload = json.loads(data)
+        except RecursionError:
+            raise Problem(400, "the body is not valid JSON: nested too deeply") from None
+        except ValueError as exc:
+            raise Problem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
+        if not isinstance(payload, dict):
+            raise Problem(400, f"the body must be a JSON object, not {schema.kind(payload)}")
+        return check_text(payload)
+    if allow_text and mimetype == "text/plain":
+        charset = request.mimetype_params.get("charset", "utf-8")
+        try:
+            text = data.decode(charset)
+        except (UnicodeError, LookupError):  # UnicodeError: the "undefined" codec
+            raise Problem(400, f"the text body is not valid {charset[:20]!r} text") from None
+        return check_text({"moves": text})
+    accepted = "application/json or text/plain" if allow_text else "application/json"
+    raise Problem(
+        415, f"send the body as {accepted}, not {mimetype or 'no content type'}", accept=accepted
+    )
+
+
+def check_text(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` unless a string in it holds a lone surrogate (JSON's "\\ud800"), which
+    is no Unicode text: echoed in an answer, it cannot be encoded as UTF-8."""
+    try:
+        json.dumps(payload, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise Problem(
+            400, "the body holds a lone surrogate (\\ud800-\\udfff): not Unicode text"
+        ) from None
+    return payload
+
+
+def read_model(model: type[M], payload: dict[str, Any]) -> M:
+    """``payload`` validated as ``model`` (web/schema.py), else a 400 that words the first
+    refusal; a bad move list's problem also says how many moves are accepted."""
+    try:
+        return model.model_validate(payload)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        detail = schema.reason(model, error)
+        if error["loc"][:1] == ("moves",):
+            raise Problem(400, detail, max_moves=MAX_MOVES) from None
+        raise Problem(400, detail) from None
+
+
+def move_list(payload: dict[str, Any], required: bool = True) -> list[str]:
+    """The moves of a body (or of a query's ``moves``): a list or a text in the notation."""
+    if required:
+        return read_model(schema.MovesBody, payload).moves
+    return read_model(schema.StateBody, payload).moves
+
+
+def numbered_position(game: str, required: bool = True) -> tuple[Game[Any], list[str]]:
+    """The deal and moves of a numbered-deal body: ``{"seed" | "cards", "variant", "moves"}``."""
+    check_game(game)
+    model = schema.NumberedVerifyBody if required else schema.NumberedStateBody
+    body = read_model(model, read_body(allow_text=False))
+    # a string as answers send it (JavaScript cannot hold 64 bits)
+    seed = parse_seed(body.seed) if isinstance(body.seed, str) else body.seed
+    try:
+        position = new_game(game, seed, body.variant, body.cards)
+    except (ValueError, TypeError) as exc:
+        raise Problem(400, f"bad deal: {exc}") from None
+    return position, body.moves
