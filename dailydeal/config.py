@@ -1,24 +1,11 @@
-"""Instance settings: where the database lives, the server secret, generation budgets.
+"""Instance settings: every ``DAILYDEAL_*`` variable, in one ``Settings`` object.
 
-Everything comes from ``Settings.from_env()``: explicit arguments win over environment
-variables, which win over the defaults below.
-
-=========================  ===========================  ==================================
-setting                    environment variable         default
-=========================  ===========================  ==================================
-``db_path``                ``DAILYDEAL_DB``             ``data/dailydeal.db`` (cwd-relative)
-``days_ahead``             ``DAILYDEAL_DAYS_AHEAD``     7
-``secret``                 ``DAILYDEAL_SECRET``         None: use ``secret_file``
-``secret_file``            ``DAILYDEAL_SECRET_FILE``    ``secret.key`` next to the database
-``solve_max_nodes``        ``DAILYDEAL_MAX_NODES``      300 000 positions per candidate
-``solve_time_limit``       ``DAILYDEAL_TIME_LIMIT``     120 s per candidate (a safety net)
-``max_attempts``           ``DAILYDEAL_MAX_ATTEMPTS``   60 candidates per (date, game)
-``jobs``                   ``DAILYDEAL_JOBS``           1 process
-``games``                  ``DAILYDEAL_GAMES``          ``DAILY_GAMES`` (``gaps,pyramid:relaxed``)
-``webhooks``               ``DAILYDEAL_WEBHOOKS``       none (``dailydeal.daily.webhooks``)
-``webhook_secret``         ``DAILYDEAL_WEBHOOK_SECRET`` none; needed by ``json=`` webhooks
-``public_url``             ``DAILYDEAL_PUBLIC_URL``     none; needed by webhooks (their links)
-=========================  ===========================  ==================================
+Each field of ``Settings`` names its variable (``Var``): ``Settings.from_env()`` reads them
+(explicit arguments win over environment variables, which win over the field defaults), the
+web app takes its configuration from the same object (``Settings.app_config()``, whose keys
+are the Flask config keys such as ``VERIFY_RATE_LIMIT``; ``create_app(test_config)`` reads a
+test's mapping back with ``Settings.from_config()``), and the README's table documents every
+variable that ``variables()`` lists (tests/test_docs.py). An empty variable counts as unset.
 
 The secret makes future deals unguessable (see ``dailydeal.daily.seeds``). When none is
 configured it is created once (32 random bytes, hex, file mode 0600) and then reused, so a
@@ -26,13 +13,17 @@ restart never changes the seeds of days not yet generated. A configured secret (
 file) shorter than 32 bytes or of low entropy is refused (``check_secret``): one published
 seed lets anyone try guesses offline, and a guessed secret gives every future deal.
 
-A bad setting raises ``SettingsError`` with a one-line message naming the variable; the
-command line prints it and exits 1.
+A bad setting raises ``SettingsError`` with a one-line message naming the variable and what
+is expected (``bad DAILYDEAL_DAYS_AHEAD='abc': expected a whole number``); the command line
+prints it and exits 1, and a web worker fails to start with it.
 
 The solver budget that decides whether a candidate is kept is a node count, not a time, so
 the same secret gives the same days on any machine; the time limit only guards against a
 pathological deal and should stay well above what ``solve_max_nodes`` takes: a solve it
 cuts short fails its (date, game) for that run (see ``dailydeal.daily.generate``).
+
+Plain dataclasses and not pydantic-settings: importing pydantic-settings costs about 0.3 to
+0.6 s of CPU (``python -X importtime``), several times the whole start-up of a command.
 """
 
 from __future__ import annotations
@@ -44,6 +35,7 @@ import os
 import secrets as _secrets
 import stat
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -70,44 +62,161 @@ class SettingsError(ValueError):
     """A setting, or a file a setting names, that cannot be used (a one-line message)."""
 
 
+_WHOLE = "expected a whole number"
+
+
+@dataclass(frozen=True)
+class Var:
+    """How one setting is read: its environment variable, parser and bounds."""
+
+    name: str
+    parse: Callable[[str], Any] = str
+    #: What a value the parser refuses is told; "" shows the parser's own message.
+    expected: str = ""
+    #: The least number allowed (None: not a number, or no bound).
+    low: int | None = None
+    #: Its key in the web app's config (``Settings.app_config``), if the app reads it.
+    key: str | None = None
+    #: A rate limit such as ``60 per minute`` (checked by ``check_rate_limits``).
+    rate_limit: bool = False
+    #: Never quoted in an error (it is, or may contain, a credential).
+    credential: bool = False
+
+
+def setting(default: Any, var: Var) -> Any:
+    """A field of ``Settings``: its default and how its variable is read."""
+    return field(default=default, metadata={"var": var})
+
+
+def _optional_int(text: str) -> int | None:
+    return None if text.lower() == "none" else int(text)
+
+
+def _optional_float(text: str) -> float | None:
+    return None if text.lower() == "none" else float(text)
+
+
+def _whole(name: str, low: int, key: str | None = None, optional: bool = False) -> Var:
+    parse = _optional_int if optional else int
+    return Var(name, parse, _WHOLE + (" or none" if optional else ""), low, key)
+
+
+def _limit(name: str, key: str) -> Var:
+    return Var(name, key=key, rate_limit=True)
+
+
 @dataclass
 class Settings:
     """The settings of one instance; build it with ``Settings.from_env()``."""
 
-    db_path: Path = field(default_factory=lambda: DEFAULT_DB)
-    days_ahead: int = 7
+    db_path: Path = setting(DEFAULT_DB, Var("DAILYDEAL_DB", Path, key="DATABASE"))
+    days_ahead: int = setting(7, _whole("DAILYDEAL_DAYS_AHEAD", 0))
     #: Explicit secret (text); None means read or create ``secret_file``.
-    secret: str | None = None
+    secret: str | None = setting(None, Var("DAILYDEAL_SECRET", credential=True))
     #: None means ``secret.key`` in the directory of the database.
-    secret_file: Path | None = None
-    solve_max_nodes: int | None = 300_000
+    secret_file: Path | None = setting(None, Var("DAILYDEAL_SECRET_FILE", Path))
+    solve_max_nodes: int | None = setting(
+        300_000, _whole("DAILYDEAL_MAX_NODES", 0, optional=True)
+    )
     #: Well above what ``solve_max_nodes`` takes: a slow Pyramid deal spends its 300 000
     #: nodes in about 30 s on a busy 2-core machine (measured), and the clock must not be
     #: what ends a solve (see ``dailydeal.daily.generate``).
-    solve_time_limit: float | None = 120.0
-    max_attempts: int = 60
-    jobs: int = 1
-    #: The (game, variant) pairs to generate; tests and tools may narrow it.
-    games: tuple[tuple[str, str], ...] = DAILY_GAMES
+    solve_time_limit: float | None = setting(
+        120.0, Var("DAILYDEAL_TIME_LIMIT", _optional_float, "expected seconds or none", 0)
+    )
+    max_attempts: int = setting(60, _whole("DAILYDEAL_MAX_ATTEMPTS", 1))
+    jobs: int = setting(1, _whole("DAILYDEAL_JOBS", 1))
+    #: The (game, variant) pairs to generate and serve; tests and tools may narrow it.
+    games: tuple[tuple[str, str], ...] = setting(
+        DAILY_GAMES, Var("DAILYDEAL_GAMES", lambda text: parse_games(text), key="DAILY_GAMES")
+    )
     #: (format, URL) pairs the scheduler posts each newly begun date to.
-    webhooks: tuple[tuple[str, str], ...] = ()
-    webhook_secret: str | None = None
-    public_url: str | None = None
+    webhooks: tuple[tuple[str, str], ...] = setting(
+        (), Var("DAILYDEAL_WEBHOOKS", lambda text: parse_webhooks(text), credential=True)
+    )
+    webhook_secret: str | None = setting(
+        None, Var("DAILYDEAL_WEBHOOK_SECRET", credential=True)
+    )
+    #: Absolute base of links (feeds, previews, webhooks); never a request's Host.
+    public_url: str | None = setting(
+        None, Var("DAILYDEAL_PUBLIC_URL", lambda text: _public_url(text), key="PUBLIC_URL")
+    )
+
+    # --- the web API's own (dailydeal.web; their keys are the Flask config's) ----------
+    verify_rate_limit: str = setting(
+        "60 per minute", _limit("DAILYDEAL_VERIFY_LIMIT", "VERIFY_RATE_LIMIT")
+    )
+    #: A budget of its own: a player's page asks for the state after every click.
+    state_rate_limit: str = setting(
+        "600 per minute", _limit("DAILYDEAL_STATE_LIMIT", "STATE_RATE_LIMIT")
+    )
+    #: flask-limiter's storage; None: ``redis_url`` if set, else ``memory://`` (per worker).
+    ratelimit_storage: str | None = setting(
+        None, Var("DAILYDEAL_RATELIMIT_STORAGE", key="RATELIMIT_STORAGE_URI")
+    )
+    #: The Redis shared by several API nodes (results, statistics, and the rate limits
+    #: unless ``ratelimit_storage`` is set): one setting makes a node a cluster member.
+    redis_url: str | None = setting(None, Var("DAILYDEAL_REDIS_URL", key="REDIS_URL"))
+    #: Trusted reverse proxies in front (X-Forwarded-For gives the client's address).
+    proxies: int = setting(0, _whole("DAILYDEAL_PROXIES", 0, "PROXY_COUNT"))
+    hint_rate_limit: str = setting(
+        "20 per minute", _limit("DAILYDEAL_HINT_LIMIT", "HINT_RATE_LIMIT")
+    )
+    #: The solver's node budget per hint; None: the game's (dailydeal.hints.MAX_NODES).
+    hint_max_nodes: int | None = setting(
+        None, _whole("DAILYDEAL_HINT_MAX_NODES", 0, "HINT_MAX_NODES", optional=True)
+    )
+    #: Seconds, a safety net that answers 503.
+    hint_time_limit: float = setting(
+        10.0, Var("DAILYDEAL_HINT_TIME_LIMIT", float, "expected seconds", 0, "HINT_TIME_LIMIT")
+    )
+    #: Solver processes per worker (dailydeal.solverpool); 0 searches in the worker.
+    hint_processes: int = setting(1, _whole("DAILYDEAL_HINT_PROCESSES", 0, "HINT_PROCESSES"))
+    #: Hints waiting per worker before a 503.
+    hint_queue: int = setting(8, _whole("DAILYDEAL_HINT_QUEUE", 0, "HINT_QUEUE"))
+    results_rate_limit: str = setting(
+        "60 per minute", _limit("DAILYDEAL_RESULTS_LIMIT", "RESULTS_RATE_LIMIT")
+    )
+    counted_rate_limit: str = setting(
+        "5 per minute", _limit("DAILYDEAL_COUNTED_LIMIT", "COUNTED_RATE_LIMIT")
+    )
+    plays_rate_limit: str = setting(
+        "3000 per day", _limit("DAILYDEAL_PLAYS_LIMIT", "PLAYS_RATE_LIMIT")
+    )
+    stats_rate_limit: str = setting(
+        "60 per minute", _limit("DAILYDEAL_STATS_LIMIT", "STATS_RATE_LIMIT")
+    )
+    #: Days after a deal's solution opens that its move lists are kept.
+    results_retention_days: float = setting(
+        30.0,
+        Var("DAILYDEAL_RESULTS_RETENTION_DAYS", float, "expected days", 0,
+            "RESULTS_RETENTION_DAYS"),
+    )
+    #: The least play time per move of a counted result (dailydeal.results.plays).
+    min_seconds_per_move: float = setting(
+        0.5,
+        Var("DAILYDEAL_MIN_SECONDS_PER_MOVE", float, "expected seconds", 0,
+            "MIN_SECONDS_PER_MOVE"),
+    )
 
     def __post_init__(self) -> None:
         self.db_path = Path(self.db_path)
         if self.secret_file is None:
             self.secret_file = self.db_path.parent / SECRET_FILENAME
         self.secret_file = Path(self.secret_file)
-        for name, value, low in (
-            ("days_ahead", self.days_ahead, 0),
-            ("max_attempts", self.max_attempts, 1),
-            ("jobs", self.jobs, 1),
-            ("solve_max_nodes", self.solve_max_nodes, 0),
-            ("solve_time_limit", self.solve_time_limit, 0),
-        ):
-            if value is not None and not value >= low:  # "not >=": NaN is refused too
-                raise SettingsError(f"{name} ({_VARIABLE[name]}) must be >= {low}, not {value}")
+        for name, var in variables():
+            value = getattr(self, name)
+            if var.low is None or value is None:
+                continue
+            # "not >=": NaN is refused too; True is no number of processes
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if not number or not value >= var.low:
+                raise SettingsError(
+                    f"{var.key or name} ({var.name}) must be a number >= {var.low}, "
+                    f"not {value!r}"
+                )
+        if self.redis_url is not None:
+            check_redis_url(self.redis_url)
 
     @classmethod
     def from_env(cls, db_path: str | Path | None = None, **overrides: Any) -> Settings:
@@ -115,17 +224,11 @@ class Settings:
 
         ``None`` arguments are ignored, so CLI options can be passed through unchanged.
         """
-        env = os.environ
         values: dict[str, Any] = {}
-        for name, var, conv, expected in _ENV:
-            text = env.get(var)
+        for name, var in variables():
+            text = os.environ.get(var.name)
             if text is not None and text != "":
-                try:
-                    values[name] = conv(text)
-                except ValueError as exc:
-                    reason = str(exc) if not expected else expected
-                    shown = "" if var in _CREDENTIALS else f"={text[:80]!r}"
-                    raise SettingsError(f"bad {var}{shown}: {reason}") from None
+                values[name] = read(var, text)
         if db_path is not None:
             values["db_path"] = Path(db_path)
         known = {f.name for f in fields(cls)}
@@ -139,6 +242,40 @@ class Settings:
             check_secret(settings.secret.encode(), "DAILYDEAL_SECRET")
         settings.check_webhooks()
         return settings
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Settings:
+        """Settings from a web app config (``Settings.app_config()``'s keys; others are
+        ignored), else the defaults: ``create_app(test_config)`` checks a test's values."""
+        given = {name: config[var.key] for name, var in variables()
+                 if var.key is not None and var.key in config}
+        return cls(**given)
+
+    def app_config(self) -> dict[str, Any]:
+        """The web app's config of these settings (``dailydeal.web.create_app``)."""
+        out = {var.key: getattr(self, name) for name, var in variables() if var.key}
+        # one setting for a cluster: its Redis also counts the rate limits
+        out["RATELIMIT_STORAGE_URI"] = self.ratelimit_storage or self.redis_url or "memory://"
+        return out
+
+    def check_rate_limits(self) -> None:
+        """Refuse a rate limit flask-limiter cannot read: it would otherwise fail, or
+        silently not limit, at the first request. Not in ``__post_init__``: the parser's
+        module costs a command that never serves about half a second to import."""
+        from limits import parse_many
+
+        for name, var in variables():
+            text = str(getattr(self, name))
+            if not var.rate_limit:
+                continue
+            try:
+                if not parse_many(text):
+                    raise ValueError(text)
+            except ValueError:
+                raise SettingsError(
+                    f"{var.key} ({var.name}) must be a rate limit such as '60 per minute', "
+                    f"not {text[:80]!r}"
+                ) from None
 
     def check_webhooks(self) -> None:
         """Webhooks need absolute links, and signed ones a strong secret: refused at once."""
@@ -166,6 +303,39 @@ class Settings:
         assert self.secret_file is not None
         path = self.secret_file
         return check_secret(load_or_create_secret(path), f"the secret file {path}")
+
+
+def variables() -> list[tuple[str, Var]]:
+    """(field name, variable) of every setting, in the order of ``Settings``."""
+    return [(f.name, f.metadata["var"]) for f in fields(Settings)]
+
+
+def read(var: Var, text: str) -> Any:
+    """The value of ``var`` written as ``text``, else a one-line ``SettingsError`` naming
+    the variable and what is expected (a credential's text is never quoted)."""
+    try:
+        return var.parse(text)
+    except ValueError as exc:
+        reason = var.expected or str(exc)
+        shown = "" if var.credential else f"={text[:80]!r}"
+        raise SettingsError(f"bad {var.name}{shown}: {reason}") from None
+
+
+def check_redis_url(url: str) -> str:
+    """``url`` if it names a Redis and the client is installed, else ``SettingsError``."""
+    if not str(url).startswith(("redis://", "rediss://", "unix://")):
+        raise SettingsError(
+            "REDIS_URL (DAILYDEAL_REDIS_URL) must be a redis://, rediss:// or unix:// URL, "
+            f"not {str(url)[:80]!r}"
+        )
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        raise SettingsError(
+            "REDIS_URL (DAILYDEAL_REDIS_URL) needs the redis client: "
+            "pip install 'dailydeal[redis]'"
+        ) from None
+    return url
 
 
 def secret_entropy(secret: bytes) -> float:
@@ -253,34 +423,6 @@ def check_url(url: str, what: str, show: bool = True) -> str:
 
 def _public_url(text: str) -> str:
     return check_url(text, "the public URL")
-
-
-def _optional_int(text: str) -> int | None:
-    return None if text.lower() == "none" else int(text)
-
-
-def _optional_float(text: str) -> float | None:
-    return None if text.lower() == "none" else float(text)
-
-
-_WHOLE = "expected a whole number"
-#: (setting, variable, parser, what a bad value is told)
-_ENV: tuple[tuple[str, str, Any, str], ...] = (
-    ("db_path", "DAILYDEAL_DB", Path, ""),
-    ("days_ahead", "DAILYDEAL_DAYS_AHEAD", int, _WHOLE),
-    ("secret", "DAILYDEAL_SECRET", str, ""),
-    ("secret_file", "DAILYDEAL_SECRET_FILE", Path, ""),
-    ("solve_max_nodes", "DAILYDEAL_MAX_NODES", _optional_int, _WHOLE + " or none"),
-    ("solve_time_limit", "DAILYDEAL_TIME_LIMIT", _optional_float, "expected seconds or none"),
-    ("max_attempts", "DAILYDEAL_MAX_ATTEMPTS", int, _WHOLE),
-    ("jobs", "DAILYDEAL_JOBS", int, _WHOLE),
-    ("games", "DAILYDEAL_GAMES", parse_games, ""),
-    ("webhooks", "DAILYDEAL_WEBHOOKS", parse_webhooks, ""),
-    ("webhook_secret", "DAILYDEAL_WEBHOOK_SECRET", str, ""),
-    ("public_url", "DAILYDEAL_PUBLIC_URL", _public_url, ""),
-)
-_VARIABLE = {name: var for name, var, _, _ in _ENV}
-_CREDENTIALS = ("DAILYDEAL_WEBHOOKS", "DAILYDEAL_WEBHOOK_SECRET")  # never quoted in errors
 
 
 def load_or_create_secret(path: Path) -> bytes:

@@ -45,6 +45,7 @@ def one_clear_line(result: subprocess.CompletedProcess[str], *words: str) -> Non
     "env,words",
     [
         ({"DAILYDEAL_JOBS": "abc"}, ["DAILYDEAL_JOBS='abc'", "whole number"]),
+        ({"DAILYDEAL_DAYS_AHEAD": "abc"}, ["DAILYDEAL_DAYS_AHEAD='abc'", "a whole number"]),
         ({"DAILYDEAL_DAYS_AHEAD": "-1"}, ["DAILYDEAL_DAYS_AHEAD", ">= 0"]),
         ({"DAILYDEAL_MAX_NODES": "-5"}, ["DAILYDEAL_MAX_NODES", ">= 0"]),
         ({"DAILYDEAL_TIME_LIMIT": "nan"}, ["DAILYDEAL_TIME_LIMIT", ">= 0"]),
@@ -66,12 +67,14 @@ def test_bad_settings(
 @pytest.mark.parametrize(
     "env,words",
     [
-        ({"DAILYDEAL_PROXIES": "abc"}, ["DAILYDEAL_PROXIES='abc'", "not a int"]),
+        ({"DAILYDEAL_PROXIES": "abc"}, ["DAILYDEAL_PROXIES='abc'", "expected a whole number"]),
         ({"DAILYDEAL_PROXIES": "-1"}, ["PROXY_COUNT", ">= 0"]),
         ({"DAILYDEAL_HINT_TIME_LIMIT": "soon"}, ["DAILYDEAL_HINT_TIME_LIMIT='soon'"]),
         ({"DAILYDEAL_VERIFY_LIMIT": "garbage"}, ["VERIFY_RATE_LIMIT", "'garbage'"]),
         ({"DAILYDEAL_STATE_LIMIT": "10 per fortnight"}, ["STATE_RATE_LIMIT"]),
-        ({"DAILYDEAL_RESULTS_LIMIT": ""}, ["RESULTS_RATE_LIMIT"]),
+        ({"DAILYDEAL_RESULTS_LIMIT": "many"}, ["DAILYDEAL_RESULTS_LIMIT", "'many'"]),
+        ({"DAILYDEAL_HINT_QUEUE": "-1"}, ["DAILYDEAL_HINT_QUEUE", ">= 0"]),
+        ({"DAILYDEAL_REDIS_URL": "localhost:6379"}, ["DAILYDEAL_REDIS_URL", "redis://"]),
     ],
 )
 def test_bad_web_settings_on_serve(env: dict[str, str], words: list[str], tmp_path: Path) -> None:

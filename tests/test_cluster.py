@@ -310,7 +310,7 @@ def test_a_bad_redis_url_is_refused_before_serving(
     from dailydeal.config import SettingsError
     from dailydeal.web import config_from_env, create_app
 
-    with pytest.raises(SettingsError, match="REDIS_URL must be a redis://"):
+    with pytest.raises(SettingsError, match=r"REDIS_URL \(DAILYDEAL_REDIS_URL\) must be a redis://"):
         create_app({"DATABASE": fill_db(tmp_path / "u.db"), "REDIS_URL": url})
     # from the environment, the one setting is also the rate-limit storage
     monkeypatch.setenv("DAILYDEAL_REDIS_URL", "redis://10.0.0.5:6379/0")

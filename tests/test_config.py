@@ -19,14 +19,11 @@ from dailydeal.config import (
     SettingsError,
     load_or_create_secret,
     parse_games,
+    variables,
 )
 from dailydeal.games import GAMES, default_variant
 
-ENV_VARS = (
-    "DAILYDEAL_DB", "DAILYDEAL_DAYS_AHEAD", "DAILYDEAL_SECRET", "DAILYDEAL_SECRET_FILE",
-    "DAILYDEAL_MAX_NODES", "DAILYDEAL_TIME_LIMIT", "DAILYDEAL_MAX_ATTEMPTS", "DAILYDEAL_JOBS",
-    "DAILYDEAL_GAMES",
-)
+ENV_VARS = tuple(var.name for _, var in variables())
 
 
 @pytest.fixture
@@ -80,6 +77,79 @@ def test_bad_values(clean_env: pytest.MonkeyPatch) -> None:
         Settings(days_ahead=-1)
     with pytest.raises(ValueError):
         parse_games("chess")
+
+
+# a value each variable refuses, and the words its one line says (a credential is never
+# quoted); every variable with a parser or a bound is here (checked below)
+BAD = {
+    "DAILYDEAL_DAYS_AHEAD": ("abc", "='abc': expected a whole number"),
+    "DAILYDEAL_MAX_NODES": ("lots", "='lots': expected a whole number or none"),
+    "DAILYDEAL_TIME_LIMIT": ("soon", "='soon': expected seconds or none"),
+    "DAILYDEAL_MAX_ATTEMPTS": ("0", "must be a number >= 1, not 0"),
+    "DAILYDEAL_JOBS": ("1.5", "='1.5': expected a whole number"),
+    "DAILYDEAL_GAMES": ("chess", "unknown game 'chess'"),
+    "DAILYDEAL_WEBHOOKS": ("ftp=x", "webhook 1 is not FORMAT=URL"),
+    "DAILYDEAL_PUBLIC_URL": ("cards.example", "must be an http:// or https:// URL"),
+    "DAILYDEAL_REDIS_URL": ("localhost:6379", "must be a redis://, rediss:// or unix:// URL"),
+    "DAILYDEAL_PROXIES": ("one", "='one': expected a whole number"),
+    "DAILYDEAL_HINT_MAX_NODES": ("-1", "must be a number >= 0, not -1"),
+    "DAILYDEAL_HINT_TIME_LIMIT": ("nan", "must be a number >= 0, not nan"),
+    "DAILYDEAL_HINT_PROCESSES": ("two", "='two': expected a whole number"),
+    "DAILYDEAL_HINT_QUEUE": ("-3", "must be a number >= 0, not -3"),
+    "DAILYDEAL_RESULTS_RETENTION_DAYS": ("a month", "='a month': expected days"),
+    "DAILYDEAL_MIN_SECONDS_PER_MOVE": ("-0.5", "must be a number >= 0, not -0.5"),
+}
+
+
+def test_every_checked_variable_has_a_bad_value_here() -> None:
+    checked = {var.name for _, var in variables()
+               if var.parse not in (str, Path) or var.low is not None}
+    assert checked | {"DAILYDEAL_REDIS_URL"} == set(BAD)  # a URL checked after reading
+
+
+@pytest.mark.parametrize("var", sorted(BAD))
+def test_a_bad_variable_is_one_line_naming_it(var: str, clean_env: pytest.MonkeyPatch) -> None:
+    text, words = BAD[var]
+    clean_env.setenv(var, text)
+    with pytest.raises(SettingsError) as err:
+        Settings.from_env()
+    message = str(err.value)
+    assert var in message and words in message and "\n" not in message, message
+
+
+@pytest.mark.parametrize("var", [var.name for _, var in variables() if var.rate_limit])
+def test_a_bad_rate_limit_is_one_line_naming_it(var: str, clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv(var, "10 per fortnight")
+    settings = Settings.from_env()  # read: checked when an app is made
+    with pytest.raises(SettingsError) as err:
+        settings.check_rate_limits()
+    assert var in str(err.value) and "'10 per fortnight'" in str(err.value)
+
+
+def test_an_empty_variable_is_unset(clean_env: pytest.MonkeyPatch) -> None:
+    for var in ENV_VARS:
+        clean_env.setenv(var, "")
+    assert Settings.from_env() == Settings()
+
+
+def test_the_app_config_is_the_settings(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The web reads the same object: its keys round-trip, and one Redis URL also
+    stores the rate limits unless a storage of their own is set."""
+    clean_env.setenv("DAILYDEAL_DB", str(tmp_path / "w.db"))
+    clean_env.setenv("DAILYDEAL_HINT_QUEUE", "3")
+    clean_env.setenv("DAILYDEAL_STATE_LIMIT", "5 per second")
+    clean_env.setenv("DAILYDEAL_REDIS_URL", "redis://10.0.0.5:6379/0")
+    settings = Settings.from_env()
+    config = settings.app_config()
+    assert config["DATABASE"] == tmp_path / "w.db"
+    assert (config["HINT_QUEUE"], config["STATE_RATE_LIMIT"]) == (3, "5 per second")
+    assert config["RATELIMIT_STORAGE_URI"] == "redis://10.0.0.5:6379/0"
+    assert Settings.from_config(config) == settings.with_(ratelimit_storage=config[
+        "RATELIMIT_STORAGE_URI"])
+    clean_env.setenv("DAILYDEAL_RATELIMIT_STORAGE", "memory://")
+    assert Settings.from_env().app_config()["RATELIMIT_STORAGE_URI"] == "memory://"
+    with pytest.raises(SettingsError, match=r"HINT_QUEUE \(DAILYDEAL_HINT_QUEUE\) must be a "):
+        Settings.from_config({"HINT_QUEUE": "8"})  # a test's config is checked too
 
 
 def test_explicit_secret_wins(tmp_path: Path) -> None:
@@ -179,3 +249,23 @@ def test_systemd_units_keep_new_files_private() -> None:
     assert units
     for unit in units:
         assert re.search(r"^UMask=0077$", unit.read_text(), re.M), unit.name
+
+
+def test_the_web_app_refuses_a_bad_setting(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A worker (gunicorn's ``create_app()``) stops with the one line, as the CLI does;
+    a test's config is checked as the environment is."""
+    from dailydeal.web import create_app
+
+    clean_env.setenv("DAILYDEAL_DB", str(tmp_path / "w.db"))
+    clean_env.setenv("DAILYDEAL_HINT_PROCESSES", "many")
+    with pytest.raises(SettingsError, match=r"^bad DAILYDEAL_HINT_PROCESSES='many': expected a "):
+        create_app()
+    clean_env.delenv("DAILYDEAL_HINT_PROCESSES")
+    clean_env.setenv("DAILYDEAL_VERIFY_LIMIT", "often")
+    with pytest.raises(SettingsError, match="DAILYDEAL_VERIFY_LIMIT"):
+        create_app()
+    with pytest.raises(SettingsError, match=r"^HINT_RATE_LIMIT \(DAILYDEAL_HINT_LIMIT\)"):
+        create_app({"DATABASE": tmp_path / "t.db", "HINT_RATE_LIMIT": "often"})
+    app = create_app({"DATABASE": tmp_path / "t.db", "HINT_QUEUE": 2, "TESTING": True})
+    assert app.config["HINT_QUEUE"] == 2 and app.config["TESTING"] is True
+    assert app.config["VERIFY_RATE_LIMIT"] == "60 per minute"  # the environment is not read

@@ -6,13 +6,16 @@ variable the code reads but the README does not name fails here.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
 import click
 import pytest
 
+from dailydeal import native
 from dailydeal.cli import main
+from dailydeal.config import Settings, variables
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -48,11 +51,39 @@ def settings_in(paths: list[Path]) -> set[str]:
     return set(re.findall(r"\bDAILYDEAL_[A-Z_]+\b", code))
 
 
+def readme_rows() -> dict[str, str]:
+    """The README's settings table: variable -> its default cell."""
+    rows = re.findall(r"^\| `(DAILYDEAL_[A-Z_]+)` \|.*\| ([^|]*) \|$", README, re.M)
+    return dict(rows)
+
+
+def shown(default: object) -> str | None:
+    """How the README writes a plain default (None: a default the table explains)."""
+    if isinstance(default, bool) or default is None:
+        return None
+    if isinstance(default, str | Path):
+        return f"`{default}`"
+    if isinstance(default, int | float):
+        return f"{default:g}"
+    return None
+
+
 def test_every_setting_is_documented() -> None:
-    settings = settings_in(list((ROOT / "dailydeal").rglob("*.py")))
-    assert settings, "expected the code to read DAILYDEAL_* settings"
-    missing = sorted(s for s in settings if s not in README)
-    assert not missing, f"settings not documented in README.md: {missing}"
+    """Every variable of the settings object has its row in the README's table, with its
+    default, and the code names no other DAILYDEAL_* variable (which would be read past
+    the settings object) but the install's own."""
+    rows = readme_rows()
+    fields = {f.name: f for f in dataclasses.fields(Settings)}
+    assert len(variables()) >= 20, "expected the settings object to list the variables"
+    for name, var in variables():
+        assert var.name in rows, f"{var.name} has no row in README.md's settings table"
+        default = shown(fields[name].default)
+        if default is not None:
+            assert rows[var.name].startswith(default), (var.name, rows[var.name], default)
+    named = settings_in(list((ROOT / "dailydeal").rglob("*.py")))
+    known = {var.name for _, var in variables()} | {native.PURE_SETTING}
+    assert native.PURE_SETTING in rows
+    assert named <= known, f"DAILYDEAL_* variables outside config.Settings: {named - known}"
 
 
 def test_every_deploy_setting_is_documented() -> None:

@@ -1,52 +1,27 @@
 """The web API: ``create_app(test_config=None)`` builds the Flask app.
 
-Configuration (``test_config`` replaces the environment entirely):
+Configuration: the app's settings are those of ``dailydeal.config.Settings`` (every
+``DAILYDEAL_*`` variable, checked there: a bad value is one ``SettingsError`` line before
+anything is served), under the keys of ``Settings.app_config()``: ``DATABASE``,
+``VERIFY_RATE_LIMIT``, ``STATE_RATE_LIMIT``, ``RATELIMIT_STORAGE_URI``, ``REDIS_URL``,
+``PROXY_COUNT``, ``HINT_RATE_LIMIT``, ``HINT_MAX_NODES``, ``HINT_TIME_LIMIT``,
+``HINT_PROCESSES``, ``HINT_QUEUE``, ``RESULTS_RATE_LIMIT``, ``COUNTED_RATE_LIMIT``,
+``PLAYS_RATE_LIMIT``, ``STATS_RATE_LIMIT``, ``RESULTS_RETENTION_DAYS``,
+``MIN_SECONDS_PER_MOVE``, ``PUBLIC_URL`` and ``DAILY_GAMES`` (the README's table says what
+each does). ``test_config`` replaces the environment entirely (only ``DATABASE`` falls back
+to ``DAILYDEAL_DB``); its settings are checked as the environment's are.
 
-- ``DATABASE``: the SQLite file (env ``DAILYDEAL_DB`` via ``Settings.from_env()``).
-- ``VERIFY_RATE_LIMIT``: per-client limit of verify requests (env
-  ``DAILYDEAL_VERIFY_LIMIT``, default ``60 per minute``), counted in ``RATELIMIT_STORAGE_URI``
-  (env ``DAILYDEAL_RATELIMIT_STORAGE``, default ``memory://``: per worker process).
-- ``REDIS_URL``: the Redis shared by several API nodes (env ``DAILYDEAL_REDIS_URL``, default
-  none): results and statistics of verified plays are stored there instead of the SQLite
-  file, and from the environment it is also the rate-limit storage unless
-  ``DAILYDEAL_RATELIMIT_STORAGE`` is set. One setting makes a node a cluster member.
-- ``STATE_RATE_LIMIT``: per-client limit of state requests, a budget of its own because a
-  player's page asks for the state after every click (env ``DAILYDEAL_STATE_LIMIT``,
-  default ``600 per minute``).
-- ``MAX_CONTENT_LENGTH``: request bodies (default 64 KiB; a 5000-move list fits).
-- ``PROXY_COUNT``: trusted reverse proxies in front (env ``DAILYDEAL_PROXIES``), so rate
-  limits count the client's address from X-Forwarded-For and not nginx's. X-Forwarded-Host
-  is never read: a client could set it, and links are cached for everyone.
-- ``HINT_RATE_LIMIT`` (env ``DAILYDEAL_HINT_LIMIT``, default ``20 per minute``),
-  ``HINT_MAX_NODES`` (env ``DAILYDEAL_HINT_MAX_NODES``: the solver's node budget per hint)
-  and ``HINT_TIME_LIMIT`` (env ``DAILYDEAL_HINT_TIME_LIMIT``: seconds, a safety net that
-  answers 503); ``HINT_PROCESSES`` (env ``DAILYDEAL_HINT_PROCESSES``, default 1: solver
-  processes per worker, 0 searches in the worker) and ``HINT_QUEUE`` (env
-  ``DAILYDEAL_HINT_QUEUE``, default 8: hints waiting per worker before a 503, see
-  ``dailydeal.solverpool``);
-  ``RESULTS_RATE_LIMIT`` (env ``DAILYDEAL_RESULTS_LIMIT``, default
-  ``60 per minute``): results posted per client address; ``COUNTED_RATE_LIMIT`` (env
-  ``DAILYDEAL_COUNTED_LIMIT``, ``5 per minute``): results counted per address;
-  ``PLAYS_RATE_LIMIT`` (env ``DAILYDEAL_PLAYS_LIMIT``, ``3000 per day``): plays begun per
-  address; ``STATS_RATE_LIMIT`` (env ``DAILYDEAL_STATS_LIMIT``, ``60 per minute``);
-  ``RESULTS_RETENTION_DAYS`` (env ``DAILYDEAL_RESULTS_RETENTION_DAYS``, 30): days after a
-  deal's solution opens that its move lists are kept; ``MIN_SECONDS_PER_MOVE`` (env
-  ``DAILYDEAL_MIN_SECONDS_PER_MOVE``, 0.5): the least play time per move of a counted
-  result (web/results.py, dailydeal/results/plays.py).
-- ``PUBLIC_URL``: absolute base of feed links (env ``DAILYDEAL_PUBLIC_URL``; default: none,
-  links are relative; never the request's Host). ``NOW``: a clock (callable -> aware UTC
-  datetime) for tests.
-- ``DAILY_GAMES``: the (game, variant) pairs dealt every day (env ``DAILYDEAL_GAMES``, read
-  by ``Settings.from_env()`` as the pipeline reads it).
+Not settings of an instance, for tests: ``MAX_CONTENT_LENGTH`` (request bodies, default
+64 KiB; a 5000-move list fits), ``RATELIMIT_ENABLED``, ``FEED_DAYS`` and ``NOW`` (a clock:
+callable -> aware UTC datetime). X-Forwarded-Host is never read: a client could set it, and
+links are cached for everyone (``PUBLIC_URL`` makes them absolute).
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import os
 import time
-from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -57,31 +32,20 @@ from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import RequestRedirect
 
+from dailydeal.config import Settings
+
 log = logging.getLogger(__name__)
 
+#: The app's config when nothing is set: the settings' defaults, and the test-only knobs.
+_SETTINGS_DEFAULTS = Settings().app_config()
 DEFAULTS: dict[str, Any] = {
-    "VERIFY_RATE_LIMIT": "60 per minute",
-    "STATE_RATE_LIMIT": "600 per minute",
-    "RATELIMIT_STORAGE_URI": "memory://",
-    "REDIS_URL": None,
+    **_SETTINGS_DEFAULTS,
     "RATELIMIT_ENABLED": True,
     "MAX_CONTENT_LENGTH": 64 * 1024,
-    "PROXY_COUNT": 0,
-    "PUBLIC_URL": None,
-    "HINT_RATE_LIMIT": "20 per minute",
-    "HINT_MAX_NODES": None,  # the game's default (dailydeal.hints.MAX_NODES)
-    "HINT_TIME_LIMIT": 10.0,
-    "HINT_PROCESSES": 1,  # solver processes per worker (dailydeal.solverpool); 0: in-process
-    "HINT_QUEUE": 8,  # hints waiting per worker before a 503
-    "RESULTS_RATE_LIMIT": "60 per minute",
-    "COUNTED_RATE_LIMIT": "5 per minute",
-    "PLAYS_RATE_LIMIT": "3000 per day",
-    "STATS_RATE_LIMIT": "60 per minute",
-    "RESULTS_RETENTION_DAYS": 30.0,
-    "MIN_SECONDS_PER_MOVE": 0.5,  # dailydeal.results.plays.MIN_SECONDS_PER_MOVE
     "FEED_DAYS": 30,
     "NOW": None,
 }
+_SETTING_KEYS = frozenset(_SETTINGS_DEFAULTS)
 
 CORS_HEADERS = {
     "Access-Control-Allow-Origin": "*",
@@ -97,88 +61,13 @@ RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit
 
 def default_database() -> Path:
     """The database of ``Settings.from_env()`` (the pipeline's configuration)."""
-    from dailydeal.config import Settings
-
     return Path(Settings.from_env().db_path)
 
 
-#: environment variable -> (config key, parser); the limits are checked in create_app.
-_ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "DAILYDEAL_VERIFY_LIMIT": ("VERIFY_RATE_LIMIT", str),
-    "DAILYDEAL_STATE_LIMIT": ("STATE_RATE_LIMIT", str),
-    "DAILYDEAL_RATELIMIT_STORAGE": ("RATELIMIT_STORAGE_URI", str),
-    "DAILYDEAL_REDIS_URL": ("REDIS_URL", str),
-    "DAILYDEAL_PROXIES": ("PROXY_COUNT", int),
-    "DAILYDEAL_PUBLIC_URL": ("PUBLIC_URL", str),
-    "DAILYDEAL_HINT_LIMIT": ("HINT_RATE_LIMIT", str),
-    "DAILYDEAL_HINT_MAX_NODES": ("HINT_MAX_NODES", int),
-    "DAILYDEAL_HINT_TIME_LIMIT": ("HINT_TIME_LIMIT", float),
-    "DAILYDEAL_HINT_PROCESSES": ("HINT_PROCESSES", int),
-    "DAILYDEAL_HINT_QUEUE": ("HINT_QUEUE", int),
-    "DAILYDEAL_RESULTS_LIMIT": ("RESULTS_RATE_LIMIT", str),
-    "DAILYDEAL_COUNTED_LIMIT": ("COUNTED_RATE_LIMIT", str),
-    "DAILYDEAL_PLAYS_LIMIT": ("PLAYS_RATE_LIMIT", str),
-    "DAILYDEAL_STATS_LIMIT": ("STATS_RATE_LIMIT", str),
-    "DAILYDEAL_RESULTS_RETENTION_DAYS": ("RESULTS_RETENTION_DAYS", float),
-    "DAILYDEAL_MIN_SECONDS_PER_MOVE": ("MIN_SECONDS_PER_MOVE", float),
-}
-_NUMBERS = ("PROXY_COUNT", "HINT_MAX_NODES", "HINT_TIME_LIMIT", "HINT_PROCESSES", "HINT_QUEUE",
-            "RESULTS_RETENTION_DAYS", "MIN_SECONDS_PER_MOVE")
-_LIMITS = ("VERIFY_RATE_LIMIT", "STATE_RATE_LIMIT", "HINT_RATE_LIMIT", "RESULTS_RATE_LIMIT",
-           "COUNTED_RATE_LIMIT", "PLAYS_RATE_LIMIT", "STATS_RATE_LIMIT")
-
-
 def config_from_env() -> dict[str, Any]:
-    """The app's configuration from the environment; a bad value is a ``SettingsError``
-    (one line, naming the variable), never a traceback at the first request."""
-    from dailydeal.config import Settings, SettingsError
-
-    settings = Settings.from_env()
-    out: dict[str, Any] = {"DATABASE": Path(settings.db_path), "DAILY_GAMES": settings.games}
-    for var, (key, parse) in _ENV.items():
-        if var in os.environ:
-            text = os.environ[var]
-            try:
-                out[key] = parse(text)
-            except ValueError:
-                raise SettingsError(f"bad {var}={text[:80]!r}: not a {parse.__name__}") from None
-    if out.get("REDIS_URL") and "DAILYDEAL_RATELIMIT_STORAGE" not in os.environ:
-        out["RATELIMIT_STORAGE_URI"] = out["REDIS_URL"]  # one setting for a cluster
-    return out
-
-
-def check_config(config: Mapping[str, Any]) -> None:
-    """Refuse numbers below zero and rate limits flask-limiter cannot read (it would
-    otherwise fail, or silently not limit, at the first request)."""
-    from limits import parse_many
-
-    from dailydeal.config import SettingsError
-
-    for key in _NUMBERS:
-        value = config.get(key)
-        if value is not None and (not isinstance(value, (int, float)) or value < 0):
-            raise SettingsError(f"{key} must be a number >= 0, not {value!r}")
-    url = config.get("REDIS_URL")
-    if url is not None:
-        if not str(url).startswith(("redis://", "rediss://", "unix://")):
-            raise SettingsError(
-                f"REDIS_URL must be a redis://, rediss:// or unix:// URL, not {str(url)[:80]!r}"
-            )
-        try:
-            import redis  # noqa: F401
-        except ImportError:
-            raise SettingsError(
-                "REDIS_URL needs the redis client: pip install 'dailydeal[redis]'"
-            ) from None
-    for key in _LIMITS:
-        text = str(config.get(key))
-        try:
-            if not parse_many(text):
-                raise ValueError(text)
-        except ValueError:
-            raise SettingsError(
-                f"{key} must be a rate limit such as '60 per minute', not {text[:80]!r}"
-            ) from None
+    """The app's configuration from the environment (``Settings.from_env().app_config()``);
+    a bad value is a ``SettingsError`` (one line, naming the variable)."""
+    return Settings.from_env().app_config()
 
 
 def _verify_limit() -> str:
@@ -204,16 +93,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         share,
     )
 
+    if test_config is None:
+        settings, extra = Settings.from_env(), {}
+    else:
+        if "DATABASE" not in test_config:
+            test_config = {**test_config, "DATABASE": default_database()}
+        settings = Settings.from_config(test_config)
+        extra = {k: v for k, v in test_config.items() if k not in _SETTING_KEYS}
+    settings.check_rate_limits()
     app = Flask(__name__, static_folder=None)
     app.config.from_mapping(DEFAULTS)
-    app.config.update(config_from_env() if test_config is None else test_config)
-    check_config(app.config)
-    if "DATABASE" not in app.config:
-        app.config["DATABASE"] = default_database()
-    if "DAILY_GAMES" not in app.config:
-        from dailydeal.config import DAILY_GAMES
-
-        app.config["DAILY_GAMES"] = DAILY_GAMES
+    app.config.update(settings.app_config())
+    app.config.update(extra)
+    app.extensions["dailydeal_settings"] = settings
     app.json.sort_keys = False  # type: ignore[attr-defined]
     db.prepare(app.config["DATABASE"])
 
