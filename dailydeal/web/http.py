@@ -18,12 +18,12 @@ from flask import Response, current_app, json, request
 from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
-from dailydeal.daily import store
+from dailydeal.daily import clock, store
 from dailydeal.games import GAMES, Game, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.verify import MAX_MOVES
-from dailydeal.web import clock, schema
+from dailydeal.web import schema
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
 from dailydeal.web.problems import Problem
