@@ -39,9 +39,7 @@ else, so the cache never changes an answer, it only saves the work.
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +48,7 @@ from dailydeal.games import SPECS, Game, spec_of
 from dailydeal.games.base import LOST as GAME_LOST
 from dailydeal.games.base import WON as GAME_WON
 from dailydeal.games.spec import EVERY, PROVED
+from dailydeal.memo import Memo
 from dailydeal.solvers import Budget, SolveResult, solver_for
 from dailydeal.solvers.base import LOST, WON
 from dailydeal.solvers.base import UNKNOWN as UNKNOWN_STATUS
@@ -220,10 +219,15 @@ class HintCache:
     """A bounded LRU of hints by (deal, position key, budget), shared by threads."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
-        self.items: OrderedDict[Hashable, Hint] = OrderedDict()
-        self.lock = threading.Lock()
-        self.hits = self.misses = 0
+        self.memo: Memo[Hashable, Hint] = Memo(size)
+
+    @property
+    def hits(self) -> int:
+        return self.memo.hits
+
+    @property
+    def misses(self) -> int:
+        return self.memo.misses
 
     @staticmethod
     def key(position: Game[Any], max_nodes: int) -> Hashable:
@@ -244,22 +248,11 @@ class HintCache:
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         clock: Callable[[], float] = time.perf_counter,
     ) -> Hint:
-        max_nodes = budget_for(position.name, max_nodes)
-        key = self.key(position, max_nodes)
-        with self.lock:
-            found = self.items.get(key)
-            if found is not None:
-                self.items.move_to_end(key)
-                self.hits += 1
-                return found
-            self.misses += 1
-        answer = solve_hint(position, max_nodes=max_nodes, time_limit=time_limit, clock=clock)
-        with self.lock:
-            self.items[key] = answer
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return answer
+        budget = budget_for(position.name, max_nodes)
+        return self.memo.get(
+            self.key(position, budget),
+            lambda: solve_hint(position, max_nodes=budget, time_limit=time_limit, clock=clock),
+        )
 
 
 _cache = HintCache()

@@ -9,8 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,6 +18,7 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 
 from dailydeal.daily import clock, store
 from dailydeal.games import GAMES, Game, new_game
+from dailydeal.memo import Memo
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.verify import MAX_MOVES
@@ -56,35 +55,19 @@ def json_response(data: Any, cache: str, status: int = 200) -> Response:
     return resp
 
 
-class Memo:
-    """A bounded LRU of rendered immutable answers, per app and process: a published deal
-    never changes, so it is read, formatted and hashed once, not on every request. Only
-    successes are kept (a 404 may become a 200 when its date begins)."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[Any, ...], tuple[bytes, str]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...], build: Callable[[], Any]) -> tuple[bytes, str]:
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None:
-                self.items.move_to_end(key)
-                return hit
-        body = json.dumps(build(), ensure_ascii=False, separators=(",", ":")).encode()
-        entry = (body, hashlib.sha1(body).hexdigest())
-        with self.lock:
-            self.items[key] = entry
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return entry
-
-
 def immutable_response(key: tuple[Any, ...], build: Callable[[], Any]) -> Response:
-    """``json_response(build(), IMMUTABLE)``, remembered under ``key`` (see Memo)."""
-    memo: Memo = current_app.extensions.setdefault("dailydeal_memo", Memo())
-    body, etag = memo.get((request.script_root, *key), build)
+    """``json_response(build(), IMMUTABLE)``, remembered under ``key``: a published deal
+    never changes, so it is read, formatted and hashed once per app and process, not on
+    every request. Only successes are kept (a 404 may become a 200 when its date begins)."""
+    memo: Memo[tuple[Any, ...], tuple[bytes, str]] = current_app.extensions.setdefault(
+        "dailydeal_memo", Memo(4096)
+    )
+
+    def render() -> tuple[bytes, str]:
+        body = json.dumps(build(), ensure_ascii=False, separators=(",", ":")).encode()
+        return body, hashlib.sha1(body).hexdigest()
+
+    body, etag = memo.get((request.script_root, *key), render)
     resp = Response(body, mimetype="application/json")
     resp.headers["Cache-Control"] = IMMUTABLE
     resp.set_etag(etag)

@@ -21,8 +21,6 @@ crawler cannot use a relative picture, and a Host header must not make one absol
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,6 +28,7 @@ from flask import Blueprint, Flask, Response, current_app, request, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
+from dailydeal.memo import Memo
 from dailydeal.web import preview
 from dailydeal.web.conditional import conditional
 from dailydeal.web.http import IMMUTABLE, json_response, published_row
@@ -55,28 +54,6 @@ def public_base() -> str:
     return str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
 
 
-class PictureMemo:
-    """The last drawn pictures of this process (a drawing costs about 0.1-0.4 s)."""
-
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self.items: OrderedDict[str, bytes] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: str, row: dict[str, Any]) -> bytes:
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None:
-                self.items.move_to_end(key)
-                return hit
-        png = preview.draw_deal(row)
-        with self.lock:
-            self.items[key] = png
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return png
-
-
 def preview_url(id_: str) -> str:
     return url_for("share.preview_png", id_=id_, v=str(preview.VERSION))
 
@@ -93,8 +70,9 @@ def preview_png(id_: str) -> Response:
     answered = conditional(resp)  # a matching If-None-Match: 304, nothing drawn
     if answered.status_code != 200:
         return answered
-    memo: PictureMemo = current_app.extensions.setdefault("dailydeal_pictures", PictureMemo())
-    resp.set_data(memo.get(etag, row))
+    # the last drawn pictures of this process (a drawing costs about 0.1-0.4 s)
+    memo: Memo[str, bytes] = current_app.extensions.setdefault("dailydeal_pictures", Memo(64))
+    resp.set_data(memo.get(etag, lambda: preview.draw_deal(row)))
     return resp
 
 
