@@ -17,7 +17,10 @@ PACKAGE = ROOT / "dailydeal"
 # Lowest first. A module belongs to the layer of its longest matching prefix; modules of
 # one layer may import each other.
 LAYERS: list[tuple[str, ...]] = [
-    ("dailydeal.cards", "dailydeal.shuffle", "dailydeal.errors", "dailydeal.native", "dailydeal.memo"),
+    (
+        "dailydeal.cards", "dailydeal.shuffle", "dailydeal.errors", "dailydeal.native",
+        "dailydeal.memo",
+    ),
     ("dailydeal.games.rules",),
     ("dailydeal.games",),
     ("dailydeal.verify",),
