@@ -109,6 +109,10 @@ class Problem(BaseModel):
     allow: list[str] | None = Field(None, description="405: the methods allowed")
     limit: str | None = Field(None, description="429: the limit breached")
     max_moves: int | None = Field(None, description="A bad move list: the most accepted")
+    retry_after: int | None = Field(None, description="Seconds to wait (also Retry-After)")
+    closed_at: dt.datetime | None = Field(None, description="403 of results: when they closed")
+    reason: str | None = Field(None, description="A refused result: why, as a word")
+    counted: bool | None = Field(None, description="A refused result: false")
 
 
 # --- request bodies ----------------------------------------------------------------------
