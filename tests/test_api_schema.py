@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 
-from dailydeal.daily import plays
+from dailydeal.results import plays
 from dailydeal.web import create_app
 from dailydeal.web.db import forget
 
