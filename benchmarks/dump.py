@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/dump.py [--deals 100] [--max-nodes 20000] > before.jsonl
     (change the code) ... > after.jsonl; cmp before.jsonl after.jsonl
+    (--game G, --variant V and --first N dump a part, to run parts side by side)
 
 For each game of the registry, seeds 0..deals-1 of its default variant and seeds
 0..variant-deals-1 of each of its other listed variants: the
@@ -47,10 +48,14 @@ def main() -> None:
     parser.add_argument("--variant-deals", type=int, default=20)
     parser.add_argument("--max-nodes", type=int, default=20_000)
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--variant", action="append", help="only this variant (repeatable)")
+    parser.add_argument("--first", type=int, default=0, help="skip the seeds below this")
     args = parser.parse_args()
     for game in args.game or list(GAMES):
         for n, variant in enumerate(GAMES[game]):
-            for seed in range(args.variant_deals if n else args.deals):
+            if args.variant and variant not in args.variant:
+                continue
+            for seed in range(args.first, args.variant_deals if n else args.deals):
                 line = dump(game, variant, seed, args.max_nodes)
                 sys.stdout.write(json.dumps(line, sort_keys=True) + "\n")
                 sys.stdout.flush()
