@@ -19,9 +19,9 @@ When no redeal is left from the start, the round is searched with Tarjan's stron
 connected components (2s moving between column-1 gaps make cycles): a completed component
 has had every position it reaches searched, none won, so its positions are kept as proved
 lost and later passes skip them. That table is bounded (``TABLE_LIMIT`` positions): past
-it the proved positions are forgotten and only the open ones kept, which costs searching
-some again but proves nothing wrong (a position is only skipped while its proof is
-held), so the peak memory of a 10 s solve stays near 300 MB. (With redeals, the last
+it the older half of it is forgotten (the open positions are all kept), which costs
+searching some again but proves nothing wrong (a position is only skipped while its
+proof is held), so the peak memory of a 10 s solve stays near 300 MB. (With redeals, the last
 rounds keep the plain search: they are short and many, and the bookkeeping measured
 slower there.) The passes then
 take turns between a *limited* game (two turns in three) that allows at most k
@@ -47,6 +47,7 @@ instead of 2.6, about 1.25 times the nodes per second).
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Final
 
 from dailydeal import cards as C
@@ -207,7 +208,7 @@ DEAD: Final = -1  # in ``_Search.known``: the position is proved lost
 CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
-# The most positions ``_Search.known`` holds before the proved ones are forgotten (no
+# The most positions ``_Search.known`` holds before its older half is forgotten (no
 # redeal left). An entry costs about 150 bytes (the 53-byte key, 96 with its header, and
 # its dict slot), and a table of at most 2**22 / 3 entries never grows past 2**22 slots,
 # so the table stays under about 220 MB (it grew to 1-2 GB in a 10 s solve). Not Final:
@@ -222,11 +223,15 @@ def _forget(known: dict[bytes, int], comp: list[bytes]) -> None:
 
 
 def _kept_open(known: dict[bytes, int], comp: list[bytes]) -> dict[bytes, int]:
-    """The table with its positions proved lost forgotten: only the open ones (``comp``)
-    are kept, with their visit numbers. Sound: an entry DEAD is a proof kept to save work,
-    and a position forgotten is searched again if met (its answer comes out the same);
-    the open ones are what the components' bookkeeping needs."""
-    return {key: known[key] for key in comp}
+    """The table with its older half forgotten (a dict keeps the order of insertion: the
+    newest proofs are kept), and every open position (``comp``) with its visit number.
+    Sound: an entry DEAD is a proof kept to save work, and a position forgotten is
+    searched again if met (its answer comes out the same); the open ones are what the
+    components' bookkeeping needs."""
+    kept = dict(islice(known.items(), len(known) // 2, None))
+    for key in comp:
+        kept[key] = known[key]
+    return kept
 
 
 def _asleep(z: int, move: int) -> bool:
@@ -424,7 +429,7 @@ class _Search:
         components, and what ``self.known`` records, are exact for it.
         """
         if len(self.known) > self.limit:  # between passes no position is open
-            self.known = {}
+            self.known = _kept_open(self.known, [])
             self.forgotten += 1
         self.table_limit = self.limit
         cells = cells + bytes((self.relocations,))  # a position's key is bytes(cells)
