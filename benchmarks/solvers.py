@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/solvers.py --game accordion --deals 1000 [--time-limit 10]
         [--variant V] [--jobs 2] [--clock cpu|wall] [--seed S ...] [--verbose]
-        [--reference NODES]
+        [--reference NODES] [--fresh]
 
 Deals are seeds drawn from a SplitMix64 stream of their own (--stream), so they are
 random and not the small seeds the tests use (--seed S, repeated, runs given seeds
@@ -11,6 +11,8 @@ instead). Every won solution is checked by the verifier. Times are CPU seconds p
 shared machine do not turn decided deals into unknown ones; --clock wall is what a
 service waits. --jobs N solves in N processes (CPU times stay per deal). Peak memory is
 the high-water mark of the process (or of the largest worker): an upper bound per deal.
+--fresh solves each deal in a process of its own, so that the peak memory of each deal
+is its own (printed per deal with --verbose); "decided" is won plus lost.
 "build" says whether the solvers ran compiled (mypyc, see setup.py) or as Python source
 (DAILYDEAL_PURE_PYTHON=1 forces the source).
 
@@ -103,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, action="append", help="solve these seeds instead")
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
     parser.add_argument("--verbose", action="store_true", help="a line per deal")
+    parser.add_argument("--fresh", action="store_true",
+                        help="a new process per deal: each deal's own peak memory")
     parser.add_argument("--reference", type=int, metavar="NODES",
                         help="Pyramid: compare with the reference search (NODES nodes each)")
     args = parser.parse_args(argv)
@@ -126,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     peak_mb = 0.0
     checked = disagree = 0  # deals the reference search finished; answers that differ
     started = time.perf_counter()
-    with multiprocessing.Pool(args.jobs) if args.jobs > 1 else contextlib.nullcontext() as pool:
+    pooled = args.jobs > 1 or args.fresh
+    with (
+        multiprocessing.Pool(args.jobs, maxtasksperchild=1 if args.fresh else None)
+        if pooled else contextlib.nullcontext()
+    ) as pool:
         outcomes = pool.imap(_solve_one, tasks) if pool else map(_solve_one, tasks)
         for out in outcomes:
             times.append(out["cpu"])
@@ -154,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{'' if out['ref_exact'] else ' (not exact)'} {out['ref_cpu']:.3f}s"
                 )
                 print(f"{out['seed']} {out['status']} {out['length']} {out['nodes']} "
-                      f"{out['cpu']:.3f}s{extra}", flush=True)
+                      f"{out['cpu']:.3f}s {out['rss_mb']:.0f}MB{extra}", flush=True)
     wall = time.perf_counter() - started
     summary = {
         "game": args.game,
@@ -165,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         "build": native.BUILD,  # compiled solvers or their Python source (dailydeal/native.py)
         **counts,
         "won_pct": round(100 * counts["won"] / max(1, len(seeds)), 2),
+        "decided_pct": round(100 * (counts["won"] + counts["lost"]) / max(1, len(seeds)), 2),
         "solutions_not_verified": bad,
         "won_not_optimal": not_optimal,
         "cpu_s_median": round(statistics.median(times), 4) if times else None,

@@ -288,6 +288,30 @@ def test_tiny_caps_many_passes_match_naive(cls: type[Gaps], monkeypatch: Any) ->
     assert passes > 2 * 36  # the caps did cut many searches short
 
 
+def test_forgetting_the_table_keeps_verdicts(monkeypatch: Any) -> None:
+    """A table cut back to its open positions (``TABLE_LIMIT``, tiny here: cut mid-pass
+    and between passes) forgets proofs, never makes one: the verdicts of the whole solver
+    (tiny caps, limited and real passes) are still the naive search's."""
+    import dailydeal.solvers.gaps as gaps_solver
+
+    monkeypatch.setattr(gaps_solver, "LUBY_UNIT", 20)
+    monkeypatch.setattr(gaps_solver, "TABLE_LIMIT", 40)
+    cls = _no_redeal_class()
+    cut = 0
+    verdicts = {"won": 0, "lost": 0}
+    for free in (13, 16):
+        for i in range(12):
+            game = small_deal(i, cls, free)
+            result = solve_game(game, Budget())
+            assert result.status in ("won", "lost"), (free, i)
+            assert (result.status == "won") == naive_winnable(game), (free, i)
+            if result.status == "won":
+                assert replays_to_win(game, result.moves), (free, i)
+            verdicts[result.status] += 1
+            cut += result.stats["tables_forgotten"]
+    assert cut > 24 and verdicts["won"] > 3 and verdicts["lost"] > 3, (cut, verdicts)
+
+
 def _no_redeal_class() -> type[Gaps]:
     return next(cls for cls in REDEALS_VARIANTS if cls.REDEALS == 0)
 

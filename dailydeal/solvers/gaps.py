@@ -18,8 +18,12 @@ no cap was hit was exhaustive, which proves the position lost.
 When no redeal is left from the start, the round is searched with Tarjan's strongly
 connected components (2s moving between column-1 gaps make cycles): a completed component
 has had every position it reaches searched, none won, so its positions are kept as proved
-lost and later passes skip them. (With redeals, the last rounds keep the plain search:
-they are short and many, and the bookkeeping measured slower there.) The passes then
+lost and later passes skip them. That table is bounded (``TABLE_LIMIT`` positions): past
+it the older half of it is forgotten (the open positions are all kept), which costs
+searching some again but proves nothing wrong (a position is only skipped while its
+proof is held), so the peak memory of a 10 s solve stays near 300 MB. (With redeals, the last
+rounds keep the plain search: they are short and many, and the bookkeeping measured
+slower there.) The passes then
 take turns between a *limited* game (two turns in three) that allows at most k
 *relocations* (a 2 standing in column 1 moving to column 1 of another row) and the real
 game, with caps following the Luby sequence (many short restarts, now and then a longer
@@ -43,6 +47,7 @@ instead of 2.6, about 1.25 times the nodes per second).
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Final
 
 from dailydeal.games import Game
@@ -196,10 +201,30 @@ DEAD: Final = -1  # in ``_Search.known``: the position is proved lost
 CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
+# The most positions ``_Search.known`` holds before its older half is forgotten (no
+# redeal left). An entry costs about 150 bytes (the 53-byte key, 96 with its header, and
+# its dict slot), and a table of at most 2**22 / 3 entries never grows past 2**22 slots,
+# so the table stays under about 220 MB (it grew to 1-2 GB in a 10 s solve). Not Final:
+# the tests set a tiny one.
+TABLE_LIMIT = 1_390_000
+
+
 def _forget(known: dict[bytes, int], comp: list[bytes]) -> None:
     """A pass ends with components still open: their positions are not proved lost."""
     for key in comp:
         del known[key]
+
+
+def _kept_open(known: dict[bytes, int], comp: list[bytes]) -> dict[bytes, int]:
+    """The table with its older half forgotten (a dict keeps the order of insertion: the
+    newest proofs are kept), and every open position (``comp``) with its visit number.
+    Sound: an entry DEAD is a proof kept to save work, and a position forgotten is
+    searched again if met (its answer comes out the same); the open ones are what the
+    components' bookkeeping needs."""
+    kept = dict(islice(known.items(), len(known) // 2, None))
+    for key in comp:
+        kept[key] = known[key]
+    return kept
 
 
 def _asleep(z: int, move: int) -> bool:
@@ -281,6 +306,12 @@ class _Search:
         # pass, the visit number of a position in an open component. One table, so that
         # a new position costs one lookup (the open ones are forgotten when a pass ends).
         self.known: dict[bytes, int] = {}
+        # the table is cut back to its open positions once it holds more than
+        # ``table_limit`` (``limit``, or more while many positions are open): the times
+        # it was cut
+        self.limit = TABLE_LIMIT
+        self.table_limit = self.limit
+        self.forgotten = 0
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
@@ -392,6 +423,10 @@ class _Search:
         UNLIMITED in the real game): the graph searched is that of these pairs, so its
         components, and what ``self.known`` records, are exact for it.
         """
+        if len(self.known) > self.limit:  # between passes no position is open
+            self.known = _kept_open(self.known, [])
+            self.forgotten += 1
+        self.table_limit = self.limit
         cells = cells + bytes((self.relocations,))  # a position's key is bytes(cells)
         board = list(cells[:CELLS])  # the cells, read by _moves (written once a position is new)
         left = self.relocations  # cells[CELLS], kept as an int
@@ -499,6 +534,12 @@ class _Search:
                 if budget.spent(nodes):
                     _forget(known, comp)
                     raise _OutOfBudget
+                if len(known) > self.table_limit:
+                    known = self.known = _kept_open(known, comp)
+                    self.forgotten += 1
+                    # many open positions: room for limit / 2 more before the next
+                    # cut, so that cuts stay rare
+                    self.table_limit = max(self.limit, len(known) + self.limit // 2)
                 check = nodes + CHECK
                 if budget.max_nodes is not None and budget.max_nodes < check:
                     check = budget.max_nodes
@@ -638,6 +679,7 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     except _OutOfBudget:
         status = UNKNOWN
     stats["redeals_tried"] = search.redeals_tried
+    stats["tables_forgotten"] = search.forgotten
     stats["streamlined_passes"] = sum(n for level, n in runs.items() if level != UNLIMITED)
     moves = [_notation(s) for s in steps] if status == WON else []
     return SolveResult(status, moves, search.nodes, budget.elapsed(), stats)
