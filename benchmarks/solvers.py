@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/solvers.py --game accordion --deals 1000 [--time-limit 10]
         [--variant V] [--jobs 2] [--clock cpu|wall] [--seed S ...] [--verbose]
-        [--reference NODES] [--fresh]
+        [--reference NODES] [--fresh] [--slowest K]
 
 Deals are seeds drawn from a SplitMix64 stream of their own (--stream), so they are
 random and not the small seeds the tests use (--seed S, repeated, runs given seeds
@@ -21,6 +21,10 @@ is its own (printed per deal with --verbose); "decided" is won plus lost.
 none of the pass count, threshold bound or pool check) within NODES nodes, and compares:
 where the reference finishes, its verdict and shortest length must be the solver's. Each
 disagreement is printed; ``reference_disagree`` counts them (the goal is 0).
+
+--slowest K prints the K deals that took the most CPU (seed, status, nodes, seconds) and
+the distribution of nodes per deal (median, p90, p99, p99.9, max): node counts do not
+depend on the machine's load, times do.
 """
 
 from __future__ import annotations
@@ -88,6 +92,18 @@ def _solve_one(
     }
 
 
+def _print_slowest(per_deal: list[tuple[float, int, str, int]], k: int) -> None:
+    """The ``k`` deals that took the most CPU, then the nodes per deal's distribution."""
+    print(f"slowest {min(k, len(per_deal))} deals (seed status nodes cpu):")
+    for cpu, nodes, status, seed in sorted(per_deal, reverse=True)[:k]:
+        print(f"  {seed} {status} {nodes} {cpu:.3f}s")
+    counts = [float(n) for _, n, _, _ in per_deal]
+    print("nodes per deal: " + ", ".join(
+        f"{name} {percentile(counts, q):.0f}"
+        for name, q in (("median", 50), ("p90", 90), ("p99", 99), ("p99.9", 99.9), ("max", 100))
+    ))
+
+
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
@@ -109,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a new process per deal: each deal's own peak memory")
     parser.add_argument("--reference", type=int, metavar="NODES",
                         help="Pyramid: compare with the reference search (NODES nodes each)")
+    parser.add_argument("--slowest", type=int, default=0, metavar="K",
+                        help="print the K slowest deals and the nodes' distribution")
     args = parser.parse_args(argv)
     get_game(args.game, args.variant)  # fail early on a bad name
     if args.reference is not None and args.game != "pyramid":
@@ -124,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[float] = []
     nodes = 0
+    per_deal: list[tuple[float, int, str, int]] = []  # (cpu, nodes, status, seed)
     lengths: list[int] = []
     bad = 0
     not_optimal = 0  # wins whose solver could not prove the solution shortest
@@ -138,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         outcomes = pool.imap(_solve_one, tasks) if pool else map(_solve_one, tasks)
         for out in outcomes:
             times.append(out["cpu"])
+            per_deal.append((out["cpu"], out["nodes"], out["status"], out["seed"]))
             nodes += out["nodes"]
             counts[out["status"]] += 1
             peak_mb = max(peak_mb, out["rss_mb"])
@@ -164,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{out['seed']} {out['status']} {out['length']} {out['nodes']} "
                       f"{out['cpu']:.3f}s {out['rss_mb']:.0f}MB{extra}", flush=True)
     wall = time.perf_counter() - started
+    if args.slowest:
+        _print_slowest(per_deal, args.slowest)
     summary = {
         "game": args.game,
         "variant": args.variant,

@@ -126,6 +126,13 @@ def test_fits_equals_viable(cards: set[int], data: st.DataObject) -> None:
         assert runner.fits(mask, first) == viable(mask, first)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.integers(min_value=0, max_value=51), max_size=52))
+def test_popcount_counts_the_cards_of_a_mask(cards: set[int]) -> None:
+    """The table bit count the move ordering uses (``int.bit_count`` is slow compiled)."""
+    assert accordion.popcount(sum(1 << c for c in cards)) == len(cards)
+
+
 def test_luby_sequence() -> None:
     assert [luby(k) for k in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
     assert luby(31) == 16 and luby(63) == 32 and luby(62) == 16

@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from dailydeal.cards import Card
 from dailydeal.games import Game
@@ -54,7 +54,7 @@ from dailydeal.games.rules.accordion import MATCHES, is_won, pile_moves
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
-MAX_LINKED = 250_000  # live-card sets whose connectivity is remembered (``_Runner.fits``)
+MAX_LINKED: Final = 250_000  # live-card sets whose connectivity is remembered (``_Runner.fits``)
 RESTART_UNIT = 100  # nodes of the shortest DFS run; run k may search luby(k) times this
 FORCED_FIRST_LIMIT = 200  # forced variant: nodes of the first DFS run,
 FORCED_GROWTH = 1.25  # and each restart may search this many times more than the last
@@ -116,6 +116,7 @@ class _Runner:
         self.jitter = JITTER
         self.exhausted = False  # the whole budget (not only this run's limit) is used up
         self.linked: dict[int, bool] = {}  # connected(rest) of the slow case, remembered
+        self.max_dead = MAX_DEAD  # read once: a module global costs a dict look-up per node
 
     def fits(self, mask: int, first: int) -> bool:
         """``viable(mask, first)``, with the usual case inlined and the rest remembered
@@ -265,7 +266,7 @@ class _Open(_Runner):
         """Depth-first from ``row`` (not yet known dead, not won); the caller pruned it."""
         self._count()
         dead = self.dead
-        pushed = len(dead) < MAX_DEAD
+        pushed = len(dead) < self.max_dead
         if pushed:
             dead.add(row)
             self.stack.append(row)
@@ -333,7 +334,7 @@ class _Forced(_Runner):
         if key in dead:
             return False
         self._count()
-        pushed = len(dead) < MAX_DEAD
+        pushed = len(dead) < self.max_dead
         if pushed:
             dead.add(key)
             self.stack.append(key)
@@ -362,12 +363,21 @@ class _Forced(_Runner):
 
 
 # NEIGHBOURS[a]: the other cards sharing a suit or a rank with a, as a 52-bit mask.
-NEIGHBOURS: tuple[int, ...] = tuple(
+NEIGHBOURS: Final[tuple[int, ...]] = tuple(
     sum(1 << b for b in range(52) if b != a and MATCHES[a][b]) for a in range(52)
 )
-MOVER_WEIGHT = 0.1  # how much a mover with few matches left is preferred (tie-breaking)
-JITTER = 0.05  # random part of the order at the first run: it only breaks ties
-JITTER_GROWTH = 0.3  # the random part grows by this much of JITTER at each restart
+MOVER_WEIGHT: Final = 0.1  # how much a mover with few matches left is preferred (tie-breaking)
+JITTER: Final = 0.05  # random part of the order at the first run: it only breaks ties
+JITTER_GROWTH: Final = 0.3  # the random part grows by this much of JITTER at each restart
+# Bit counts through a table: compiled by mypyc, ``int.bit_count()`` is a generic method
+# look-up and call (docs/solvers.md, "Compiled or Python").
+_POP16: Final = bytes(bin(i).count("1") for i in range(1 << 16))
+
+
+def popcount(x: int) -> int:
+    """``x.bit_count()`` for 0 <= x < 2**64 (card masks)."""
+    t = _POP16
+    return t[x & 0xFFFF] + t[x >> 16 & 0xFFFF] + t[x >> 32 & 0xFFFF] + t[x >> 48]
 
 
 def _order(
@@ -387,8 +397,8 @@ def _order(
     w = MOVER_WEIGHT
     keyed = [
         (
-            (nb[row[j]] & mask).bit_count()
-            + w * (nb[row[i]] & mask).bit_count()
+            popcount(nb[row[j]] & mask)
+            + w * popcount(nb[row[i]] & mask)
             + jitter * rnd(),
             i,
             j,
