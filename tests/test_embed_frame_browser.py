@@ -15,7 +15,6 @@ from flask import Flask, Response
 from helpers.browser import (
     ARTIFACTS,
     Player,
-    chromium,
     serve,
     serve_deals,
     why_no_browser,
@@ -100,12 +99,6 @@ def host(site: str) -> Iterator[str]:
 
     with serve(app) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as chrome:
-        yield chrome
 
 
 def test_phone_frame_sizes_itself_and_passes_events(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.browser import CHROMIUM_ARGS, chromium, chromium_path, serve_deals, why_no_browser
+from helpers.browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
 
 from dailydeal.daily.store import deal_id
 
@@ -63,12 +63,6 @@ def site(
     with serve_deals(tmp_path_factory.mktemp("offline") / "dailydeal.db", deal_rows, now,
                      STATE_RATE_LIMIT="100000 per minute") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as chrome:
-        yield chrome
 
 
 @pytest.fixture
