@@ -21,6 +21,7 @@ import pytest
 
 from dailydeal.config import Settings, SettingsError, parse_webhooks
 from dailydeal.daily import clock, webhooks
+from dailydeal.daily.generate import FillReport
 from dailydeal.games import GAMES, default_variant
 from dailydeal.web import create_app
 
@@ -255,15 +256,10 @@ def test_fill_stock_starts_the_announcement(
     from dailydeal.daily import scheduler
 
     calls: list[Settings] = []
-    monkeypatch.setattr(scheduler, "fill_days", lambda *a, **k: _Report())
+    monkeypatch.setattr(scheduler, "fill_days", lambda *a, **k: FillReport(dt.date(2026, 12, 1), 0))
     monkeypatch.setattr(webhooks, "start", lambda settings, now=None: calls.append(settings))
     settings = Settings(db_path=tmp_path / "s.db", secret=SECRET)
     scheduler.fill_stock(settings, dt.datetime(2026, 12, 1, 10, 5, tzinfo=dt.UTC))
     assert calls == [settings]
-
-
-class _Report:
-    def summary(self) -> str:
-        return "nothing"
 
 
