@@ -23,8 +23,8 @@ where the reference finishes, its verdict and shortest length must be the solver
 disagreement is printed; ``reference_disagree`` counts them (the goal is 0).
 
 --slowest K prints the K deals that took the most CPU (seed, status, nodes, seconds) and
-the distribution of nodes per deal (median, p90, p99, p99.9, max): node counts do not
-depend on the machine's load, times do.
+the distribution of nodes per deal (median, p90, p99, p99.9, max, and the total): node
+counts do not depend on the machine's load, times do.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _solve_one(
 
 
 def _print_slowest(per_deal: list[tuple[float, int, str, int]], k: int) -> None:
-    """The ``k`` deals that took the most CPU, then the nodes per deal's distribution."""
+    """The ``k`` deals that took the most CPU, then the nodes per deal's distribution and total."""
     print(f"slowest {min(k, len(per_deal))} deals (seed status nodes cpu):")
     for cpu, nodes, status, seed in sorted(per_deal, reverse=True)[:k]:
         print(f"  {seed} {status} {nodes} {cpu:.3f}s")
@@ -101,7 +101,7 @@ def _print_slowest(per_deal: list[tuple[float, int, str, int]], k: int) -> None:
     print("nodes per deal: " + ", ".join(
         f"{name} {percentile(counts, q):.0f}"
         for name, q in (("median", 50), ("p90", 90), ("p99", 99), ("p99.9", 99.9), ("max", 100))
-    ))
+    ) + f", total {sum(counts):.0f}")
 
 
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
