@@ -17,7 +17,7 @@ from dailydeal.games import new_game
 from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps, Place
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers import solve, solve_position
-from dailydeal.solvers.base import Budget
+from dailydeal.solvers.base import Budget, SolveResult
 from dailydeal.solvers.gaps import solve_game
 from dailydeal.verify import replay, verify
 
@@ -278,12 +278,7 @@ def test_tiny_caps_many_passes_match_naive(cls: type[Gaps], monkeypatch: Any) ->
     passes = 0
     for free in (10, 13, 16):
         for i in range(12):
-            game = small_deal(i, cls, free)
-            result = solve_game(game, Budget())
-            assert result.status in ("won", "lost"), (free, i)
-            assert (result.status == "won") == naive_winnable(game), (free, i)
-            if result.status == "won":
-                assert replays_to_win(game, result.moves), (free, i)
+            result = _decided_as_naive(small_deal(i, cls, free), (free, i))
             passes += result.stats["passes"]
     assert passes > 2 * 36  # the caps did cut many searches short
 
@@ -301,15 +296,20 @@ def test_forgetting_the_table_keeps_verdicts(monkeypatch: Any) -> None:
     verdicts = {"won": 0, "lost": 0}
     for free in (13, 16):
         for i in range(12):
-            game = small_deal(i, cls, free)
-            result = solve_game(game, Budget())
-            assert result.status in ("won", "lost"), (free, i)
-            assert (result.status == "won") == naive_winnable(game), (free, i)
-            if result.status == "won":
-                assert replays_to_win(game, result.moves), (free, i)
+            result = _decided_as_naive(small_deal(i, cls, free), (free, i))
             verdicts[result.status] += 1
             cut += result.stats["tables_forgotten"]
     assert cut > 24 and verdicts["won"] > 3 and verdicts["lost"] > 3, (cut, verdicts)
+
+
+def _decided_as_naive(game: Gaps, where: object) -> SolveResult:
+    """Solve ``game`` with no budget: decided, the naive search's verdict, a win replayed."""
+    result = solve_game(game, Budget())
+    assert result.status in ("won", "lost"), where
+    assert (result.status == "won") == naive_winnable(game), where
+    if result.status == "won":
+        assert replays_to_win(game, result.moves), where
+    return result
 
 
 def _no_redeal_class() -> type[Gaps]:
