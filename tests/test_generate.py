@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +279,53 @@ def test_wins_not_proved_shortest_are_counted_not_stored(tmp_path: Path) -> None
     for r in db.query("SELECT id FROM deals"):
         deal = store.get_deal(db, r["id"])
         assert deal is not None and deal["solver"]["stats"]["optimal"] is True
+
+
+def _sleep_as_a_worker(parent: int) -> None:
+    from dailydeal.daily.generate import _init_worker
+
+    _init_worker(parent)
+    time.sleep(60)
+
+
+def test_a_worker_whose_generator_is_gone_ends() -> None:
+    """A pool worker watches its parent: an orphan (its generator killed, or gone without
+    stopping the pool) ends at once, even in the middle of a task, instead of holding the
+    output pipes of its parent's parent (a terminal, a test) open."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    proc = ctx.Process(target=_sleep_as_a_worker, args=(-1,))  # -1: never its parent
+    proc.start()
+    proc.join(20)  # a hang guard: the watch looks twice a second
+    alive = proc.is_alive()
+    if alive:
+        proc.kill()
+    assert not alive and proc.exitcode == 1
+
+
+def test_stopping_a_running_fill_leaves_no_solver_process(tmp_path: Path) -> None:
+    """What a server does on Ctrl-C while its scheduler fills: each pool is stopped as a
+    whole. Killing its workers one by one would not do: the pool starts new ones."""
+    import multiprocessing
+
+    from dailydeal.daily.generate import stop_running_fills
+
+    settings = small(
+        tmp_path / "d.db", games=(("pyramid", "relaxed"),), solve_max_nodes=10**7,
+        max_attempts=1000,
+    )
+    before = set(multiprocessing.active_children())
+    filler = threading.Thread(
+        target=fill_days, args=(settings, DAY, 4), kwargs={"jobs": 2}, daemon=True
+    )
+    filler.start()
+    deadline = time.monotonic() + 120  # a hang guard, not a speed target
+    while len(set(multiprocessing.active_children()) - before) < 2:
+        assert time.monotonic() < deadline, "the fill's workers never started"
+        time.sleep(0.05)
+    assert stop_running_fills() == 1
+    for _ in range(20):  # a pool left running would have replaced its workers by now
+        assert set(multiprocessing.active_children()) - before == set()
+        time.sleep(0.1)
+    assert filler.is_alive()  # blocked for good: its caller is about to exit

@@ -69,17 +69,18 @@ def check_port(host: str, port: int) -> None:
         ) from None
 
 
-def stop_running_fills(
-    older: set[multiprocessing.process.BaseProcess],
-) -> None:
+def exit_stopping_fills(older: set[multiprocessing.process.BaseProcess]) -> None:
     """At the server's exit: a fill still running (a scheduler run in a thread, waiting on
-    its solver processes) would hold the exit for minutes. Stop its processes (those not
-    in ``older``, the children from before the server) and leave now; the deals stored so
-    far stay, and the next run fills the rest."""
+    its solver processes) would hold the exit for minutes. Stop its pools and any other
+    child started since ``older`` (the children from before the server) and leave now;
+    the deals stored so far stay, and the next run fills the rest."""
     children = [p for p in multiprocessing.active_children() if p not in older]
     if not children:
         return
+    from dailydeal.daily.generate import stop_running_fills
+
     click.echo("stopping the fill of deals (the deals stored so far are kept)", err=True)
+    stop_running_fills()
     for child in children:
         child.terminate()
     for child in children:
@@ -228,4 +229,4 @@ def serve(
             sched.shutdown(wait=False)
         if filler is not None and filler.is_alive():
             filler.terminate()
-        stop_running_fills(older)
+        exit_stopping_fills(older)

@@ -34,6 +34,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -265,7 +266,15 @@ def fill_days(
     else:
         ctx = multiprocessing.get_context("spawn")  # no fork of a threaded (web) process
         with ctx.Pool(min(jobs, len(units)), _init_worker, (os.getpid(),)) as pool:
-            _collect(report, pool.imap_unordered(_fill_unit_args, args), len(units), progress)
+            with _running_pools_lock:
+                _running_pools.add(pool)
+            try:
+                _collect(
+                    report, pool.imap_unordered(_fill_unit_args, args), len(units), progress
+                )
+            finally:
+                with _running_pools_lock:
+                    _running_pools.discard(pool)
     report.seconds = time.perf_counter() - t0
     if report.unfilled:
         log.warning(
@@ -289,26 +298,48 @@ def _collect(
             progress(done, n, r.unit.label())
 
 
-_parent_pid: int | None = None
+# The pools of the fills running in this process (a server's scheduler thread runs one).
+_running_pools: set[Any] = set()
+_running_pools_lock = threading.Lock()
+
+
+def stop_running_fills(wait: float = 5.0) -> int:
+    """Stop the solver processes of every fill running in this process, now (a server
+    exiting on Ctrl-C would otherwise wait minutes for its scheduler's fill). Each pool is
+    terminated as a whole: killing its workers one by one would only make the pool start
+    new ones. The deals stored so far stay; the next run fills the rest. The fill's own
+    thread is left blocked: the caller is about to exit. Returns the number of pools."""
+    with _running_pools_lock:
+        pools = list(_running_pools)
+        _running_pools.clear()
+    stoppers = [threading.Thread(target=pool.terminate, daemon=True) for pool in pools]
+    for t in stoppers:
+        t.start()
+    for t in stoppers:
+        t.join(wait)
+    return len(pools)
 
 
 def _init_worker(parent: int) -> None:
-    global _parent_pid
-    _parent_pid = parent
-    # Stopped by the parent (the pool's terminate, or _check_parent), never by the Ctrl-C a
-    # terminal sends its whole process group: a worker dead of it loses its task, and the
+    # Stopped by the parent (the pool's terminate, or the watch below), never by the Ctrl-C
+    # a terminal sends its whole process group: a worker dead of it loses its task, and the
     # parent, a server's scheduler thread, would wait for it forever.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int, every: float = 0.5) -> None:
+    """A worker whose generator is gone (killed, or exited without stopping its pool) ends
+    within ``every`` seconds, even in the middle of a solve or waiting for a task: an
+    orphan would hold its parent's output pipes (a terminal, a test) open for minutes."""
+    while True:
+        time.sleep(every)
+        if os.getppid() != parent:
+            os._exit(1)
 
 
 def _fill_unit_args(args: tuple[Settings, bytes, Unit]) -> UnitResult:
     return fill_unit(*args)
-
-
-def _check_parent() -> None:
-    """A worker whose generator was killed stops instead of working on as an orphan."""
-    if _parent_pid is not None and os.getppid() != _parent_pid:
-        raise SystemExit("the generator process is gone")
 
 
 def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
@@ -328,7 +359,6 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
         for attempt, seed in candidate_seeds(secret, unit.date, unit.game, unit.variant):
             if not wanted or attempt >= settings.max_attempts:
                 break
-            _check_parent()
             result.attempts = attempt + 1
             try:
                 candidate = make_candidate(settings, unit, attempt, seed)
