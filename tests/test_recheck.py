@@ -5,7 +5,6 @@ API claims a par only once the current solver stands behind it (issue 28)."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,8 @@ from flask.testing import FlaskClient
 from dailydeal.cli import main
 from dailydeal.daily import store
 from dailydeal.daily.recheck import recheck
-from dailydeal.solvers import SHORTEST_SINCE, VERSION
+from dailydeal.games import spec_of
+from dailydeal.solvers import VERSION
 from dailydeal.verify import verify
 
 # What solver VERSION 7 stored for relaxed Pyramid seed 1: 66 moves, "proved shortest"
@@ -138,17 +138,16 @@ def test_recheck_command(db_file: Path, monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_accordion_and_gaps_claims() -> None:
     """Accordion's wins all have one length; Gaps's solver never claims the shortest; the
-    games with a SHORTEST_SINCE need its version."""
+    games whose solver proves the shortest need a version from the spec's shortest_since."""
     base = {"solver": {"stats": {"optimal": True}}, "version": OLD_VERSION}
     assert store.proved_shortest({**base, "game": "accordion"})
     assert not store.proved_shortest({**base, "game": "gaps"})
-    assert "pyramid" in SHORTEST_SINCE
+    assert 7 < spec_of("pyramid").shortest_since <= int(VERSION)  # OLD_VERSION: solvers 7
     assert not store.proved_shortest({**base, "game": "pyramid"})
     assert store.proved_shortest({**base, "game": "pyramid", "checked": VERSION})
     assert not store.proved_shortest(
         {"game": "pyramid", "solver": {"stats": {"optimal": False}}, "checked": VERSION}
     )
-    assert json.dumps(SHORTEST_SINCE)
 
 
 def test_api_claims_a_par_only_once_rechecked(client: FlaskClient, db_path: Path) -> None:

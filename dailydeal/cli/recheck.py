@@ -8,12 +8,17 @@ import click
 
 from dailydeal.cli import main
 from dailydeal.config import Settings
+from dailydeal.games import SPECS
+from dailydeal.games.spec import PROVED
+
+# The games whose solver proves solutions shortest: their stored pars can be rechecked.
+PROVING = [name for name, spec in SPECS.items() if spec.shortest == PROVED]
 
 
 @main.command()
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="SQLite file.")
 @click.option(
-    "--game", default="pyramid", show_default=True, type=click.Choice(["pyramid"]),
+    "--game", default=PROVING[0], show_default=True, type=click.Choice(PROVING),
     help="The game whose stored solutions are re-solved.",
 )
 @click.option(

@@ -2,7 +2,7 @@
 
 A stored solution is the par a player is measured against. When a solver version turns
 out to have claimed shortest solutions that were not (Pyramid ``VERSION`` 3 to 7, issue
-28), its rows are re-solved by the current solver (``SHORTEST_SINCE``, store
+28), its rows are re-solved by the current solver (the spec's ``shortest_since``, store
 ``stale_rows``): a win proved shortest and accepted by the verifier replaces the stored
 solution through ``store.revise_deal``, which keeps the old one in ``deal_revisions``
 (never a silent change). A re-solve that cannot prove its win shortest within the node
@@ -79,7 +79,8 @@ def recheck(
     db: sqlite_utils.Database, game: str = "pyramid", max_nodes: int | None = None,
     time_limit: float | None = None, dry_run: bool = False,
 ) -> list[Recheck]:
-    """Re-solve every stored row of ``game`` older than ``SHORTEST_SINCE`` (``stale_rows``)."""
+    """Re-solve every stored row of ``game`` made by a solver older than its
+    spec's ``shortest_since`` (``stale_rows``)."""
     return [
         recheck_row(db, row, max_nodes, time_limit, dry_run)
         for row in store.stale_rows(db, game)

@@ -20,7 +20,7 @@ from sqlite_utils import Migrations
 
 from dailydeal.daily import fairness
 from dailydeal.games import default_variant, new_game, spec_of
-from dailydeal.games.spec import EVERY
+from dailydeal.games.spec import EVERY, PROVED
 
 migrations = Migrations("dailydeal")
 
@@ -559,33 +559,30 @@ def proved_shortest(row: dict[str, Any]) -> bool:
     """Whether the API may claim that no solution of the row's deal is shorter than its
     ``solution_length`` (its "par"): Accordion's wins all have one length; a Pyramid
     solution the solver proved shortest, with a solver version whose claims stand
-    (``SHORTEST_SINCE``, made or rechecked by it); never Gaps, whose solver does not look
-    for the shortest."""
-    from dailydeal.solvers import SHORTEST_SINCE
-
-    if spec_of(row["game"]).shortest == EVERY:
+    (the spec's ``shortest_since``, made or rechecked by it); never Gaps, whose solver
+    does not look for the shortest."""
+    spec = spec_of(row["game"])
+    if spec.shortest == EVERY:
         return True
-    since = SHORTEST_SINCE.get(row["game"])
     stats = row["solver"].get("stats") or {}
     version = solver_version(row)
     return (
-        since is not None and stats.get("optimal") is True
-        and version is not None and version >= since
+        spec.shortest == PROVED and stats.get("optimal") is True
+        and version is not None and version >= spec.shortest_since
     )
 
 
 def stale_rows(db: sqlite_utils.Database, game: str) -> list[dict[str, Any]]:
     """The rows of ``game`` whose solution was made, or last re-solved, by a solver version
-    whose shortest claims no longer stand (``SHORTEST_SINCE``), oldest date first."""
-    from dailydeal.solvers import SHORTEST_SINCE
-
-    since = SHORTEST_SINCE.get(game)
+    whose shortest claims no longer stand (the spec's ``shortest_since``), oldest date
+    first."""
+    spec = spec_of(game)
+    if spec.shortest != PROVED:
+        return []
     rows = [_decode(r) for r in db.query(
         "SELECT * FROM deals WHERE game = ? ORDER BY date, variant, tier", [game]
     )]
-    if since is None:
-        return []
-    return [r for r in rows if (solver_version(r) or 0) < since]
+    return [r for r in rows if (solver_version(r) or 0) < spec.shortest_since]
 
 
 def revise_deal(

@@ -29,6 +29,9 @@ Shortest = Literal["every", "proved", "never"]
 EVERY: Shortest = "every"
 PROVED: Shortest = "proved"
 NEVER: Shortest = "never"
+# How a deal is laid out, for pictures of it (web/preview.py draws each kind): rows of
+# a pyramid over a stock; a grid of rows with gaps; a stock dealt into one row.
+Layout = Literal["pyramid", "grid", "row"]
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,13 @@ class GameSpec:
     hint_max_nodes: int  # the node budget of a hint's search
     hint_first_nodes: int | None  # a first, smaller search; None: search once
     shortest: Shortest
+    # With PROVED: the oldest solver VERSION whose "proved shortest" claims stand; a
+    # stored solution made (or last rechecked) by an older one is not claimed shortest
+    # (``dailydeal recheck`` re-solves those rows; docs/api.md).
+    shortest_since: int
     daily: bool  # dealt every day
     # What the web and the CLI need to show it:
+    layout: Layout
     shows_par: bool  # the daily page shows the solution length as "par"
     move_separator: str  # between the two cards of a two-card move ("" if none)
     stock_move: str  # the stock move (d) in words ("" if none)
@@ -112,7 +120,7 @@ def _specs() -> tuple[GameSpec, ...]:
             # Every win has the same length: each deal adds a pile, each move takes one
             # away, and a win is one pile with the stock empty, so from s cards in stock
             # and p piles a line has s deals and p + s - 1 moves, whatever their order.
-            shortest=EVERY,
+            shortest=EVERY, shortest_since=0, layout="row",
             daily=True, shows_par=False, move_separator=">", shows_dealing_order=True,
             stock_move="deal a card from the stock", one_card="",
             stuck="has nowhere to go now", kings_alone=False, fills_gaps=False,
@@ -147,7 +155,8 @@ def _specs() -> tuple[GameSpec, ...]:
             # search: within 600 nodes its A* proves the line shortest on about half of
             # the positions off a stored line (dailydeal.hints).
             hint_max_nodes=5_000, hint_first_nodes=600,
-            shortest=PROVED,
+            # Its bounds were not admissible in solver VERSION 3 to 7 (issue 28).
+            shortest=PROVED, shortest_since=8, layout="pyramid",
             daily=True, shows_par=True, move_separator="+", shows_dealing_order=False,
             stock_move="draw a card from the stock", one_card="remove the {card}",
             stuck="has no partner now", kings_alone=True, fills_gaps=False,
@@ -174,7 +183,7 @@ def _specs() -> tuple[GameSpec, ...]:
             model_version="gaps-1", playouts=32, counts_passes=False,
             solution_counts=(("solution_redeals", "R"),),
             hint_max_nodes=30_000, hint_first_nodes=None,
-            shortest=NEVER,
+            shortest=NEVER, shortest_since=0, layout="grid",
             daily=True, shows_par=True, move_separator="", shows_dealing_order=False,
             stock_move="", one_card="move the {card} into its gap",
             stuck="has nowhere to go now", kings_alone=False, fills_gaps=True,

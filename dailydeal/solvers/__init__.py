@@ -32,11 +32,6 @@ VERSION = "8"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps 
 # 8: Pyramid bounds admissible again (issue 28): passes_needed's room test over the whole
 # cursor range, and no recycle counted twice by blocked_pass; some shortest lengths fall
 
-# Per game, the oldest solver VERSION whose "proved shortest" claims stand: a stored
-# solution made (or last rechecked) by an older one is not claimed shortest
-# (``dailydeal recheck`` re-solves those rows; docs/api.md). Pyramid's bounds were not
-# admissible in VERSION 3 to 7 (issue 28).
-SHORTEST_SINCE: dict[str, int] = {"pyramid": 8}
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
@@ -94,7 +89,6 @@ def proved_shortest(solved: SolveResult) -> bool | None:
 
 __all__ = [
     "LOST",
-    "SHORTEST_SINCE",
     "STATUSES",
     "UNKNOWN",
     "VERSION",

@@ -20,6 +20,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from dailydeal.games import spec_of
+
 VERSION = 1
 WIDTH, HEIGHT = 1200, 630
 SCALE = 2  # drawn at twice the size and reduced: smooth edges on the suit shapes
@@ -217,7 +219,7 @@ def _accordion(c: Canvas, deal: dict[str, Any]) -> None:
     c.text(x0, y + h + 18, f"the first {len(shown)} cards, in dealing order", 22, PALE)
 
 
-LAYOUTS = {"pyramid": _pyramid, "gaps": _gaps, "accordion": _accordion}
+LAYOUTS = {"pyramid": _pyramid, "grid": _gaps, "row": _accordion}  # GameSpec.layout
 
 
 def draw_deal(row: dict[str, Any]) -> bytes:
@@ -230,7 +232,7 @@ def draw_deal(row: dict[str, Any]) -> bytes:
     c.text(x, 36, "deal", 38, (242, 193, 78))
     # the title on the right: a chip with the tier's colour, the game and tier; the date
     tier = str(row["tier"])
-    label = f"{str(row['game']).capitalize()} · {tier}"
+    label = f"{spec_of(str(row['game'])).title} · {tier}"
     date_w = c.measure(row["date"], 30)
     right = WIDTH - 40 - date_w - 22
     left = right - c.measure(label, 26) - 54
@@ -238,7 +240,7 @@ def draw_deal(row: dict[str, Any]) -> bytes:
     c.draw.ellipse(c.xy(left + 16, 52, left + 30, 66), fill=TIER_COLOURS.get(tier, INK))
     c.text(left + 40, 59, label, 26, INK, "lm")
     c.text(WIDTH - 40, 59, row["date"], 30, PALE, "rm")
-    LAYOUTS.get(str(row["game"]), _gaps)(c, row["deal"])
+    LAYOUTS[spec_of(str(row["game"])).layout](c, row["deal"])
     footer = (
         f"rating {float(row['rating']):.0f} · par {row['solution_length']} moves · "
         "proved winnable by a solver"
