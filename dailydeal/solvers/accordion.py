@@ -42,7 +42,7 @@ win is proved dead. Three things make it fast:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -50,7 +50,7 @@ from dailydeal.cards import Card
 from dailydeal.games import Game
 from dailydeal.games.accordion import Accordion
 from dailydeal.games.notation import AccordionNotation
-from dailydeal.games.rules.accordion import MATCHES, is_won, pile_moves
+from dailydeal.games.rules.accordion import MATCHES, is_won
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
@@ -112,6 +112,7 @@ class _Runner:
         self.path: list[Move] = []
         self.stop = 0
         self.rng = random.Random(0)
+        self.rnd: Callable[[], float] = self.rng.random  # bound once: no look-up per node
         self.restarts = 0
         self.jitter = JITTER
         self.exhausted = False  # the whole budget (not only this run's limit) is used up
@@ -154,6 +155,7 @@ class _Runner:
                     return Outcome(UNKNOWN, [], self.nodes, self._stats())
                 self.restarts += 1
                 self.rng = random.Random(self.restarts)
+                self.rnd = self.rng.random
                 self.jitter = JITTER * (1 + JITTER_GROWTH * self.restarts)
                 continue
             status = WON if won else LOST
@@ -271,7 +273,10 @@ class _Open(_Runner):
             dead.add(row)
             self.stack.append(row)
         first = row[0]
-        for _, i, j in _order(row, mask, pile_moves(row, self.jumps), self.rng, self.jitter):
+        won = len(row) == 2  # a move leaves one pile: the whole stock is in the row
+        for code in _ordered(row, mask, self.jumps, self.rnd, self.jitter):
+            i = code >> 6
+            j = code & 63
             covered = row[j]
             child_mask = mask ^ (1 << covered)
             if not self.fits(child_mask, first if j else row[i]):
@@ -280,8 +285,7 @@ class _Open(_Runner):
                 child = row[:j] + row[i:]
             else:
                 child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
-            # won: the whole stock is in the searched row, so "dealt" is its whole length
-            if is_won(0, len(child), 0) or (child not in dead and self._dfs(child, child_mask)):
+            if won or (child not in dead and self._dfs(child, child_mask)):
                 self.path.append((row[i], covered))
                 return True
         if pushed:
@@ -338,10 +342,12 @@ class _Forced(_Runner):
         if pushed:
             dead.add(key)
             self.stack.append(key)
-        moves = pile_moves(row, self.jumps)
+        moves = _ordered(row, mask, self.jumps, self.rnd, self.jitter)
         if moves:
             first = row[0]
-            for _, i, j in _order(row, mask, moves, self.rng, self.jitter):
+            for code in moves:
+                i = code >> 6
+                j = code & 63
                 covered = row[j]
                 child_mask = mask ^ (1 << covered)
                 if not self.fits(child_mask, first if j else row[i]):
@@ -366,6 +372,10 @@ class _Forced(_Runner):
 NEIGHBOURS: Final[tuple[int, ...]] = tuple(
     sum(1 << b for b in range(52) if b != a and MATCHES[a][b]) for a in range(52)
 )
+# _MATCH64[a << 6 | b] is 1 when cards a and b match (``MATCHES`` with a row of 64)
+_MATCH64: Final = bytes(
+    MATCHES[a][b] if a < 52 and b < 52 else 0 for a in range(64) for b in range(64)
+)
 MOVER_WEIGHT: Final = 0.1  # how much a mover with few matches left is preferred (tie-breaking)
 JITTER: Final = 0.05  # random part of the order at the first run: it only breaks ties
 JITTER_GROWTH: Final = 0.3  # the random part grows by this much of JITTER at each restart
@@ -380,33 +390,55 @@ def popcount(x: int) -> int:
     return t[x & 0xFFFF] + t[x >> 16 & 0xFFFF] + t[x >> 32 & 0xFFFF] + t[x >> 48]
 
 
-def _order(
-    row: bytes, mask: int, moves: list[tuple[int, int]], rng: random.Random, jitter: float
-) -> list[tuple[float, int, int]]:
-    """The moves as ``(key, source, destination)``, best first.
+def _ordered(
+    row: bytes, mask: int, jumps: tuple[int, ...], rnd: Callable[[], float], jitter: float
+) -> list[int]:
+    """The legal pile moves of ``row`` as codes ``source << 6 | destination``, best first.
 
     Cover first the card with the fewest matching cards still live (``mask``): such a card
     is the hardest to cover later and the least useful as a cover for others, while
     covering a card with many matches throws away flexibility. Ties go to the mover
     with fewer matches, then to a random order that changes at each restart.
+
+    The moves are found in the order of ``pile_moves`` (by jump, then left to right), one
+    ``rnd()`` each when there are two or more, and sorted by (key, source, destination):
+    plain ints and floats in lists, no tuple per move (compiled, those cost more than
+    the rest of the node).
     """
-    if len(moves) < 2:
-        return [(0.0, i, j) for i, j in moves]
-    rnd = rng.random
+    table = _MATCH64
+    n = len(row)
+    codes: list[int] = []
+    for k in jumps:
+        for i in range(k, n):
+            if table[row[i] << 6 | row[i - k]]:
+                codes.append(i << 6 | (i - k))
+    count = len(codes)
+    if count < 2:
+        return codes
     nb = NEIGHBOURS
     w = MOVER_WEIGHT
-    keyed = [
-        (
-            popcount(nb[row[j]] & mask)
-            + w * popcount(nb[row[i]] & mask)
-            + jitter * rnd(),
-            i,
-            j,
+    keys: list[float] = []
+    for code in codes:
+        keys.append(
+            popcount(nb[row[code & 63]] & mask)
+            + w * popcount(nb[row[code >> 6]] & mask)
+            + jitter * rnd()
         )
-        for i, j in moves
-    ]
-    keyed.sort()
-    return keyed
+    # insertion sort by (key, code): the codes order as (source, destination) do
+    for t in range(1, count):
+        key = keys[t]
+        code = codes[t]
+        u = t
+        while u > 0:
+            before = keys[u - 1]
+            if before < key or (before == key and codes[u - 1] < code):
+                break
+            keys[u] = before
+            codes[u] = codes[u - 1]
+            u -= 1
+        keys[u] = key
+        codes[u] = code
+    return codes
 
 
 def with_deals(moves: Sequence[Move], cards: Sequence[Card], dealt: int) -> list[Move]:
