@@ -22,9 +22,9 @@ win is proved dead. Three things make it fast:
   the live cards (tops and stock) the "covered by" relation of a winning line is a
   spanning tree of the graph "shares a suit or a rank"; the first pile never moves, so its
   top is a leaf of that tree. A child whose live cards fail this is never entered. The
-  test is a few bit operations on a 52-bit mask (suits are linked when they share a rank);
-  the rarer slow case is remembered per search (``_Runner.fits``);
-* move ordering (``_order``): cover first the card with the fewest matching live cards
+  test is a few bit operations on a 52-bit mask (suits are linked when they share a rank),
+  on native ints in the compiled build (``_Runner.fits``);
+* move ordering (``_ordered``): cover first the card with the fewest matching live cards
   (the hardest to cover later, the least useful as a cover), ties to the mover with the
   fewest matches, then random;
 * restarts: the DFS runs with a node limit and restarts with a new random tie-break, more
@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from dailydeal.cards import Card
 from dailydeal.games import Game
@@ -53,8 +53,12 @@ from dailydeal.games.notation import AccordionNotation
 from dailydeal.games.rules.accordion import MATCHES, is_won
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
+if TYPE_CHECKING:
+    # Native 64-bit ints for the compiled build (mypyc): no tag checks, no boxing. Only
+    # annotations name it (never called), so the Python source runs without mypy_extensions.
+    from mypy_extensions import i64
+
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
-MAX_LINKED: Final = 250_000  # live-card sets whose connectivity is remembered (``_Runner.fits``)
 RESTART_UNIT = 100  # nodes of the shortest DFS run; run k may search luby(k) times this
 FORCED_FIRST_LIMIT = 200  # forced variant: nodes of the first DFS run,
 FORCED_GROWTH = 1.25  # and each restart may search this many times more than the last
@@ -97,6 +101,8 @@ def search(
     tops = bytes(cards[:dealt]) if row is None else bytes(row)
     stock = bytes(cards[dealt:])
     jumps_t = tuple(sorted(set(jumps)))
+    if len(jumps_t) > 4:  # a move's code has two bits for its jump (``_ordered``)
+        raise ValueError(f"at most 4 different jumps: {jumps_t}")
     if forced and stock:
         return _Forced(tops, stock, dealt, total, jumps_t, budget).run()
     return _Open(tops + stock, jumps_t, budget).run()
@@ -116,26 +122,13 @@ class _Runner:
         self.restarts = 0
         self.jitter = JITTER
         self.exhausted = False  # the whole budget (not only this run's limit) is used up
-        self.linked: dict[int, bool] = {}  # connected(rest) of the slow case, remembered
         self.max_dead = MAX_DEAD  # read once: a module global costs a dict look-up per node
 
-    def fits(self, mask: int, first: int) -> bool:
-        """``viable(mask, first)``, with the usual case inlined and the rest remembered
-        (the same live-card sets come back often: moves in another order)."""
-        rest = mask & ~(1 << first)
-        if not rest:
-            return True
-        if not NEIGHBOURS[first] & rest:
-            return False
-        s0 = rest & 0x1FFF
-        if s0 & (rest >> 13) and s0 & (rest >> 26) and s0 & (rest >> 39):
-            return True  # the first suit shares a rank with each of the others
-        known = self.linked.get(rest)
-        if known is None:
-            known = connected(rest)
-            if len(self.linked) < MAX_LINKED:
-                self.linked[rest] = known
-        return known
+    def fits(self, mask: i64, first: i64) -> bool:
+        """``viable(mask, first)`` on native ints (compiled: no Python int, no call of
+        ``NEIGHBOURS``; remembering the slow case in a dict cost more than computing it)."""
+        rest = mask & ~_bit(first)
+        return not rest or (_neighbours(first) & rest != 0 and connected(rest))
 
     def _dfs_root(self) -> bool:
         raise NotImplementedError
@@ -203,10 +196,10 @@ def _components_table() -> bytes:
     return bytes(table)
 
 
-CONNECTED = _components_table()
+CONNECTED: Final = _components_table()
 
 
-def connected(mask: int) -> bool:
+def connected(mask: i64) -> bool:
     """Whether the cards of ``mask`` form one connected graph under "shares suit or rank".
 
     A necessary condition for a win (a sound prune): each move covers a top card with a
@@ -215,23 +208,34 @@ def connected(mask: int) -> bool:
     share a rank, so only the four 13-bit rank sets need looking at.
     """
     s0 = mask & 0x1FFF
-    s1 = (mask >> 13) & 0x1FFF
-    s2 = (mask >> 26) & 0x1FFF
+    s1 = mask >> 13 & 0x1FFF
+    s2 = mask >> 26 & 0x1FFF
     s3 = mask >> 39
     if s0 & s1 and s0 & s2 and s0 & s3:
         return True  # the usual case: spades share a rank with every other suit
-    return CONNECTED[
-        (s0 > 0)
-        | (s1 > 0) << 1
-        | (s2 > 0) << 2
-        | (s3 > 0) << 3
-        | (s0 & s1 > 0) << 4
-        | (s0 & s2 > 0) << 5
-        | (s0 & s3 > 0) << 6
-        | (s1 & s2 > 0) << 7
-        | (s1 & s3 > 0) << 8
-        | (s2 & s3 > 0) << 9
-    ] == 1
+    # the CONNECTED index, bit by bit (compiled: native ints, no bool arithmetic)
+    index: i64 = 0
+    if s0:
+        index |= 1
+    if s1:
+        index |= 2
+    if s2:
+        index |= 4
+    if s3:
+        index |= 8
+    if s0 & s1:
+        index |= 16
+    if s0 & s2:
+        index |= 32
+    if s0 & s3:
+        index |= 64
+    if s1 & s2:
+        index |= 128
+    if s1 & s3:
+        index |= 256
+    if s2 & s3:
+        index |= 512
+    return CONNECTED[index] == 1
 
 
 def viable(mask: int, first: int) -> bool:
@@ -253,6 +257,7 @@ class _Open(_Runner):
         super().__init__(budget)
         self.root = row
         self.jumps = jumps
+        self.back = jumps[::-1]  # the jumps, longest first (``_ordered``)
         self.stack: list[bytes] = []
 
     def _dfs_root(self) -> bool:
@@ -264,7 +269,7 @@ class _Open(_Runner):
         for row in self.stack:
             self.dead.discard(row)
 
-    def _dfs(self, row: bytes, mask: int) -> bool:
+    def _dfs(self, row: bytes, mask: i64) -> bool:
         """Depth-first from ``row`` (not yet known dead, not won); the caller pruned it."""
         self._count()
         dead = self.dead
@@ -272,13 +277,15 @@ class _Open(_Runner):
         if pushed:
             dead.add(row)
             self.stack.append(row)
-        first = row[0]
+        first: i64 = row[0]
         won = len(row) == 2  # a move leaves one pile: the whole stock is in the row
-        for code in _ordered(row, mask, self.jumps, self.rnd, self.jitter):
-            i = code >> 6
-            j = code & 63
-            covered = row[j]
-            child_mask = mask ^ (1 << covered)
+        back = self.back
+        for code in _ordered(row, mask, back, self.rnd, self.jitter):
+            move: i64 = code
+            i = move >> 2
+            j = i - back[move & 3]
+            covered: i64 = row[j]
+            child_mask = mask ^ _bit(covered)
             if not self.fits(child_mask, first if j else row[i]):
                 continue
             if i == j + 1:  # a slide: the mover simply takes the covered card's place
@@ -311,6 +318,7 @@ class _Forced(_Runner):
         self.dealt0 = dealt
         self.total = total
         self.jumps = jumps
+        self.back = jumps[::-1]  # the jumps, longest first (``_ordered``)
         self.stack: list[bytes] = []
 
     def limit(self, restarts: int) -> int:
@@ -329,7 +337,7 @@ class _Forced(_Runner):
         for key in self.stack:
             self.dead.discard(key)
 
-    def _dfs(self, row: bytes, dealt: int, mask: int) -> bool:
+    def _dfs(self, row: bytes, dealt: int, mask: i64) -> bool:
         """``mask`` holds the live cards: the tops and the stock."""
         if is_won(dealt, len(row), self.total):
             return True
@@ -342,14 +350,16 @@ class _Forced(_Runner):
         if pushed:
             dead.add(key)
             self.stack.append(key)
-        moves = _ordered(row, mask, self.jumps, self.rnd, self.jitter)
+        back = self.back
+        moves = _ordered(row, mask, back, self.rnd, self.jitter)
         if moves:
-            first = row[0]
+            first: i64 = row[0]
             for code in moves:
-                i = code >> 6
-                j = code & 63
-                covered = row[j]
-                child_mask = mask ^ (1 << covered)
+                move: i64 = code
+                i = move >> 2
+                j = i - back[move & 3]
+                covered: i64 = row[j]
+                child_mask = mask ^ _bit(covered)
                 if not self.fits(child_mask, first if j else row[i]):
                     continue
                 if i == j + 1:
@@ -382,6 +392,12 @@ JITTER_GROWTH: Final = 0.3  # the random part grows by this much of JITTER at ea
 # Bit counts through a table: compiled by mypyc, ``int.bit_count()`` is a generic method
 # look-up and call (docs/solvers.md, "Compiled or Python").
 _POP16: Final = bytes(bin(i).count("1") for i in range(1 << 16))
+_SUIT: Final = bytes(c // 13 for c in range(52))
+# The masks that ``_neighbours`` and ``_bit`` shift right (see ``_bit``)
+_LAST_SUIT: Final = 0x1FFF << 39  # the cards of suit 3
+_LAST_RANK: Final = 0x8004002001 << 12  # the cards of rank 12
+_LAST_CARD: Final = 1 << 51
+_RANK: Final = bytes(c % 13 for c in range(52))
 
 
 def popcount(x: int) -> int:
@@ -391,44 +407,56 @@ def popcount(x: int) -> int:
 
 
 def _ordered(
-    row: bytes, mask: int, jumps: tuple[int, ...], rnd: Callable[[], float], jitter: float
+    row: bytes, mask: i64, back: tuple[int, ...], rnd: Callable[[], float], jitter: float
 ) -> list[int]:
-    """The legal pile moves of ``row`` as codes ``source << 6 | destination``, best first.
+    """The legal pile moves of ``row``, best first, as codes ``source << 2 | r``: the move
+    jumps ``back[r]`` places (``back``: the jumps, longest first, at most 4).
 
     Cover first the card with the fewest matching cards still live (``mask``): such a card
     is the hardest to cover later and the least useful as a cover for others, while
     covering a card with many matches throws away flexibility. Ties go to the mover
     with fewer matches, then to a random order that changes at each restart.
 
-    The moves are found in the order of ``pile_moves`` (by jump, then left to right), one
-    ``rnd()`` each when there are two or more, and sorted by (key, source, destination):
-    plain ints and floats in lists, no tuple per move (compiled, those cost more than
-    the rest of the node).
+    The moves are found in the order of the rules' ``pile_moves`` (by jump, shortest
+    first, then left to right), with one ``rnd()`` each when there are two or more, and
+    sorted by (key, source, destination); a code orders as (source, destination) does.
+    Compiled, this is the node's main cost: native ints (``i64``), codes under 256 (Python
+    keeps those ints, no allocation), no tuple per move.
     """
     table = _MATCH64
-    n = len(row)
+    n: i64 = len(row)
     codes: list[int] = []
-    for k in jumps:
-        for i in range(k, n):
-            if table[row[i] << 6 | row[i - k]]:
-                codes.append(i << 6 | (i - k))
+    r: i64 = len(back)
+    while r > 0:
+        r -= 1
+        step: i64 = back[r]
+        i: i64 = step
+        while i < n:
+            mover: i64 = row[i]
+            target: i64 = row[i - step]
+            if table[mover << 6 | target]:
+                codes.append(i << 2 | r)
+            i += 1
     count = len(codes)
     if count < 2:
         return codes
-    nb = NEIGHBOURS
     w = MOVER_WEIGHT
     keys: list[float] = []
     for code in codes:
+        move: i64 = code
+        source = move >> 2
+        destination = source - back[move & 3]
         keys.append(
-            popcount(nb[row[code & 63]] & mask)
-            + w * popcount(nb[row[code >> 6]] & mask)
+            _live_matches(mask, row[destination])
+            + w * _live_matches(mask, row[source])
             + jitter * rnd()
         )
-    # insertion sort by (key, code): the codes order as (source, destination) do
-    for t in range(1, count):
+    # insertion sort by (key, code)
+    t: i64 = 1
+    while t < count:
         key = keys[t]
         code = codes[t]
-        u = t
+        u: i64 = t
         while u > 0:
             before = keys[u - 1]
             if before < key or (before == key and codes[u - 1] < code):
@@ -438,7 +466,38 @@ def _ordered(
             u -= 1
         keys[u] = key
         codes[u] = code
+        t += 1
     return codes
+
+
+def _neighbours(card: i64) -> i64:
+    """``NEIGHBOURS[card]`` computed (compiled, reading a 52-bit int from a tuple costs
+    more): the card's suit and its rank, without the card."""
+    suit: i64 = _SUIT[card]
+    rank: i64 = _RANK[card]
+    return (_LAST_SUIT >> 39 - 13 * suit | _LAST_RANK >> 12 - rank) ^ _bit(card)
+
+
+def _bit(card: i64) -> i64:
+    """``1 << card``, written as a right shift: mypyc (2.4) compiles ``1 << card`` on an
+    ``i64`` as a shift of the C ``int`` 1, wrong from ``card`` 32 on."""
+    return _LAST_CARD >> 51 - card
+
+
+def _live_matches(mask: i64, card: i64) -> int:
+    """``popcount(NEIGHBOURS[card] & mask)``: the live cards matching ``card`` (an ``int``:
+    the move keys are floats, and mypy has no float operations with ``i64``)."""
+    suit: i64 = _SUIT[card]
+    rank: i64 = _RANK[card]
+    same_rank = mask >> rank
+    return (
+        _POP16[mask >> 13 * suit & 0x1FFF]
+        + (same_rank & 1)
+        + (same_rank >> 13 & 1)
+        + (same_rank >> 26 & 1)
+        + (same_rank >> 39 & 1)
+        - 2 * (mask >> card & 1)
+    )
 
 
 def with_deals(moves: Sequence[Move], cards: Sequence[Card], dealt: int) -> list[Move]:
