@@ -50,7 +50,7 @@ from dailydeal.cards import Card
 from dailydeal.games import Game
 from dailydeal.games.accordion import Accordion
 from dailydeal.games.notation import AccordionNotation
-from dailydeal.games.rules.accordion import MATCHES, is_won
+from dailydeal.games.rules.accordion import MATCHES, is_won, pile_moves
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
 if TYPE_CHECKING:
@@ -101,8 +101,6 @@ def search(
     tops = bytes(cards[:dealt]) if row is None else bytes(row)
     stock = bytes(cards[dealt:])
     jumps_t = tuple(sorted(set(jumps)))
-    if len(jumps_t) > 4:  # a move's code has two bits for its jump (``_ordered``)
-        raise ValueError(f"at most 4 different jumps: {jumps_t}")
     if forced and stock:
         return _Forced(tops, stock, dealt, total, jumps_t, budget).run()
     return _Open(tops + stock, jumps_t, budget).run()
@@ -257,7 +255,6 @@ class _Open(_Runner):
         super().__init__(budget)
         self.root = row
         self.jumps = jumps
-        self.back = jumps[::-1]  # the jumps, longest first (``_ordered``)
         self.stack: list[bytes] = []
 
     def _dfs_root(self) -> bool:
@@ -279,11 +276,9 @@ class _Open(_Runner):
             self.stack.append(row)
         first: i64 = row[0]
         won = len(row) == 2  # a move leaves one pile: the whole stock is in the row
-        back = self.back
-        for code in _ordered(row, mask, back, self.rnd, self.jitter):
-            move: i64 = code
-            i = move >> 2
-            j = i - back[move & 3]
+        moves = pile_moves(row, self.jumps)
+        for t in _ordered(row, mask, moves, self.rnd, self.jitter):
+            i, j = moves[t]
             covered: i64 = row[j]
             child_mask = mask ^ _bit(covered)
             if not self.fits(child_mask, first if j else row[i]):
@@ -318,7 +313,6 @@ class _Forced(_Runner):
         self.dealt0 = dealt
         self.total = total
         self.jumps = jumps
-        self.back = jumps[::-1]  # the jumps, longest first (``_ordered``)
         self.stack: list[bytes] = []
 
     def limit(self, restarts: int) -> int:
@@ -350,14 +344,11 @@ class _Forced(_Runner):
         if pushed:
             dead.add(key)
             self.stack.append(key)
-        back = self.back
-        moves = _ordered(row, mask, back, self.rnd, self.jitter)
+        moves = pile_moves(row, self.jumps)
         if moves:
             first: i64 = row[0]
-            for code in moves:
-                move: i64 = code
-                i = move >> 2
-                j = i - back[move & 3]
+            for t in _ordered(row, mask, moves, self.rnd, self.jitter):
+                i, j = moves[t]
                 covered: i64 = row[j]
                 child_mask = mask ^ _bit(covered)
                 if not self.fits(child_mask, first if j else row[i]):
@@ -382,10 +373,6 @@ class _Forced(_Runner):
 NEIGHBOURS: Final[tuple[int, ...]] = tuple(
     sum(1 << b for b in range(52) if b != a and MATCHES[a][b]) for a in range(52)
 )
-# _MATCH64[a << 6 | b] is 1 when cards a and b match (``MATCHES`` with a row of 64)
-_MATCH64: Final = bytes(
-    MATCHES[a][b] if a < 52 and b < 52 else 0 for a in range(64) for b in range(64)
-)
 MOVER_WEIGHT: Final = 0.1  # how much a mover with few matches left is preferred (tie-breaking)
 JITTER: Final = 0.05  # random part of the order at the first run: it only breaks ties
 JITTER_GROWTH: Final = 0.3  # the random part grows by this much of JITTER at each restart
@@ -407,67 +394,53 @@ def popcount(x: int) -> int:
 
 
 def _ordered(
-    row: bytes, mask: i64, back: tuple[int, ...], rnd: Callable[[], float], jitter: float
+    row: bytes,
+    mask: i64,
+    moves: list[tuple[int, int]],
+    rnd: Callable[[], float],
+    jitter: float,
 ) -> list[int]:
-    """The legal pile moves of ``row``, best first, as codes ``source << 2 | r``: the move
-    jumps ``back[r]`` places (``back``: the jumps, longest first, at most 4).
+    """The positions in ``moves`` (the rules' ``pile_moves`` of ``row``), best first.
 
     Cover first the card with the fewest matching cards still live (``mask``): such a card
     is the hardest to cover later and the least useful as a cover for others, while
     covering a card with many matches throws away flexibility. Ties go to the mover
     with fewer matches, then to a random order that changes at each restart.
 
-    The moves are found in the order of the rules' ``pile_moves`` (by jump, shortest
-    first, then left to right), with one ``rnd()`` each when there are two or more, and
-    sorted by (key, source, destination); a code orders as (source, destination) does.
-    Compiled, this is the node's main cost: native ints (``i64``), codes under 256 (Python
-    keeps those ints, no allocation), no tuple per move.
+    One ``rnd()`` per move in the order of ``moves`` when there are two or more, and the
+    order by (key, source, destination). Compiled, the node's main cost: the keys are
+    floats in a list and the positions are sorted by insertion (no tuple per move, no
+    Python comparison of tuples but on equal keys).
     """
-    table = _MATCH64
-    n: i64 = len(row)
-    codes: list[int] = []
-    r: i64 = len(back)
-    while r > 0:
-        r -= 1
-        step: i64 = back[r]
-        i: i64 = step
-        while i < n:
-            mover: i64 = row[i]
-            target: i64 = row[i - step]
-            if table[mover << 6 | target]:
-                codes.append(i << 2 | r)
-            i += 1
-    count = len(codes)
+    count = len(moves)
+    order: list[int] = []
     if count < 2:
-        return codes
+        if count:
+            order.append(0)
+        return order
     w = MOVER_WEIGHT
     keys: list[float] = []
-    for code in codes:
-        move: i64 = code
-        source = move >> 2
-        destination = source - back[move & 3]
+    for source, destination in moves:
         keys.append(
             _live_matches(mask, row[destination])
             + w * _live_matches(mask, row[source])
             + jitter * rnd()
         )
-    # insertion sort by (key, code)
-    t: i64 = 1
+    t: i64 = 0
     while t < count:
         key = keys[t]
-        code = codes[t]
         u: i64 = t
+        order.append(t)
         while u > 0:
-            before = keys[u - 1]
-            if before < key or (before == key and codes[u - 1] < code):
+            previous: i64 = order[u - 1]
+            before = keys[previous]
+            if before < key or (before == key and moves[previous] < moves[t]):
                 break
-            keys[u] = before
-            codes[u] = codes[u - 1]
+            order[u] = previous
             u -= 1
-        keys[u] = key
-        codes[u] = code
+        order[u] = t
         t += 1
-    return codes
+    return order
 
 
 def _neighbours(card: i64) -> i64:
