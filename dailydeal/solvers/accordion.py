@@ -67,10 +67,6 @@ Move = tuple[int, int]  # (source card, destination card); (-1, -1) is a deal
 DEAL: Move = (-1, -1)
 
 
-class _OutOfBudget(Exception):
-    """Raised inside the DFS when the budget or the current run's node limit is reached."""
-
-
 @dataclass
 class Outcome:
     """What the search found: a status, the moves as card pairs, and counters."""
@@ -120,6 +116,10 @@ class _Runner:
         self.restarts = 0
         self.jitter = JITTER
         self.exhausted = False  # the whole budget (not only this run's limit) is used up
+        # The run's limit or the budget was reached: every DFS call returns False at once.
+        # (A flag, not an exception: compiled, an exception adds a traceback entry at each
+        # of the frames it unwinds, which cost a tenth of the search.)
+        self.aborted = False
         self.max_dead = MAX_DEAD  # read once: a module global costs a dict look-up per node
 
     def fits(self, mask: i64, first: i64) -> bool:
@@ -138,9 +138,9 @@ class _Runner:
         while True:
             self.path = []
             self.stop = self.nodes + self.limit(self.restarts)
-            try:
-                won = self._dfs_root()
-            except _OutOfBudget:
+            self.aborted = False
+            won = self._dfs_root()
+            if self.aborted:
                 self._on_abort()
                 if self.exhausted:
                     return Outcome(UNKNOWN, [], self.nodes, self._stats())
@@ -160,14 +160,16 @@ class _Runner:
     def _stats(self) -> dict[str, Any]:
         return {"restarts": self.restarts, "dead": len(self.dead)}
 
-    def _count(self) -> None:
-        """Count an expanded node; raise when the run's limit or the budget is used up."""
+    def _count(self) -> bool:
+        """Count an expanded node; abort (True) when the run's limit or the budget is used
+        up: the caller returns False, and so does every caller up to the root."""
         self.nodes += 1
         if self.budget.spent(self.nodes):
             self.exhausted = True
-            raise _OutOfBudget
-        if self.nodes >= self.stop:
-            raise _OutOfBudget
+            self.aborted = True
+        elif self.nodes >= self.stop:
+            self.aborted = True
+        return self.aborted
 
 
 def card_mask(cards: Sequence[Card]) -> int:
@@ -268,7 +270,8 @@ class _Open(_Runner):
 
     def _dfs(self, row: bytes, mask: i64) -> bool:
         """Depth-first from ``row`` (not yet known dead, not won); the caller pruned it."""
-        self._count()
+        if self._count():
+            return False
         dead = self.dead
         pushed = len(dead) < self.max_dead
         if pushed:
@@ -290,6 +293,8 @@ class _Open(_Runner):
             if won or (child not in dead and self._dfs(child, child_mask)):
                 self.path.append((row[i], covered))
                 return True
+            if self.aborted:
+                return False  # and the positions on ``stack`` stay there (``_on_abort``)
         if pushed:
             self.stack.pop()
         return False
@@ -339,7 +344,8 @@ class _Forced(_Runner):
         dead = self.dead
         if key in dead:
             return False
-        self._count()
+        if self._count():
+            return False
         pushed = len(dead) < self.max_dead
         if pushed:
             dead.add(key)
@@ -360,10 +366,14 @@ class _Forced(_Runner):
                 if self._dfs(child, dealt, child_mask):
                     self.path.append((row[i], covered))
                     return True
+                if self.aborted:
+                    return False
         elif dealt < self.total:
             if self._dfs(row + self.cards[dealt : dealt + 1], dealt + 1, mask):
                 self.path.append(DEAL)
                 return True
+            if self.aborted:
+                return False
         if pushed:
             self.stack.pop()
         return False
