@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from dailydeal.games import new_game
 from dailydeal.games.accordion import Accordion
+from dailydeal.games.rules.accordion import pile_moves
 from dailydeal.shuffle import shuffled_deck
 from dailydeal.solvers import accordion, solve, solve_position
 from dailydeal.solvers.accordion import DEAL, connected, search, viable, with_deals
@@ -117,8 +118,7 @@ def test_connected_equals_graph_search(cards: set[int]) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.sets(st.integers(min_value=0, max_value=51), max_size=52), st.data())
 def test_fits_equals_viable(cards: set[int], data: st.DataObject) -> None:
-    """The solver's fast, remembering test is the plain ``viable`` (twice: once computed,
-    once remembered)."""
+    """The solver's fast test (native ints when compiled) is the plain ``viable``."""
     runner = accordion._Runner(Budget())
     mask = sum(1 << c for c in cards)
     firsts = data.draw(st.lists(st.sampled_from(sorted(cards)), max_size=3)) if cards else []
@@ -131,6 +131,60 @@ def test_fits_equals_viable(cards: set[int], data: st.DataObject) -> None:
 def test_popcount_counts_the_cards_of_a_mask(cards: set[int]) -> None:
     """The table bit count the move ordering uses (``int.bit_count`` is slow compiled)."""
     assert accordion.popcount(sum(1 << c for c in cards)) == len(cards)
+
+
+def test_native_int_helpers_are_the_tables() -> None:
+    """``_bit``, ``_neighbours`` and ``_live_matches`` (the compiled build's native-int
+    hot path) against ``1 << card``, ``NEIGHBOURS`` and ``popcount``: mypyc compiles
+    ``1 << card`` on an ``i64`` wrong from card 32 on, which this catches."""
+    rng = random.Random(7)
+    for card in range(52):
+        assert accordion._bit(card) == 1 << card
+        assert accordion._neighbours(card) == accordion.NEIGHBOURS[card]
+        for _ in range(50):
+            mask = rng.getrandbits(52) | 1 << card
+            expected = accordion.popcount(accordion.NEIGHBOURS[card] & mask)
+            assert accordion._live_matches(mask, card) == expected
+
+
+def reference_order(
+    row: bytes, mask: int, jumps: tuple[int, ...], rng: random.Random, jitter: float
+) -> list[tuple[int, int]]:
+    """The move ordering as first written: the rules' moves, a tuple each, sorted."""
+    moves = pile_moves(row, jumps)
+    if len(moves) < 2:
+        return moves
+    nb = accordion.NEIGHBOURS
+    w = accordion.MOVER_WEIGHT
+    keyed = [
+        ((nb[row[j]] & mask).bit_count() + w * (nb[row[i]] & mask).bit_count()
+         + jitter * rng.random(), i, j)
+        for i, j in moves
+    ]
+    return [(i, j) for _, i, j in sorted(keyed)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.permutations(range(52)),
+    st.integers(min_value=0, max_value=52),
+    st.integers(min_value=0, max_value=2**52 - 1),
+    st.sampled_from([(1, 3), (1,), (1, 2), (1, 2, 3, 5)]),
+    st.sampled_from([0.0, 0.05, 0.3, 2.0]),
+    st.integers(min_value=0, max_value=1000),
+)
+def test_ordered_is_the_sorted_moves(
+    deck: list[int], n: int, extra: int, jumps: tuple[int, ...], jitter: float, seed: int
+) -> None:
+    """``_ordered`` puts the moves in the reference ordering's order and draws the same
+    random numbers (the search's node counts depend on both)."""
+    row = bytes(deck[:n])
+    mask = accordion.card_mask(row) | extra  # the live cards: the row and some others
+    mine, theirs = random.Random(seed), random.Random(seed)
+    moves = pile_moves(row, jumps)
+    got = [moves[t] for t in accordion._ordered(row, mask, moves, mine.random, jitter)]
+    assert got == reference_order(row, mask, jumps, theirs, jitter)
+    assert mine.random() == theirs.random()
 
 
 def test_luby_sequence() -> None:

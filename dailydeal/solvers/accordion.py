@@ -22,9 +22,9 @@ win is proved dead. Three things make it fast:
   the live cards (tops and stock) the "covered by" relation of a winning line is a
   spanning tree of the graph "shares a suit or a rank"; the first pile never moves, so its
   top is a leaf of that tree. A child whose live cards fail this is never entered. The
-  test is a few bit operations on a 52-bit mask (suits are linked when they share a rank);
-  the rarer slow case is remembered per search (``_Runner.fits``);
-* move ordering (``_order``): cover first the card with the fewest matching live cards
+  test is a few bit operations on a 52-bit mask (suits are linked when they share a rank),
+  on native ints in the compiled build (``_Runner.fits``);
+* move ordering (``_ordered``): cover first the card with the fewest matching live cards
   (the hardest to cover later, the least useful as a cover), ties to the mover with the
   fewest matches, then random;
 * restarts: the DFS runs with a node limit and restarts with a new random tie-break, more
@@ -42,9 +42,9 @@ win is proved dead. Three things make it fast:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from dailydeal.cards import Card
 from dailydeal.games import Game
@@ -53,18 +53,18 @@ from dailydeal.games.notation import AccordionNotation
 from dailydeal.games.rules.accordion import MATCHES, is_won, pile_moves
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 
+if TYPE_CHECKING:
+    # Native 64-bit ints for the compiled build (mypyc): no tag checks, no boxing. Only
+    # annotations name it (never called), so the Python source runs without mypy_extensions.
+    from mypy_extensions import i64
+
 MAX_DEAD = 1_000_000  # proved-dead rows kept (about 130 bytes each): bounds memory
-MAX_LINKED: Final = 250_000  # live-card sets whose connectivity is remembered (``_Runner.fits``)
 RESTART_UNIT = 100  # nodes of the shortest DFS run; run k may search luby(k) times this
 FORCED_FIRST_LIMIT = 200  # forced variant: nodes of the first DFS run,
 FORCED_GROWTH = 1.25  # and each restart may search this many times more than the last
 
 Move = tuple[int, int]  # (source card, destination card); (-1, -1) is a deal
 DEAL: Move = (-1, -1)
-
-
-class _OutOfBudget(Exception):
-    """Raised inside the DFS when the budget or the current run's node limit is reached."""
 
 
 @dataclass
@@ -112,29 +112,21 @@ class _Runner:
         self.path: list[Move] = []
         self.stop = 0
         self.rng = random.Random(0)
+        self.rnd: Callable[[], float] = self.rng.random  # bound once: no look-up per node
         self.restarts = 0
         self.jitter = JITTER
         self.exhausted = False  # the whole budget (not only this run's limit) is used up
-        self.linked: dict[int, bool] = {}  # connected(rest) of the slow case, remembered
+        # The run's limit or the budget was reached: every DFS call returns False at once.
+        # (A flag, not an exception: compiled, an exception adds a traceback entry at each
+        # of the frames it unwinds, which cost a tenth of the search.)
+        self.aborted = False
         self.max_dead = MAX_DEAD  # read once: a module global costs a dict look-up per node
 
-    def fits(self, mask: int, first: int) -> bool:
-        """``viable(mask, first)``, with the usual case inlined and the rest remembered
-        (the same live-card sets come back often: moves in another order)."""
-        rest = mask & ~(1 << first)
-        if not rest:
-            return True
-        if not NEIGHBOURS[first] & rest:
-            return False
-        s0 = rest & 0x1FFF
-        if s0 & (rest >> 13) and s0 & (rest >> 26) and s0 & (rest >> 39):
-            return True  # the first suit shares a rank with each of the others
-        known = self.linked.get(rest)
-        if known is None:
-            known = connected(rest)
-            if len(self.linked) < MAX_LINKED:
-                self.linked[rest] = known
-        return known
+    def fits(self, mask: i64, first: i64) -> bool:
+        """``viable(mask, first)`` on native ints (compiled: no Python int, no call of
+        ``NEIGHBOURS``; remembering the slow case in a dict cost more than computing it)."""
+        rest = mask & ~_bit(first)
+        return not rest or (_neighbours(first) & rest != 0 and connected(rest))
 
     def _dfs_root(self) -> bool:
         raise NotImplementedError
@@ -146,14 +138,15 @@ class _Runner:
         while True:
             self.path = []
             self.stop = self.nodes + self.limit(self.restarts)
-            try:
-                won = self._dfs_root()
-            except _OutOfBudget:
+            self.aborted = False
+            won = self._dfs_root()
+            if self.aborted:
                 self._on_abort()
                 if self.exhausted:
                     return Outcome(UNKNOWN, [], self.nodes, self._stats())
                 self.restarts += 1
                 self.rng = random.Random(self.restarts)
+                self.rnd = self.rng.random
                 self.jitter = JITTER * (1 + JITTER_GROWTH * self.restarts)
                 continue
             status = WON if won else LOST
@@ -167,14 +160,16 @@ class _Runner:
     def _stats(self) -> dict[str, Any]:
         return {"restarts": self.restarts, "dead": len(self.dead)}
 
-    def _count(self) -> None:
-        """Count an expanded node; raise when the run's limit or the budget is used up."""
+    def _count(self) -> bool:
+        """Count an expanded node; abort (True) when the run's limit or the budget is used
+        up: the caller returns False, and so does every caller up to the root."""
         self.nodes += 1
         if self.budget.spent(self.nodes):
             self.exhausted = True
-            raise _OutOfBudget
-        if self.nodes >= self.stop:
-            raise _OutOfBudget
+            self.aborted = True
+        elif self.nodes >= self.stop:
+            self.aborted = True
+        return self.aborted
 
 
 def card_mask(cards: Sequence[Card]) -> int:
@@ -201,10 +196,10 @@ def _components_table() -> bytes:
     return bytes(table)
 
 
-CONNECTED = _components_table()
+CONNECTED: Final = _components_table()
 
 
-def connected(mask: int) -> bool:
+def connected(mask: i64) -> bool:
     """Whether the cards of ``mask`` form one connected graph under "shares suit or rank".
 
     A necessary condition for a win (a sound prune): each move covers a top card with a
@@ -213,23 +208,34 @@ def connected(mask: int) -> bool:
     share a rank, so only the four 13-bit rank sets need looking at.
     """
     s0 = mask & 0x1FFF
-    s1 = (mask >> 13) & 0x1FFF
-    s2 = (mask >> 26) & 0x1FFF
+    s1 = mask >> 13 & 0x1FFF
+    s2 = mask >> 26 & 0x1FFF
     s3 = mask >> 39
     if s0 & s1 and s0 & s2 and s0 & s3:
         return True  # the usual case: spades share a rank with every other suit
-    return CONNECTED[
-        (s0 > 0)
-        | (s1 > 0) << 1
-        | (s2 > 0) << 2
-        | (s3 > 0) << 3
-        | (s0 & s1 > 0) << 4
-        | (s0 & s2 > 0) << 5
-        | (s0 & s3 > 0) << 6
-        | (s1 & s2 > 0) << 7
-        | (s1 & s3 > 0) << 8
-        | (s2 & s3 > 0) << 9
-    ] == 1
+    # the CONNECTED index, bit by bit (compiled: native ints, no bool arithmetic)
+    index: i64 = 0
+    if s0:
+        index |= 1
+    if s1:
+        index |= 2
+    if s2:
+        index |= 4
+    if s3:
+        index |= 8
+    if s0 & s1:
+        index |= 16
+    if s0 & s2:
+        index |= 32
+    if s0 & s3:
+        index |= 64
+    if s1 & s2:
+        index |= 128
+    if s1 & s3:
+        index |= 256
+    if s2 & s3:
+        index |= 512
+    return CONNECTED[index] == 1
 
 
 def viable(mask: int, first: int) -> bool:
@@ -262,28 +268,33 @@ class _Open(_Runner):
         for row in self.stack:
             self.dead.discard(row)
 
-    def _dfs(self, row: bytes, mask: int) -> bool:
+    def _dfs(self, row: bytes, mask: i64) -> bool:
         """Depth-first from ``row`` (not yet known dead, not won); the caller pruned it."""
-        self._count()
+        if self._count():
+            return False
         dead = self.dead
         pushed = len(dead) < self.max_dead
         if pushed:
             dead.add(row)
             self.stack.append(row)
-        first = row[0]
-        for _, i, j in _order(row, mask, pile_moves(row, self.jumps), self.rng, self.jitter):
-            covered = row[j]
-            child_mask = mask ^ (1 << covered)
+        first: i64 = row[0]
+        won = len(row) == 2  # a move leaves one pile: the whole stock is in the row
+        moves = pile_moves(row, self.jumps)
+        for t in _ordered(row, mask, moves, self.rnd, self.jitter):
+            i, j = moves[t]
+            covered: i64 = row[j]
+            child_mask = mask ^ _bit(covered)
             if not self.fits(child_mask, first if j else row[i]):
                 continue
             if i == j + 1:  # a slide: the mover simply takes the covered card's place
                 child = row[:j] + row[i:]
             else:
                 child = row[:j] + row[i : i + 1] + row[j + 1 : i] + row[i + 1 :]
-            # won: the whole stock is in the searched row, so "dealt" is its whole length
-            if is_won(0, len(child), 0) or (child not in dead and self._dfs(child, child_mask)):
+            if won or (child not in dead and self._dfs(child, child_mask)):
                 self.path.append((row[i], covered))
                 return True
+            if self.aborted:
+                return False  # and the positions on ``stack`` stay there (``_on_abort``)
         if pushed:
             self.stack.pop()
         return False
@@ -325,7 +336,7 @@ class _Forced(_Runner):
         for key in self.stack:
             self.dead.discard(key)
 
-    def _dfs(self, row: bytes, dealt: int, mask: int) -> bool:
+    def _dfs(self, row: bytes, dealt: int, mask: i64) -> bool:
         """``mask`` holds the live cards: the tops and the stock."""
         if is_won(dealt, len(row), self.total):
             return True
@@ -333,17 +344,19 @@ class _Forced(_Runner):
         dead = self.dead
         if key in dead:
             return False
-        self._count()
+        if self._count():
+            return False
         pushed = len(dead) < self.max_dead
         if pushed:
             dead.add(key)
             self.stack.append(key)
         moves = pile_moves(row, self.jumps)
         if moves:
-            first = row[0]
-            for _, i, j in _order(row, mask, moves, self.rng, self.jitter):
-                covered = row[j]
-                child_mask = mask ^ (1 << covered)
+            first: i64 = row[0]
+            for t in _ordered(row, mask, moves, self.rnd, self.jitter):
+                i, j = moves[t]
+                covered: i64 = row[j]
+                child_mask = mask ^ _bit(covered)
                 if not self.fits(child_mask, first if j else row[i]):
                     continue
                 if i == j + 1:
@@ -353,10 +366,14 @@ class _Forced(_Runner):
                 if self._dfs(child, dealt, child_mask):
                     self.path.append((row[i], covered))
                     return True
+                if self.aborted:
+                    return False
         elif dealt < self.total:
             if self._dfs(row + self.cards[dealt : dealt + 1], dealt + 1, mask):
                 self.path.append(DEAL)
                 return True
+            if self.aborted:
+                return False
         if pushed:
             self.stack.pop()
         return False
@@ -372,6 +389,12 @@ JITTER_GROWTH: Final = 0.3  # the random part grows by this much of JITTER at ea
 # Bit counts through a table: compiled by mypyc, ``int.bit_count()`` is a generic method
 # look-up and call (docs/solvers.md, "Compiled or Python").
 _POP16: Final = bytes(bin(i).count("1") for i in range(1 << 16))
+_SUIT: Final = bytes(c // 13 for c in range(52))
+# The masks that ``_neighbours`` and ``_bit`` shift right (see ``_bit``)
+_LAST_SUIT: Final = 0x1FFF << 39  # the cards of suit 3
+_LAST_RANK: Final = 0x8004002001 << 12  # the cards of rank 12
+_LAST_CARD: Final = 1 << 51
+_RANK: Final = bytes(c % 13 for c in range(52))
 
 
 def popcount(x: int) -> int:
@@ -380,33 +403,84 @@ def popcount(x: int) -> int:
     return t[x & 0xFFFF] + t[x >> 16 & 0xFFFF] + t[x >> 32 & 0xFFFF] + t[x >> 48]
 
 
-def _order(
-    row: bytes, mask: int, moves: list[tuple[int, int]], rng: random.Random, jitter: float
-) -> list[tuple[float, int, int]]:
-    """The moves as ``(key, source, destination)``, best first.
+def _ordered(
+    row: bytes,
+    mask: i64,
+    moves: list[tuple[int, int]],
+    rnd: Callable[[], float],
+    jitter: float,
+) -> list[int]:
+    """The positions in ``moves`` (the rules' ``pile_moves`` of ``row``), best first.
 
     Cover first the card with the fewest matching cards still live (``mask``): such a card
     is the hardest to cover later and the least useful as a cover for others, while
     covering a card with many matches throws away flexibility. Ties go to the mover
     with fewer matches, then to a random order that changes at each restart.
+
+    One ``rnd()`` per move in the order of ``moves`` when there are two or more, and the
+    order by (key, source, destination). Compiled, the node's main cost: the keys are
+    floats in a list and the positions are sorted by insertion (no tuple per move, no
+    Python comparison of tuples but on equal keys).
     """
-    if len(moves) < 2:
-        return [(0.0, i, j) for i, j in moves]
-    rnd = rng.random
-    nb = NEIGHBOURS
+    count = len(moves)
+    order: list[int] = []
+    if count < 2:
+        if count:
+            order.append(0)
+        return order
     w = MOVER_WEIGHT
-    keyed = [
-        (
-            popcount(nb[row[j]] & mask)
-            + w * popcount(nb[row[i]] & mask)
-            + jitter * rnd(),
-            i,
-            j,
+    keys: list[float] = []
+    for source, destination in moves:
+        keys.append(
+            _live_matches(mask, row[destination])
+            + w * _live_matches(mask, row[source])
+            + jitter * rnd()
         )
-        for i, j in moves
-    ]
-    keyed.sort()
-    return keyed
+    t: i64 = 0
+    while t < count:
+        key = keys[t]
+        u: i64 = t
+        order.append(t)
+        while u > 0:
+            previous: i64 = order[u - 1]
+            before = keys[previous]
+            if before < key or (before == key and moves[previous] < moves[t]):
+                break
+            order[u] = previous
+            u -= 1
+        order[u] = t
+        t += 1
+    return order
+
+
+def _neighbours(card: i64) -> i64:
+    """``NEIGHBOURS[card]`` computed (compiled, reading a 52-bit int from a tuple costs
+    more): the card's suit and its rank, without the card."""
+    suit: i64 = _SUIT[card]
+    rank: i64 = _RANK[card]
+    return (_LAST_SUIT >> 39 - 13 * suit | _LAST_RANK >> 12 - rank) ^ _bit(card)
+
+
+def _bit(card: i64) -> i64:
+    """``1 << card``, written as a right shift: mypyc (2.4) compiles ``1 << card`` on an
+    ``i64`` as a shift of the C ``int`` 1, wrong from ``card`` 32 on."""
+    return _LAST_CARD >> 51 - card
+
+
+def _live_matches(mask: i64, card: i64) -> int:
+    """``popcount(NEIGHBOURS[card] & mask)``: the live cards matching ``card`` (an ``int``:
+    the move keys are floats, and mypy has no float operations with ``i64``)."""
+    suit: i64 = _SUIT[card]
+    rank: i64 = _RANK[card]
+    same_rank = mask >> rank
+    return (
+        _POP16[mask >> 13 * suit & 0x1FFF]
+        + (same_rank & 1)
+        + (same_rank >> 13 & 1)
+        + (same_rank >> 26 & 1)
+        + (same_rank >> 39 & 1)
+        - 2 * (mask >> card & 1)
+    )
 
 
 def with_deals(moves: Sequence[Move], cards: Sequence[Card], dealt: int) -> list[Move]:
