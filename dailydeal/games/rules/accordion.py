@@ -8,6 +8,7 @@ goes onto the pile at index ``j = i - jump``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from dailydeal.cards import Card
 
@@ -21,7 +22,7 @@ def matches(a: Card, b: Card) -> bool:
 
 
 # MATCHES[a][b] is 1 when ``matches(a, b)``: the same rule as a table for the hot paths.
-MATCHES: tuple[bytes, ...] = tuple(
+MATCHES: Final[tuple[bytes, ...]] = tuple(
     bytes(1 if matches(a, b) else 0 for b in range(DECK_SIZE)) for a in range(DECK_SIZE)
 )
 
@@ -35,6 +36,14 @@ def pile_moves(row: Sequence[Card], jumps: Sequence[int] = JUMPS) -> list[tuple[
     m = MATCHES
     out: list[tuple[int, int]] = []
     n = len(row)
+    if isinstance(row, bytes):
+        # The solver's rows: compiled, a bytes item is read natively, where the generic
+        # Sequence below goes through the object protocol (half the solver's instructions).
+        for k in jumps:
+            for i in range(k, n):
+                if m[row[i]][row[i - k]]:
+                    out.append((i, i - k))
+        return out
     for k in jumps:
         for i in range(k, n):
             if m[row[i]][row[i - k]]:
