@@ -7,6 +7,7 @@ so cells are free, so a naive search over ``push``/``pop`` is cheap and exact.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -316,7 +317,7 @@ def _no_redeal_class() -> type[Gaps]:
     return next(cls for cls in REDEALS_VARIANTS if cls.REDEALS == 0)
 
 
-def _position_game(cells: bytes, cls: type[Gaps]) -> Gaps:
+def _position_game(cells: Sequence[int], cls: type[Gaps]) -> Gaps:
     """The game standing at ``cells`` (a gap is where an ace was dealt)."""
     aces = iter(c for c in range(52) if c % 13 == 0)
     return cls([c if c != 52 else next(aces) for c in cells], None)
@@ -326,7 +327,7 @@ def test_positions_proved_lost_are_lost() -> None:
     """Second method for the table of positions proved lost, which the later passes
     skip: the naive search finds no win from any of them, in the real game (relocations
     left UNLIMITED) and in the limited games (at most that many relocations)."""
-    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _Search
+    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _position, _Search
 
     cls = _no_redeal_class()
     checked = {"real": 0, "limited": 0}
@@ -342,8 +343,8 @@ def test_positions_proved_lost_are_lost() -> None:
                     break
             assert set(search.known.values()) <= {DEAD}  # no position left open
             for key in sorted(search.known)[:30]:
-                left = key[52]
-                position = _position_game(key[:52], cls)
+                cells, left = _position(key)
+                position = _position_game(cells, cls)
                 if left == UNLIMITED:
                     assert not naive_winnable(position), (free, i)
                     checked["real"] += 1

@@ -209,13 +209,63 @@ CHECK: Final = 64  # nodes between two looks at the budget in the last round
 TABLE_LIMIT = 1_390_000
 
 
-def _forget(known: dict[bytes, int], comp: list[bytes]) -> None:
+def _undo(board: list[int], pos: list[int], gaps: list[int], card: int, src: int, dst: int) -> None:
+    """Undo moving ``card`` from ``src`` to ``dst`` in the last round (no cells to write:
+    the key is an int of its own)."""
+    board[dst] = GAP
+    board[src] = card
+    pos[card] = src
+    _replace(gaps, src, dst)
+
+
+# The key of a last-round position (no redeal left) is one int: the cells of the 48 cards
+# that are not aces as the digits of a number in base 53 (the cell of card c, 0..51, times
+# 53 ** slot(c), slot(c) = c - c // 13 - 1), and the relocations left above them (times
+# 53 ** 48). Exact (the cards' cells are the position), and under 2 ** 283: 10 digits of
+# a Python int, 64 bytes, against 96 for the 53 bytes of the cells and the relocations as
+# a bytes object. A move adds one number to it (``KEY_STEP``), where the bytes were made
+# anew from the cells. Base 53 rather than 6 bits a card: a Python int hashes to itself
+# modulo 2 ** 61 - 1, and the dict's slot is the hash's low bits; with 6 bits a card only
+# the 17 or so cards whose bits fall on those low bits (mod 61) chose the slot (400,000
+# positions of a search in 32,895 slots of 2 ** 21, against 364,000 for random hashes),
+# while 53 ** slot is odd, and modulo 2 ** 61 - 1 spread over all 61 bits from slot 11
+# on: every card's move changes the slot (364,071 slots, as for bytes).
+KEY_BASE: Final = 53
+LEFT_UNIT: Final = 53**48  # the relocations left count in this unit
+# what a key gains when ``card`` moves by ``d`` cells (-51..51): KEY_STEP[card * 103 + 51 + d]
+KEY_STEP: Final[tuple[int, ...]] = tuple(
+    0 if card % 13 == 0 else (d - 51) * 53 ** (card - card // 13 - 1)
+    for card in range(52)
+    for d in range(103)
+)
+
+
+def _key(board: list[int], left: int) -> int:
+    """The key of the position ``board`` (the 52 cells) with ``left`` relocations left."""
+    key = left * LEFT_UNIT
+    for i in range(CELLS):
+        card = board[i]
+        if card != GAP:
+            key += i * KEY_BASE ** (card - card // 13 - 1)
+    return key
+
+
+def _position(key: int) -> tuple[list[int], int]:
+    """The cells and relocations left of a key (``_key`` undone)."""
+    cells = [GAP] * CELLS
+    for card in range(52):
+        if card % 13:
+            cells[key // KEY_BASE ** (card - card // 13 - 1) % KEY_BASE] = card
+    return cells, key // LEFT_UNIT
+
+
+def _forget(known: dict[int, int], comp: list[int]) -> None:
     """A pass ends with components still open: their positions are not proved lost."""
     for key in comp:
         del known[key]
 
 
-def _kept_open(known: dict[bytes, int], comp: list[bytes]) -> dict[bytes, int]:
+def _kept_open(known: dict[int, int], comp: list[int]) -> dict[int, int]:
     """The table with its older half forgotten (a dict keeps the order of insertion: the
     newest proofs are kept), and every open position (``comp``) with its visit number.
     Sound: an entry DEAD is a proof kept to save work, and a position forgotten is
@@ -305,7 +355,7 @@ class _Search:
         # when proved lost (*with that many left*), kept from pass to pass; or, during a
         # pass, the visit number of a position in an open component. One table, so that
         # a new position costs one lookup (the open ones are forgotten when a pass ends).
-        self.known: dict[bytes, int] = {}
+        self.known: dict[int, int] = {}
         # the table is cut back to its open positions once it holds more than
         # ``table_limit`` (``limit``, or more while many positions are open): the times
         # it was cut
@@ -419,32 +469,27 @@ class _Search:
         short by its cap that are still in an open component are not proved and are
         forgotten.
 
-        A position is the 52 cells and one byte more, the relocations left (``cells[52]``,
-        UNLIMITED in the real game): the graph searched is that of these pairs, so its
-        components, and what ``self.known`` records, are exact for it.
+        A position is the 52 cells and the relocations left (UNLIMITED in the real game),
+        keyed by ``_key``: the graph searched is that of these pairs, so its components,
+        and what ``self.known`` records, are exact for it.
         """
         if len(self.known) > self.limit:  # between passes no position is open
             self.known = _kept_open(self.known, [])
             self.forgotten += 1
         self.table_limit = self.limit
-        cells = cells + bytes((self.relocations,))  # a position's key is bytes(cells)
-        board = list(cells[:CELLS])  # the cells, read by _moves (written once a position is new)
-        left = self.relocations  # cells[CELLS], kept as an int
+        board = list(cells)  # the cells (written once a position is new)
+        left = self.relocations
         pos = [-1] * 53
         gaps = []
         for i in range(CELLS):
-            c = cells[i]
+            c = board[i]
             if c == GAP:
                 gaps.append(i)
             else:
                 pos[c] = i
         known = self.known
         budget = self.budget
-        # a position's key, bytes(cells), is made as b"".join(whole): the same bytes
-        # without the generic call of the bytes type (an argument tuple, a lookup of
-        # __bytes__), a measured cost at one or two keys per node
-        whole = [cells]
-        root = b"".join(whole)
+        root = _key(board, left)
         if root in known:  # DEAD: between passes no position is open
             return LOST, []
         # the moves left to try of every open position, one list: each position's moves
@@ -475,6 +520,8 @@ class _Search:
         sleeps = [0]
         limited = left != UNLIMITED
         path: list[int] = []  # card, src of each move played (the card is now at dst)
+        key = root  # the key of the position searched now
+        keys: list[int] = []  # the keys of the positions it was reached from
         while True:
             move = moves.pop()
             if move < 0:  # every move of this position is searched
@@ -498,8 +545,8 @@ class _Search:
                     )
                 if limited and src % COLS == 0 and dst % COLS == 0:
                     left += 1  # a relocation taken back
-                    cells[CELLS] = left
-                _take_back(cells, board, pos, gaps, card, src, dst)
+                key = keys.pop()
+                _undo(board, pos, gaps, card, src, dst)
                 continue
             z = sleeps[-1]
             if z and _asleep(z, move):
@@ -507,27 +554,21 @@ class _Search:
             card = move & CARD_MASK
             dst = _target(move, pos)
             src = pos[card]
-            # rules.gaps.move, inlined (pos and gaps follow once the position is new)
-            cells[src] = GAP
-            cells[dst] = card
+            # the key after the move (rules.gaps.move follows once the position is new)
+            new = key + KEY_STEP[card * 103 + 51 + dst - src]
             relocation = limited and src % COLS == 0 and dst % COLS == 0
             if relocation:
-                cells[CELLS] = left - 1
-            key = b"".join(whole)
+                new -= LEFT_UNIT
             # one lookup: a new position goes in at once as open with the next visit
             # number (every known one has DEAD or a smaller one)
-            seen = known.setdefault(key, counter)
+            seen = known.setdefault(new, counter)
             if seen != counter:  # proved lost, or open (its visit number)
-                if relocation:
-                    cells[CELLS] = left
-                cells[dst] = GAP
-                cells[src] = card
                 if seen == DEAD:
                     sleeps[-1] = _fall_asleep(z, move)
                 elif seen < lows[-1]:
                     lows[-1] = seen
                 continue
-            comp.append(key)
+            comp.append(new)
             nodes += 1
             if nodes >= check:
                 self.nodes = nodes
@@ -559,13 +600,12 @@ class _Search:
                     path.append(card)
                     path.append(src)
                     return WON, _steps(pos, path)
-                known[key] = DEAD
+                known[new] = DEAD
                 comp.pop()
                 sleeps[-1] = _fall_asleep(z, move)
                 if relocation:
                     left += 1
-                    cells[CELLS] = left
-                _take_back(cells, board, pos, gaps, card, src, dst)
+                _undo(board, pos, gaps, card, src, dst)
                 continue
             if nodes >= stop:
                 self.nodes = nodes
@@ -573,6 +613,8 @@ class _Search:
                 return CAPPED, []
             path.append(card)
             path.append(src)
+            keys.append(key)
+            key = new
             lows.append(counter)
             sleeps.append(_inherit(z, card, src, dst, pos, limited) if z else 0)
             counter += 1
