@@ -21,13 +21,13 @@ has had every position it reaches searched, none won, so its positions are kept 
 lost and later passes skip them. That table is bounded (``TABLE_LIMIT`` positions): past
 it the older half of it is forgotten (the open positions are all kept), which costs
 searching some again but proves nothing wrong (a position is only skipped while its
-proof is held), so the peak memory of a 10 s solve stays near 300 MB. (With redeals, the last
-rounds keep the plain search: they are short and many, and the bookkeeping measured
-slower there.) The passes then
-take turns between a *limited* game (two turns in three) that allows at most k
-*relocations* (a 2 standing in column 1 moving to column 1 of another row) and the real
-game, with caps following the Luby sequence (many short restarts, now and then a longer
-one) for each.
+proof is held), so the peak memory of a 10 s solve stays near 320 MB; its key is one int
+of 64 bytes (``_key``: the cards' cells in base 53) where the cells took 96 as bytes.
+(With redeals, the last rounds keep the plain search and its bytes keys: they are short
+and many, and the bookkeeping measured slower there.) The passes then take turns
+between a *limited* game (two turns in three) that allows at most k *relocations* (a 2
+standing in column 1 moving to column 1 of another row) and the real game, with caps
+following the Luby sequence (many short restarts, now and then a longer one) for each.
 The limited game starts at k = 0 (no 2 ever leaves column 1: a much smaller game, often
 searched out in a few passes); once it is searched out (no win within k relocations) the
 passes go on with k + 1, up to ``MORE_RELOCATIONS``. A win in a limited game is a real
@@ -202,11 +202,11 @@ CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
 # The most positions ``_Search.known`` holds before its older half is forgotten (no
-# redeal left). An entry costs about 150 bytes (the 53-byte key, 96 with its header, and
-# its dict slot), and a table of at most 2**22 / 3 entries never grows past 2**22 slots,
-# so the table stays under about 220 MB (it grew to 1-2 GB in a 10 s solve). Not Final:
-# the tests set a tiny one.
-TABLE_LIMIT = 1_390_000
+# redeal left). An entry costs about 100 bytes (its int key, 64 bytes, see ``_key``, and
+# its dict slot; 150 with the 53-byte keys, when the limit was 1,390,000): the peak RSS
+# of a 10 s solve stays near 320 MB, as it was then (it grew to 1-2 GB before the table
+# was bounded). Not Final: the tests set a tiny one.
+TABLE_LIMIT = 1_800_000
 
 
 def _undo(board: list[int], pos: list[int], gaps: list[int], card: int, src: int, dst: int) -> None:
