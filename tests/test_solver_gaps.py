@@ -491,3 +491,41 @@ def test_sleeping_moves_commute() -> None:
             game.push(moves[rng.below(len(moves))])
     assert kept > 1000 and dropped > 100 and relocation_pairs > 10, (
         kept, dropped, relocation_pairs)
+
+
+def test_int_keys_are_exact_and_follow_the_moves() -> None:
+    """The last round's key (``_key``: the cards' cells in base 53, the relocations left
+    above them) decodes to the position it was made from (so two positions never share a
+    key: a shared one would answer DEAD for a position not proved lost), and the key the
+    search updates per move (``KEY_STEP``, ``LEFT_UNIT`` for a relocation) is the key of
+    the position reached. Checked along random walks of real deals, relocations included."""
+    from dailydeal.solvers.gaps import KEY_STEP, LEFT_UNIT, UNLIMITED, _key, _position
+
+    seen: dict[int, tuple[tuple[int, ...], int]] = {}
+    relocations = 0
+    for i in range(30):
+        game = new_game("gaps", 2000 + i, "redeals=0")
+        rng = SplitMix64(i)
+        for _ in range(80):
+            moves = [m for m in game.legal_moves() if isinstance(m, Place)]
+            if not moves:
+                break
+            move = moves[rng.below(len(moves))]
+            before = list(game.cells)
+            src = game.pos[move.card]
+            relocation = is_relocation(game, move)
+            game.push(move)
+            dst = game.pos[move.card]
+            after = list(game.cells)
+            for left in (0, 1, 3, UNLIMITED):
+                key = _key(before, left)
+                assert _position(key) == (before, left)
+                seen.setdefault(key, (tuple(before), left))
+                assert seen[key] == (tuple(before), left)
+                step = key + KEY_STEP[move.card * 103 + 51 + dst - src]
+                if relocation and left not in (0, UNLIMITED):
+                    relocations += 1
+                    assert step - LEFT_UNIT == _key(after, left - 1)
+                else:
+                    assert step == _key(after, left)
+    assert relocations > 100 and len(seen) > 4000, (relocations, len(seen))
