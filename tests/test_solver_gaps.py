@@ -7,6 +7,7 @@ so cells are free, so a naive search over ``push``/``pop`` is cheap and exact.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -316,7 +317,7 @@ def _no_redeal_class() -> type[Gaps]:
     return next(cls for cls in REDEALS_VARIANTS if cls.REDEALS == 0)
 
 
-def _position_game(cells: bytes, cls: type[Gaps]) -> Gaps:
+def _position_game(cells: Sequence[int], cls: type[Gaps]) -> Gaps:
     """The game standing at ``cells`` (a gap is where an ace was dealt)."""
     aces = iter(c for c in range(52) if c % 13 == 0)
     return cls([c if c != 52 else next(aces) for c in cells], None)
@@ -326,7 +327,7 @@ def test_positions_proved_lost_are_lost() -> None:
     """Second method for the table of positions proved lost, which the later passes
     skip: the naive search finds no win from any of them, in the real game (relocations
     left UNLIMITED) and in the limited games (at most that many relocations)."""
-    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _Search
+    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _position, _Search
 
     cls = _no_redeal_class()
     checked = {"real": 0, "limited": 0}
@@ -342,8 +343,8 @@ def test_positions_proved_lost_are_lost() -> None:
                     break
             assert set(search.known.values()) <= {DEAD}  # no position left open
             for key in sorted(search.known)[:30]:
-                left = key[52]
-                position = _position_game(key[:52], cls)
+                cells, left = _position(key)
+                position = _position_game(cells, cls)
                 if left == UNLIMITED:
                     assert not naive_winnable(position), (free, i)
                     checked["real"] += 1
@@ -490,3 +491,41 @@ def test_sleeping_moves_commute() -> None:
             game.push(moves[rng.below(len(moves))])
     assert kept > 1000 and dropped > 100 and relocation_pairs > 10, (
         kept, dropped, relocation_pairs)
+
+
+def test_int_keys_are_exact_and_follow_the_moves() -> None:
+    """The last round's key (``_key``: the cards' cells in base 53, the relocations left
+    above them) decodes to the position it was made from (so two positions never share a
+    key: a shared one would answer DEAD for a position not proved lost), and the key the
+    search updates per move (``KEY_STEP``, ``LEFT_UNIT`` for a relocation) is the key of
+    the position reached. Checked along random walks of real deals, relocations included."""
+    from dailydeal.solvers.gaps import KEY_STEP, LEFT_UNIT, UNLIMITED, _key, _position
+
+    seen: dict[int, tuple[tuple[int, ...], int]] = {}
+    relocations = 0
+    for i in range(30):
+        game = new_game("gaps", 2000 + i, "redeals=0")
+        rng = SplitMix64(i)
+        for _ in range(80):
+            moves = [m for m in game.legal_moves() if isinstance(m, Place)]
+            if not moves:
+                break
+            move = moves[rng.below(len(moves))]
+            before = list(game.cells)
+            src = game.pos[move.card]
+            relocation = is_relocation(game, move)
+            game.push(move)
+            dst = game.pos[move.card]
+            after = list(game.cells)
+            for left in (0, 1, 3, UNLIMITED):
+                key = _key(before, left)
+                assert _position(key) == (before, left)
+                seen.setdefault(key, (tuple(before), left))
+                assert seen[key] == (tuple(before), left)
+                step = key + KEY_STEP[move.card * 103 + 51 + dst - src]
+                if relocation and left not in (0, UNLIMITED):
+                    relocations += 1
+                    assert step - LEFT_UNIT == _key(after, left - 1)
+                else:
+                    assert step == _key(after, left)
+    assert relocations > 100 and len(seen) > 4000, (relocations, len(seen))

@@ -21,13 +21,13 @@ has had every position it reaches searched, none won, so its positions are kept 
 lost and later passes skip them. That table is bounded (``TABLE_LIMIT`` positions): past
 it the older half of it is forgotten (the open positions are all kept), which costs
 searching some again but proves nothing wrong (a position is only skipped while its
-proof is held), so the peak memory of a 10 s solve stays near 300 MB. (With redeals, the last
-rounds keep the plain search: they are short and many, and the bookkeeping measured
-slower there.) The passes then
-take turns between a *limited* game (two turns in three) that allows at most k
-*relocations* (a 2 standing in column 1 moving to column 1 of another row) and the real
-game, with caps following the Luby sequence (many short restarts, now and then a longer
-one) for each.
+proof is held), so the peak memory of a 10 s solve stays near 320 MB; its key is one int
+of 64 bytes (``_key``: the cards' cells in base 53) where the cells took 96 as bytes.
+(With redeals, the last rounds keep the plain search and its bytes keys: they are short
+and many, and the bookkeeping measured slower there.) The passes then take turns
+between a *limited* game (two turns in three) that allows at most k *relocations* (a 2
+standing in column 1 moving to column 1 of another row) and the real game, with caps
+following the Luby sequence (many short restarts, now and then a longer one) for each.
 The limited game starts at k = 0 (no 2 ever leaves column 1: a much smaller game, often
 searched out in a few passes); once it is searched out (no win within k relocations) the
 passes go on with k + 1, up to ``MORE_RELOCATIONS``. A win in a limited game is a real
@@ -202,20 +202,70 @@ CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
 # The most positions ``_Search.known`` holds before its older half is forgotten (no
-# redeal left). An entry costs about 150 bytes (the 53-byte key, 96 with its header, and
-# its dict slot), and a table of at most 2**22 / 3 entries never grows past 2**22 slots,
-# so the table stays under about 220 MB (it grew to 1-2 GB in a 10 s solve). Not Final:
-# the tests set a tiny one.
-TABLE_LIMIT = 1_390_000
+# redeal left). An entry costs about 100 bytes (its int key, 64 bytes, see ``_key``, and
+# its dict slot; 150 with the 53-byte keys, when the limit was 1,390,000): the peak RSS
+# of a 10 s solve stays near 320 MB, as it was then (it grew to 1-2 GB before the table
+# was bounded). Not Final: the tests set a tiny one.
+TABLE_LIMIT = 1_800_000
 
 
-def _forget(known: dict[bytes, int], comp: list[bytes]) -> None:
+def _undo(board: list[int], pos: list[int], gaps: list[int], card: int, src: int, dst: int) -> None:
+    """Undo moving ``card`` from ``src`` to ``dst`` in the last round (no cells to write:
+    the key is an int of its own)."""
+    board[dst] = GAP
+    board[src] = card
+    pos[card] = src
+    _replace(gaps, src, dst)
+
+
+# The key of a last-round position (no redeal left) is one int: the cells of the 48 cards
+# that are not aces as the digits of a number in base 53 (the cell of card c, 0..51, times
+# 53 ** slot(c), slot(c) = c - c // 13 - 1), and the relocations left above them (times
+# 53 ** 48). Exact (the cards' cells are the position), and under 2 ** 283: 10 digits of
+# a Python int, 64 bytes, against 96 for the 53 bytes of the cells and the relocations as
+# a bytes object. A move adds one number to it (``KEY_STEP``), where the bytes were made
+# anew from the cells. Base 53 rather than 6 bits a card: a Python int hashes to itself
+# modulo 2 ** 61 - 1, and the dict's slot is the hash's low bits; with 6 bits a card only
+# the 17 or so cards whose bits fall on those low bits (mod 61) chose the slot (400,000
+# positions of a search in 32,895 slots of 2 ** 21, against 364,000 for random hashes),
+# while 53 ** slot is odd, and modulo 2 ** 61 - 1 spread over all 61 bits from slot 11
+# on: every card's move changes the slot (364,071 slots, as for bytes).
+KEY_BASE: Final = 53
+LEFT_UNIT: Final = 53**48  # the relocations left count in this unit
+# what a key gains when ``card`` moves by ``d`` cells (-51..51): KEY_STEP[card * 103 + 51 + d]
+KEY_STEP: Final[tuple[int, ...]] = tuple(
+    0 if card % 13 == 0 else (d - 51) * 53 ** (card - card // 13 - 1)
+    for card in range(52)
+    for d in range(103)
+)
+
+
+def _key(board: list[int], left: int) -> int:
+    """The key of the position ``board`` (the 52 cells) with ``left`` relocations left."""
+    key = left * LEFT_UNIT
+    for i in range(CELLS):
+        card = board[i]
+        if card != GAP:
+            key += i * KEY_BASE ** (card - card // 13 - 1)
+    return key
+
+
+def _position(key: int) -> tuple[list[int], int]:
+    """The cells and relocations left of a key (``_key`` undone)."""
+    cells = [GAP] * CELLS
+    for card in range(52):
+        if card % 13:
+            cells[key // KEY_BASE ** (card - card // 13 - 1) % KEY_BASE] = card
+    return cells, key // LEFT_UNIT
+
+
+def _forget(known: dict[int, int], comp: list[int]) -> None:
     """A pass ends with components still open: their positions are not proved lost."""
     for key in comp:
         del known[key]
 
 
-def _kept_open(known: dict[bytes, int], comp: list[bytes]) -> dict[bytes, int]:
+def _kept_open(known: dict[int, int], comp: list[int]) -> dict[int, int]:
     """The table with its older half forgotten (a dict keeps the order of insertion: the
     newest proofs are kept), and every open position (``comp``) with its visit number.
     Sound: an entry DEAD is a proof kept to save work, and a position forgotten is
@@ -305,7 +355,7 @@ class _Search:
         # when proved lost (*with that many left*), kept from pass to pass; or, during a
         # pass, the visit number of a position in an open component. One table, so that
         # a new position costs one lookup (the open ones are forgotten when a pass ends).
-        self.known: dict[bytes, int] = {}
+        self.known: dict[int, int] = {}
         # the table is cut back to its open positions once it holds more than
         # ``table_limit`` (``limit``, or more while many positions are open): the times
         # it was cut
@@ -419,32 +469,27 @@ class _Search:
         short by its cap that are still in an open component are not proved and are
         forgotten.
 
-        A position is the 52 cells and one byte more, the relocations left (``cells[52]``,
-        UNLIMITED in the real game): the graph searched is that of these pairs, so its
-        components, and what ``self.known`` records, are exact for it.
+        A position is the 52 cells and the relocations left (UNLIMITED in the real game),
+        keyed by ``_key``: the graph searched is that of these pairs, so its components,
+        and what ``self.known`` records, are exact for it.
         """
         if len(self.known) > self.limit:  # between passes no position is open
             self.known = _kept_open(self.known, [])
             self.forgotten += 1
         self.table_limit = self.limit
-        cells = cells + bytes((self.relocations,))  # a position's key is bytes(cells)
-        board = list(cells[:CELLS])  # the cells, read by _moves (written once a position is new)
-        left = self.relocations  # cells[CELLS], kept as an int
+        board = list(cells)  # the cells (written once a position is new)
+        left = self.relocations
         pos = [-1] * 53
         gaps = []
         for i in range(CELLS):
-            c = cells[i]
+            c = board[i]
             if c == GAP:
                 gaps.append(i)
             else:
                 pos[c] = i
         known = self.known
         budget = self.budget
-        # a position's key, bytes(cells), is made as b"".join(whole): the same bytes
-        # without the generic call of the bytes type (an argument tuple, a lookup of
-        # __bytes__), a measured cost at one or two keys per node
-        whole = [cells]
-        root = b"".join(whole)
+        root = _key(board, left)
         if root in known:  # DEAD: between passes no position is open
             return LOST, []
         # the moves left to try of every open position, one list: each position's moves
@@ -475,6 +520,8 @@ class _Search:
         sleeps = [0]
         limited = left != UNLIMITED
         path: list[int] = []  # card, src of each move played (the card is now at dst)
+        key = root  # the key of the position searched now
+        keys: list[int] = []  # the keys of the positions it was reached from
         while True:
             move = moves.pop()
             if move < 0:  # every move of this position is searched
@@ -498,8 +545,8 @@ class _Search:
                     )
                 if limited and src % COLS == 0 and dst % COLS == 0:
                     left += 1  # a relocation taken back
-                    cells[CELLS] = left
-                _take_back(cells, board, pos, gaps, card, src, dst)
+                key = keys.pop()
+                _undo(board, pos, gaps, card, src, dst)
                 continue
             z = sleeps[-1]
             if z and _asleep(z, move):
@@ -507,27 +554,21 @@ class _Search:
             card = move & CARD_MASK
             dst = _target(move, pos)
             src = pos[card]
-            # rules.gaps.move, inlined (pos and gaps follow once the position is new)
-            cells[src] = GAP
-            cells[dst] = card
+            # the key after the move (rules.gaps.move follows once the position is new)
+            new = key + KEY_STEP[card * 103 + 51 + dst - src]
             relocation = limited and src % COLS == 0 and dst % COLS == 0
             if relocation:
-                cells[CELLS] = left - 1
-            key = b"".join(whole)
+                new -= LEFT_UNIT
             # one lookup: a new position goes in at once as open with the next visit
             # number (every known one has DEAD or a smaller one)
-            seen = known.setdefault(key, counter)
+            seen = known.setdefault(new, counter)
             if seen != counter:  # proved lost, or open (its visit number)
-                if relocation:
-                    cells[CELLS] = left
-                cells[dst] = GAP
-                cells[src] = card
                 if seen == DEAD:
                     sleeps[-1] = _fall_asleep(z, move)
                 elif seen < lows[-1]:
                     lows[-1] = seen
                 continue
-            comp.append(key)
+            comp.append(new)
             nodes += 1
             if nodes >= check:
                 self.nodes = nodes
@@ -559,13 +600,12 @@ class _Search:
                     path.append(card)
                     path.append(src)
                     return WON, _steps(pos, path)
-                known[key] = DEAD
+                known[new] = DEAD
                 comp.pop()
                 sleeps[-1] = _fall_asleep(z, move)
                 if relocation:
                     left += 1
-                    cells[CELLS] = left
-                _take_back(cells, board, pos, gaps, card, src, dst)
+                _undo(board, pos, gaps, card, src, dst)
                 continue
             if nodes >= stop:
                 self.nodes = nodes
@@ -573,6 +613,8 @@ class _Search:
                 return CAPPED, []
             path.append(card)
             path.append(src)
+            keys.append(key)
+            key = new
             lows.append(counter)
             sleeps.append(_inherit(z, card, src, dst, pos, limited) if z else 0)
             counter += 1
