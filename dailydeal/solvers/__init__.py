@@ -35,7 +35,6 @@ VERSION = "9"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps 
 # same memory (int keys of 64 bytes): solves past the old limit change
 
 
-
 def solver_for(game: Game[Any]) -> SolverFn:
     """The solver the game's spec names, or the generic search when it names none."""
     module = load(spec_of(game).solver or "dailydeal.solvers.generic")
