@@ -35,17 +35,20 @@ from dailydeal.solvers.pyramid import _Search
 VARIANTS = [(game, variant) for game, table in GAMES.items() for variant in table]
 
 
-def random_positions(game: str, variant: str, count: int = 25) -> list[Game[Any]]:
-    """Positions reached by random legal moves from seeded deals (the engine's moves)."""
-    rng = random.Random(f"{game}/{variant}")
+def random_positions(
+    game: str, variant: str, count: int = 25, *, salt: str = "", moves: int | None = None
+) -> list[Game[Any]]:
+    """Positions reached by random legal moves from seeded deals (the engine's moves): up to
+    a random number under 120, or until none is left (at most ``moves``)."""
+    rng = random.Random(f"{salt}{game}/{variant}")
     out = []
     for _ in range(count):
         position = get_game(game, variant).from_seed(rng.randrange(2**64))
-        for _ in range(rng.randrange(120)):
-            moves = position.legal_moves()
-            if not moves:
+        for _ in range(rng.randrange(120) if moves is None else moves):
+            moves_now = position.legal_moves()
+            if not moves_now:
                 break
-            position.push(rng.choice(moves))
+            position.push(rng.choice(moves_now))
         out.append(position)
     return out
 
@@ -135,17 +138,7 @@ def test_gaps_players_redeal_as_the_engine() -> None:
 
 def played_out(game: str, variant: str, count: int = 12) -> list[Game[Any]]:
     """Positions played by random legal moves until none is left (or 3000 moves)."""
-    rng = random.Random(f"end/{game}/{variant}")
-    out = []
-    for _ in range(count):
-        position = get_game(game, variant).from_seed(rng.randrange(2**64))
-        for _ in range(3000):
-            moves = position.legal_moves()
-            if not moves:
-                break
-            position.push(rng.choice(moves))
-        out.append(position)
-    return out
+    return random_positions(game, variant, count, salt="end/", moves=3000)
 
 
 def core_status(position: Game[Any]) -> str:
