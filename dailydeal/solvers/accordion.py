@@ -278,7 +278,8 @@ class _Open(_Runner):
             dead.add(row)
             self.stack.append(row)
         first: i64 = row[0]
-        won = len(row) == 2  # a move leaves one pile: the whole stock is in the row
+        # every child is one pile fewer; the whole stock is in the row, so "dealt" is 0 of 0
+        won = is_won(0, len(row) - 1, 0)
         moves = pile_moves(row, self.jumps)
         for t in _ordered(row, mask, moves, self.rnd, self.jitter):
             i, j = moves[t]

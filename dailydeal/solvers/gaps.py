@@ -186,14 +186,11 @@ def _take_back(
     src: int,
     dst: int,
 ) -> None:
-    """Undo moving ``card`` from ``src`` to ``dst`` (cells and board, card positions, gap
-    list)."""
+    """Undo moving ``card`` from ``src`` to ``dst`` (cells, then what ``_undo`` takes back:
+    board, card positions, gap list)."""
     cells[dst] = GAP
     cells[src] = card
-    board[dst] = GAP
-    board[src] = card
-    pos[card] = src
-    _replace(gaps, src, dst)
+    _undo(board, pos, gaps, card, src, dst)
 
 
 UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
@@ -210,8 +207,8 @@ TABLE_LIMIT = 1_800_000
 
 
 def _undo(board: list[int], pos: list[int], gaps: list[int], card: int, src: int, dst: int) -> None:
-    """Undo moving ``card`` from ``src`` to ``dst`` in the last round (no cells to write:
-    the key is an int of its own)."""
+    """Undo moving ``card`` from ``src`` to ``dst`` (board, card positions, gap list): the
+    last round's take-back, whose key is an int of its own (no cells to write)."""
     board[dst] = GAP
     board[src] = card
     pos[card] = src
