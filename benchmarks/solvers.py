@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/solvers.py --game accordion --deals 1000 [--time-limit 10]
         [--variant V] [--jobs 2] [--clock cpu|wall] [--seed S ...] [--verbose]
-        [--reference NODES] [--fresh] [--slowest K]
+        [--reference NODES] [--fresh] [--slowest K] [--within 1,3] [--against LOG]
 
 Deals are seeds drawn from a SplitMix64 stream of their own (--stream), so they are
 random and not the small seeds the tests use (--seed S, repeated, runs given seeds
@@ -21,6 +21,16 @@ is its own (printed per deal with --verbose); "decided" is won plus lost.
 none of the pass count, threshold bound or pool check) within NODES nodes, and compares:
 where the reference finishes, its verdict and shortest length must be the solver's. Each
 disagreement is printed; ``reference_disagree`` counts them (the goal is 0).
+
+--within T1,T2,... also prints the share of deals decided within each of those CPU seconds
+(read from the per-deal times of this run): how the decided share grows with the time
+given, which says how much more time a higher share would take.
+
+--against LOG compares this run deal by deal with an earlier run's --verbose output (its
+lines "seed status ..."): the deals decided in one run and not in the other, each way,
+and the deals whose verdicts contradict (won in one, lost in the other: a bug). Two
+builds run side by side, each with --verbose, then one with --against the other's log,
+is the before/after comparison at equal load.
 
 --slowest K prints the K deals that took the most CPU (seed, status, nodes, seconds) and
 the distribution of nodes per deal (median, p90, p99, p99.9, max, and the total): node
@@ -92,6 +102,47 @@ def _solve_one(
     }
 
 
+def _read_log(path: str) -> dict[int, str]:
+    """seed -> status from a --verbose log (other lines are skipped)."""
+    out: dict[int, str] = {}
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            words = line.split()
+            if len(words) >= 2 and words[0].isdigit() and words[1] in STATUSES:
+                out[int(words[0])] = words[1]
+    return out
+
+
+def _print_against(per_deal: list[tuple[float, int, str, int]], path: str) -> int:
+    """This run against an earlier one, deal by deal; the number of contradictions."""
+    before = _read_log(path)
+    common = [(seed, status) for _, _, status, seed in per_deal if seed in before]
+    gained = [seed for seed, status in common
+              if status != "unknown" and before[seed] == "unknown"]
+    lost = [seed for seed, status in common
+            if status == "unknown" and before[seed] != "unknown"]
+    wrong = [seed for seed, status in common
+             if "unknown" not in (status, before[seed]) and status != before[seed]]
+    print(f"against {path}: {len(common)} deals in both, "
+          f"decided here only {len(gained)}, there only {len(lost)}, "
+          f"contradictions {len(wrong)}")
+    for name, seeds in (("decided here only", gained), ("there only", lost),
+                        ("CONTRADICTION", wrong)):
+        if seeds:
+            print(f"  {name}: " + " ".join(str(seed) for seed in seeds))
+    return len(wrong)
+
+
+def _print_within(per_deal: list[tuple[float, int, str, int]], limits: list[float]) -> None:
+    """The share of the deals decided within each CPU time of ``limits``."""
+    deals = max(1, len(per_deal))
+    shares = []
+    for limit in limits:
+        decided = sum(1 for cpu, _, status, _ in per_deal if status != "unknown" and cpu <= limit)
+        shares.append(f"{limit:g} s {100 * decided / deals:.1f}%")
+    print("decided within: " + ", ".join(shares))
+
+
 def _print_slowest(per_deal: list[tuple[float, int, str, int]], k: int) -> None:
     """The ``k`` deals that took the most CPU, then the nodes per deal's distribution and total."""
     print(f"slowest {min(k, len(per_deal))} deals (seed status nodes cpu):")
@@ -104,6 +155,7 @@ def _print_slowest(per_deal: list[tuple[float, int, str, int]], k: int) -> None:
     ) + f", total {sum(counts):.0f}")
 
 
+STATUSES = ("won", "lost", "unknown")
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
@@ -127,10 +179,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="Pyramid: compare with the reference search (NODES nodes each)")
     parser.add_argument("--slowest", type=int, default=0, metavar="K",
                         help="print the K slowest deals and the nodes' distribution")
+    parser.add_argument("--within", metavar="T1,T2,...",
+                        help="print the share decided within each of these CPU seconds")
+    parser.add_argument("--against", metavar="LOG",
+                        help="compare deal by deal with an earlier run's --verbose output")
     args = parser.parse_args(argv)
     get_game(args.game, args.variant)  # fail early on a bad name
     if args.reference is not None and args.game != "pyramid":
         parser.error("--reference is for Pyramid")
+    try:
+        within = [float(t) for t in args.within.split(",")] if args.within else []
+    except ValueError:
+        parser.error(f"--within takes seconds separated by commas, not {args.within!r}")
+    if args.against:
+        try:
+            _read_log(args.against)
+        except OSError as exc:
+            parser.error(f"--against: cannot read {args.against}: {exc.strerror}")
 
     if args.seed:
         seeds = list(args.seed)
@@ -186,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - started
     if args.slowest:
         _print_slowest(per_deal, args.slowest)
+    if within:
+        _print_within(per_deal, within)
+    contradictions = _print_against(per_deal, args.against) if args.against else 0
     summary = {
         "game": args.game,
         "variant": args.variant,
@@ -215,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{key:<{width}}  {value}")
     if args.json:
         print(json.dumps(summary))
-    return 1 if bad or disagree else 0
+    return 1 if bad or disagree or contradictions else 0
 
 
 if __name__ == "__main__":
