@@ -327,10 +327,11 @@ def test_positions_proved_lost_are_lost() -> None:
     """Second method for the table of positions proved lost, which the later passes
     skip: the naive search finds no win from any of them, in the real game (relocations
     left UNLIMITED) and in the limited games (at most that many relocations)."""
-    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _position, _Search
+    from dailydeal.solvers.gaps import CHEAP, DEAD, MET, UNLIMITED, _position, _Search
 
     cls = _no_redeal_class()
     checked = {"real": 0, "limited": 0}
+    kinds = {DEAD: 0, MET: 0, CHEAP: 0}
     for free in (12, 15):
         for i in range(12):
             game = small_deal(i, cls, free)
@@ -341,8 +342,9 @@ def test_positions_proved_lost_are_lost() -> None:
                 status, _ = search.round(bytearray(game.cells), 0, [5])
                 if status == "won" or (status == "lost" and search.relocations == UNLIMITED):
                     break
-            assert set(search.known.values()) <= {DEAD}  # no position left open
+            assert set(search.known.values()) <= set(kinds)  # no position left open
             for key in sorted(search.known)[:30]:
+                kinds[search.known[key]] += 1
                 cells, left = _position(key)
                 position = _position_game(cells, cls)
                 if left == UNLIMITED:
@@ -352,6 +354,35 @@ def test_positions_proved_lost_are_lost() -> None:
                     assert not naive_winnable(position, left), (free, i, left)
                     checked["limited"] += 1
     assert checked["real"] > 40 and checked["limited"] > 40, checked
+    assert min(kinds.values()) > 5, kinds  # each kind of proof (DEAD, MET, CHEAP) checked
+
+
+def test_a_cut_keeps_the_proofs_met_again_then_the_newest() -> None:
+    """A cut of the table keeps every open position with its visit number, the proofs met
+    again since the last cut (as DEAD: met again after this cut, they are kept by the
+    next), then the newest DEAD proofs up to ``keep``; never a CHEAP one."""
+    from dailydeal.solvers.gaps import CHEAP, DEAD, MET, _kept_open
+
+    known = {}
+    kinds = (DEAD, DEAD, CHEAP, MET, DEAD, CHEAP, DEAD)
+    for key in range(70):
+        known[key] = kinds[key % len(kinds)]
+    comp = [70, 71, 72]
+    for n, key in enumerate(comp):
+        known[key] = 1000 + n  # open: visit numbers
+    met = [key for key in range(70) if known[key] == MET]
+    kept = _kept_open(known, comp, 30)
+    assert {key: kept[key] for key in comp} == {70: 1000, 71: 1001, 72: 1002}
+    assert all(kept[key] == DEAD for key in met)
+    dead = [key for key in kept if key not in comp and key not in met]
+    assert len(met) + len(dead) == 30
+    newest = [key for key in range(70) if known[key] == DEAD][-len(dead):]
+    assert sorted(dead) == newest  # the newest DEAD ones, no CHEAP one
+    assert list(kept) == [*met, *newest, *comp]  # in order: the next cut reads the age
+    # the table is small: all of its DEAD and MET proofs kept, no CHEAP one
+    assert set(_kept_open(known, [], 1000)) == {
+        key for key in range(70) if known[key] in (DEAD, MET)
+    }
 
 
 def _limited_solve(game: Gaps, limit: int) -> tuple[str, int]:

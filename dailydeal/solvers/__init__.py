@@ -16,7 +16,7 @@ from dailydeal.games.spec import load
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "9"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+VERSION = "10"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
 # 3: Pyramid bounds count the recycles a position needs (passes_needed);
 # 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone;
 # Gaps without redeals raises the limit on relocations of its limited game;
@@ -32,7 +32,9 @@ VERSION = "9"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps 
 # 8: Pyramid bounds admissible again (issue 28): passes_needed's room test over the whole
 # cursor range, and no recycle counted twice by blocked_pass; some shortest lengths fall
 # 9: Gaps without redeals keeps 1,800,000 positions proved lost (was 1,390,000) in the
-# same memory (int keys of 64 bytes): solves past the old limit change
+# same memory (int keys of 64 bytes): solves past the old limit change;
+# 10: Gaps without redeals: a cut of that table keeps the proofs met again since the last
+# cut, then the newest, and drops first the cheap ones (one position to search again)
 
 
 def solver_for(game: Game[Any]) -> SolverFn:

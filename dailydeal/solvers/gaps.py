@@ -19,10 +19,12 @@ When no redeal is left from the start, the round is searched with Tarjan's stron
 connected components (2s moving between column-1 gaps make cycles): a completed component
 has had every position it reaches searched, none won, so its positions are kept as proved
 lost and later passes skip them. That table is bounded (``TABLE_LIMIT`` positions): past
-it the older half of it is forgotten (the open positions are all kept), which costs
-searching some again but proves nothing wrong (a position is only skipped while its
-proof is held), so the peak memory of a 10 s solve stays near 320 MB; its key is one int
-of 64 bytes (``_key``: the cards' cells in base 53) where the cells took 96 as bytes.
+it, it is cut to half, keeping the proofs met again since the last cut, then the newest,
+never the cheap ones (a position whose component entered no other one: searching it again
+costs one node), and every open position. A cut costs searching some positions again but
+proves nothing wrong (a position is only skipped while its proof is held), and the peak
+memory of a 10 s solve stays near 320 MB; its key is one int of 64 bytes (``_key``: the
+cards' cells in base 53) where the cells took 96 as bytes.
 (With redeals, the last rounds keep the plain search and its bytes keys: they are short
 and many, and the bookkeeping measured slower there.) The passes then take turns
 between a *limited* game (two turns in three) that allows at most k *relocations* (a 2
@@ -47,7 +49,6 @@ instead of 2.6, about 1.25 times the nodes per second).
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import Any, Final
 
 from dailydeal.games import Game
@@ -195,14 +196,16 @@ def _take_back(
 
 UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
 DEAD: Final = -1  # in ``_Search.known``: the position is proved lost
+MET: Final = -2  # ... and met again since the table was last cut (kept by the next cut)
+CHEAP: Final = -3  # ... its component entered no other position (dropped first by a cut)
 CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
-# The most positions ``_Search.known`` holds before its older half is forgotten (no
-# redeal left). An entry costs about 100 bytes (its int key, 64 bytes, see ``_key``, and
-# its dict slot; 150 with the 53-byte keys, when the limit was 1,390,000): the peak RSS
-# of a 10 s solve stays near 320 MB, as it was then (it grew to 1-2 GB before the table
-# was bounded). Not Final: the tests set a tiny one.
+# The most positions ``_Search.known`` holds before it is cut to half (no redeal left;
+# ``_kept_open`` says what a cut keeps). An entry costs about 100 bytes (its int key, 64
+# bytes, see ``_key``, and its dict slot; 150 with the 53-byte keys, when the limit was
+# 1,390,000): the peak RSS of a 10 s solve stays near 320 MB, as it was then (it grew to
+# 1-2 GB before the table was bounded). Not Final: the tests set a tiny one.
 TABLE_LIMIT = 1_800_000
 
 
@@ -262,13 +265,29 @@ def _forget(known: dict[int, int], comp: list[int]) -> None:
         del known[key]
 
 
-def _kept_open(known: dict[int, int], comp: list[int]) -> dict[int, int]:
-    """The table with its older half forgotten (a dict keeps the order of insertion: the
-    newest proofs are kept), and every open position (``comp``) with its visit number.
+def _kept_open(known: dict[int, int], comp: list[int], keep: int) -> dict[int, int]:
+    """The table cut to about ``keep`` proofs, and every open position (``comp``) with
+    its visit number. Kept first the proofs met again since the last cut (MET, kept as
+    DEAD: a second chance), then the newest (a dict keeps the order of insertion) but not
+    the CHEAP ones: a position whose component entered no other position costs one node
+    to search again, about what its entry saves.
     Sound: an entry DEAD is a proof kept to save work, and a position forgotten is
     searched again if met (its answer comes out the same); the open ones are what the
-    components' bookkeeping needs."""
-    kept = dict(islice(known.items(), len(known) // 2, None))
+    components' bookkeeping needs. Why: the passes restart from the root, so a proof that
+    served once tends to serve again, and most entries are cheap ones; keeping the newer
+    half alone forgot what the search needed (docs/solvers.md)."""
+    # one walk from the newest (a cut takes a fraction of a second: its cost counts)
+    met: list[int] = []
+    newest: list[int] = []
+    for key, value in reversed(known.items()):
+        if value == MET:
+            met.append(key)
+        elif value == DEAD and len(newest) < keep:
+            newest.append(key)
+    newest = newest[: max(0, keep - len(met))]
+    kept = {key: DEAD for key in reversed(met)}
+    for key in reversed(newest):
+        kept[key] = DEAD
     for key in comp:
         kept[key] = known[key]
     return kept
@@ -348,8 +367,9 @@ class _Search:
         # may make, UNLIMITED in the real game. A limited game is smaller (searched for
         # a quick win; its "lost" proves nothing about the real game).
         self.relocations = UNLIMITED
-        # Positions of the last round (the 52 cells and the relocations left) -> DEAD
-        # when proved lost (*with that many left*), kept from pass to pass; or, during a
+        # Positions of the last round (the 52 cells and the relocations left) -> DEAD,
+        # MET or CHEAP when proved lost (*with that many left*; the kind says what a cut
+        # keeps), kept from pass to pass; or, during a
         # pass, the visit number of a position in an open component. One table, so that
         # a new position costs one lookup (the open ones are forgotten when a pass ends).
         self.known: dict[int, int] = {}
@@ -471,7 +491,7 @@ class _Search:
         and what ``self.known`` records, are exact for it.
         """
         if len(self.known) > self.limit:  # between passes no position is open
-            self.known = _kept_open(self.known, [])
+            self.known = _kept_open(self.known, [], self.limit // 2)
             self.forgotten += 1
         self.table_limit = self.limit
         board = list(cells)  # the cells (written once a position is new)
@@ -487,7 +507,7 @@ class _Search:
         known = self.known
         budget = self.budget
         root = _key(board, left)
-        if root in known:  # DEAD: between passes no position is open
+        if root in known:  # proved lost: between passes no position is open
             return LOST, []
         # the moves left to try of every open position, one list: each position's moves
         # (the first to try last) above a mark, -1 - its visit number (moves are >= 0)
@@ -526,8 +546,9 @@ class _Search:
                 low = lows.pop()
                 sleeps.pop()
                 if low == i:  # a complete component: all of it is lost
+                    lost = CHEAP if counter - i == 1 else DEAD
                     while comp and known[comp[-1]] >= i:
-                        known[comp.pop()] = DEAD
+                        known[comp.pop()] = lost
                 elif low < lows[-1]:
                     lows[-1] = low
                 if not path:
@@ -560,7 +581,9 @@ class _Search:
             # number (every known one has DEAD or a smaller one)
             seen = known.setdefault(new, counter)
             if seen != counter:  # proved lost, or open (its visit number)
-                if seen == DEAD:
+                if seen < 0:  # proved lost (DEAD, MET or CHEAP)
+                    if seen == DEAD:
+                        known[new] = MET
                     sleeps[-1] = _fall_asleep(z, move)
                 elif seen < lows[-1]:
                     lows[-1] = seen
@@ -573,7 +596,7 @@ class _Search:
                     _forget(known, comp)
                     raise _OutOfBudget
                 if len(known) > self.table_limit:
-                    known = self.known = _kept_open(known, comp)
+                    known = self.known = _kept_open(known, comp, self.limit // 2)
                     self.forgotten += 1
                     # many open positions: room for limit / 2 more before the next
                     # cut, so that cuts stay rare
@@ -597,7 +620,7 @@ class _Search:
                     path.append(card)
                     path.append(src)
                     return WON, _steps(pos, path)
-                known[new] = DEAD
+                known[new] = CHEAP  # blocked: no move to search again
                 comp.pop()
                 sleeps[-1] = _fall_asleep(z, move)
                 if relocation:
