@@ -23,7 +23,7 @@ it, it is cut to half, keeping the proofs met again since the last cut, then the
 never the cheap ones (a position whose component entered no other one: searching it again
 costs one node), and every open position. A cut costs searching some positions again but
 proves nothing wrong (a position is only skipped while its proof is held), and the peak
-memory of a 10 s solve stays near 320 MB; its key is one int of 64 bytes (``_key``: the
+memory of a 10 s solve stays near 360 MB; its key is one int of 64 bytes (``_key``: the
 cards' cells in base 53) where the cells took 96 as bytes.
 (With redeals, the last rounds keep the plain search and its bytes keys: they are short
 and many, and the bookkeeping measured slower there.) The passes then take turns
@@ -203,10 +203,10 @@ CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 # The most positions ``_Search.known`` holds before it is cut to half (no redeal left;
 # ``_kept_open`` says what a cut keeps). An entry costs about 100 bytes (its int key, 64
-# bytes, see ``_key``, and its dict slot; 150 with the 53-byte keys, when the limit was
-# 1,390,000): the peak RSS of a 10 s solve stays near 320 MB, as it was then (it grew to
-# 1-2 GB before the table was bounded). Not Final: the tests set a tiny one.
-TABLE_LIMIT = 1_800_000
+# bytes, see ``_key``, and its dict slot): at 2,400,000 the hardest 10 s solve peaks at
+# 360 MB (331 MB at 1,800,000; it grew to 1-2 GB before the table was bounded), with a
+# third fewer cuts, each a quarter of a second. Not Final: the tests set a tiny one.
+TABLE_LIMIT = 2_400_000
 
 
 def _undo(board: list[int], pos: list[int], gaps: list[int], card: int, src: int, dst: int) -> None:
