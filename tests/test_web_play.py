@@ -113,9 +113,21 @@ def test_a_card_dragged_onto_its_partner_plays_the_pair(
     wrong = next(c for c in accessible if c not in (a, b) and value(c) + value(a) != 13)
     reason = api_state(site, id_, [*before, f"{a}+{wrong}"])["error"]["reason"]
 
+    def settled(card: str) -> Any:
+        """The card's box once it stays put (the cards may still be sliding: 200 ms FLIP
+        animations after the moves just played; a drop aimed mid-slide can miss)."""
+        locator, last = player.host.locator(CARD(card)), None
+        for _ in range(40):
+            box = locator.bounding_box()
+            if box is not None and box == last:
+                return box
+            last = box
+            page.wait_for_timeout(50)
+        return last
+
     def drag(source: str, target: str) -> None:
-        box = player.host.locator(CARD(source)).bounding_box()
-        to = player.host.locator(CARD(target)).bounding_box()
+        box = settled(source)
+        to = settled(target)
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
         page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=8)
