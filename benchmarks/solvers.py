@@ -53,7 +53,7 @@ from dailydeal import native
 from dailydeal.games import get_game, new_game
 from dailydeal.shuffle import SplitMix64
 from dailydeal.solvers import solve
-from dailydeal.solvers.base import Budget
+from dailydeal.solvers.base import STATUSES, Budget
 from dailydeal.verify import verify
 
 
@@ -155,7 +155,6 @@ def _print_slowest(per_deal: list[tuple[float, int, str, int]], k: int) -> None:
     ) + f", total {sum(counts):.0f}")
 
 
-STATUSES = ("won", "lost", "unknown")
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
@@ -191,9 +190,9 @@ def main(argv: list[str] | None = None) -> int:
         within = [float(t) for t in args.within.split(",")] if args.within else []
     except ValueError:
         parser.error(f"--within takes seconds separated by commas, not {args.within!r}")
-    if args.against:
+    if args.against:  # read at the end: the other run may still be writing it
         try:
-            _read_log(args.against)
+            open(args.against, encoding="utf-8").close()
         except OSError as exc:
             parser.error(f"--against: cannot read {args.against}: {exc.strerror}")
 
