@@ -16,7 +16,7 @@ from dailydeal.games.spec import load
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "10"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+VERSION = "11"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
 # 3: Pyramid bounds count the recycles a position needs (passes_needed);
 # 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone;
 # Gaps without redeals raises the limit on relocations of its limited game;
@@ -35,7 +35,9 @@ VERSION = "10"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps
 # same memory (int keys of 64 bytes): solves past the old limit change;
 # 10: Gaps without redeals: a cut of that table keeps the proofs met again since the last
 # cut, then the newest, and drops first the cheap ones (one position to search again);
-# it holds 2,400,000 positions (was 1,800,000)
+# it holds 2,400,000 positions (was 1,800,000);
+# 11: Gaps without redeals keeps that table in two generations (no cut): the old one is
+# dropped when the young one is full, a proof met in the old one moves to the young one
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
