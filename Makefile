@@ -12,6 +12,8 @@ RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 # The modules setup.py compiles with mypyc (pyproject.toml, [tool.dailydeal] compiled)
 COMPILED_SOURCES := $(shell $(PYTHON) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['dailydeal']['compiled'])")
+# ... and the C sources of those written in C (a .c beside the .py)
+C_SOURCES := $(wildcard $(COMPILED_SOURCES:.py=.c))
 # What setup.py needs to compile them (pyproject.toml: [build-system] requires and
 # [tool.dailydeal] compiler), quoted for the shell
 BUILD_REQUIRES := $(shell $(PYTHON) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb')); print(*map(repr, p['build-system']['requires'] + p['tool']['dailydeal']['compiler']))")
@@ -35,7 +37,7 @@ $(STAMP): $(RUNTIME)
 # The compiled solvers, in place (setup.py: the Python source runs until the build is
 # complete, and whenever a compiled module's source is newer than its build:
 # dailydeal/native.py). Again after an edit of a compiled module.
-$(BUILT): $(RUNTIME) $(COMPILED_SOURCES)
+$(BUILT): $(RUNTIME) $(COMPILED_SOURCES) $(C_SOURCES)
 	$(BIN)/pip install --quiet $(BUILD_REQUIRES)
 	$(BIN)/python setup.py --quiet build_ext --inplace
 	@touch $@

@@ -28,7 +28,7 @@ import tomllib
 from pathlib import Path
 from typing import IO, Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -47,14 +47,23 @@ def compiled_modules() -> list[str]:
     return list(config["tool"]["dailydeal"]["compiled"])
 
 
+def in_c(path: str) -> Path | None:
+    """The C source of module ``path`` when it is written in C (a .c beside the .py)."""
+    c = (ROOT / path).with_suffix(".c")
+    return c if c.is_file() else None
+
+
 def source_hashes(paths: list[str]) -> dict[str, str]:
-    """{module name: SHA-256 of its source}: what dailydeal.native compares at import."""
-    return {
-        path.removesuffix(".py").replace("/", "."): hashlib.sha256(
-            (ROOT / path).read_bytes()
-        ).hexdigest()
-        for path in paths
-    }
+    """{module name: SHA-256 of its source, and of its C source if any}: what
+    dailydeal.native compares at import (``native.source_digest``)."""
+    out = {}
+    for path in paths:
+        digest = hashlib.sha256((ROOT / path).read_bytes())
+        c = in_c(path)
+        if c is not None:
+            digest.update(c.read_bytes())
+        out[path.removesuffix(".py").replace("/", ".")] = digest.hexdigest()
+    return out
 
 
 def write_manifest(target: Path, modules: dict[str, str]) -> None:
@@ -147,16 +156,22 @@ def extensions() -> list[Any]:
     hold_build_lock()
     # the sources as mypyc reads them now: an edit during the build makes it stale at once
     _compiled_hashes.update(source_hashes(compiled_modules()))
+    paths = compiled_modules()
+    by_mypyc = [path for path in paths if in_c(path) is None]
     try:
         # separate=True: one extension per module, each inside the package (no top-level
         # shared library that an editable install could not import)
         return list(
-            mypycify(
-                ["--ignore-missing-imports", *compiled_modules()],
-                opt_level="3",
-                separate=True,
+            mypycify(["--ignore-missing-imports", *by_mypyc], opt_level="3", separate=True)
+        ) + [
+            Extension(
+                path.removesuffix(".py").replace("/", "."),
+                [str(Path(path).with_suffix(".c"))],
+                extra_compile_args=["-O3"],
             )
-        )
+            for path in paths
+            if path not in by_mypyc
+        ]
     except (Exception, SystemExit) as exc:  # mypyc's type check or code generation failed
         warn(f"mypyc could not compile the solvers ({exc}); installing plain Python")
         remove_in_tree_builds()

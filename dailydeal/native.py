@@ -67,14 +67,25 @@ def source_path(name: str) -> Path:
     return PACKAGE_DIR.parent.joinpath(*name.split(".")).with_suffix(".py")
 
 
+def source_digest(name: str) -> str:
+    """The SHA-256 of module ``name``'s source, and of its C source when it is written in C
+    too (a .c beside the .py: setup.py builds that one); "" when it cannot be read."""
+    path = source_path(name)
+    try:
+        digest = hashlib.sha256(path.read_bytes())
+        c = path.with_suffix(".c")
+        if c.is_file():
+            digest.update(c.read_bytes())
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
 def changed(manifest: dict[str, str]) -> list[str]:
     """The recorded modules whose source no longer matches the build."""
     out = []
     for name, digest in sorted(manifest.items()):
-        try:
-            now = hashlib.sha256(source_path(name).read_bytes()).hexdigest()
-        except OSError:
-            now = ""
+        now = source_digest(name)
         if now != digest:
             out.append(name)
     return out

@@ -285,22 +285,25 @@ def test_tiny_caps_many_passes_match_naive(cls: type[Gaps], monkeypatch: Any) ->
 
 
 def test_forgetting_the_table_keeps_verdicts(monkeypatch: Any) -> None:
-    """Generations of the table dropped (``GENERATION``, tiny here: mid-pass and between
-    passes) forget proofs, never make one: the verdicts of the whole solver (tiny caps,
-    limited and real passes) are still the naive search's."""
+    """The table aged (``TABLE_LIMIT`` tiny here: mid-pass, with positions open, and
+    between passes) forgets proofs, never makes one, and keeps the open positions the
+    components need: the verdicts of the whole solver (tiny caps, limited and real
+    passes) are still the naive search's."""
     import dailydeal.solvers.gaps as gaps_solver
 
     monkeypatch.setattr(gaps_solver, "LUBY_UNIT", 20)
-    monkeypatch.setattr(gaps_solver, "GENERATION", 20)
+    monkeypatch.setattr(gaps_solver, "TABLE_LIMIT", 20)
     cls = _no_redeal_class()
-    cut = 0
+    aged = forgotten = 0
     verdicts = {"won": 0, "lost": 0}
     for free in (13, 16):
         for i in range(12):
             result = _decided_as_naive(small_deal(i, cls, free), (free, i))
             verdicts[result.status] += 1
-            cut += result.stats["tables_forgotten"]
-    assert cut > 24 and verdicts["won"] > 3 and verdicts["lost"] > 3, (cut, verdicts)
+            aged += result.stats["tables_aged"]
+            forgotten += result.stats["positions_forgotten"]
+    assert aged > 24 and forgotten > 24 * 10, (aged, forgotten)
+    assert verdicts["won"] > 3 and verdicts["lost"] > 3, verdicts
 
 
 def _decided_as_naive(game: Gaps, where: object) -> SolveResult:
@@ -326,14 +329,15 @@ def _position_game(cells: Sequence[int], cls: type[Gaps]) -> Gaps:
 def test_positions_proved_lost_are_lost(monkeypatch: Any) -> None:
     """Second method for the table of positions proved lost, which the later passes
     skip: the naive search finds no win from any of them, in the real game (relocations
-    left UNLIMITED) and in the limited games (at most that many relocations), in both
-    generations (``GENERATION`` small here, so that the old one is in use)."""
+    left UNLIMITED) and in the limited games (at most that many relocations), the table
+    aged now and then (``TABLE_LIMIT`` small here)."""
     import dailydeal.solvers.gaps as gaps_solver
     from dailydeal.solvers.gaps import DEAD, UNLIMITED, _position, _Search
 
-    monkeypatch.setattr(gaps_solver, "GENERATION", 12)
+    monkeypatch.setattr(gaps_solver, "TABLE_LIMIT", 8)
     cls = _no_redeal_class()
-    checked = {"real": 0, "limited": 0, "young": 0, "old": 0}
+    checked = {"real": 0, "limited": 0}
+    aged = 0
     for free in (12, 15):
         for i in range(12):
             game = small_deal(i, cls, free)
@@ -344,36 +348,29 @@ def test_positions_proved_lost_are_lost(monkeypatch: Any) -> None:
                 status, _ = search.round(bytearray(game.cells), 0, [5])
                 if status == "won" or (status == "lost" and search.relocations == UNLIMITED):
                     break
-            for name, table in (("young", search.known), ("old", search.old)):
-                assert set(table.values()) <= {DEAD}  # proofs only: no position left open
-                for key in sorted(table)[:15]:
-                    checked[name] += 1
-                    cells, left = _position(key)
-                    position = _position_game(cells, cls)
-                    if left == UNLIMITED:
-                        assert not naive_winnable(position), (free, i)
-                        checked["real"] += 1
-                    else:
-                        assert not naive_winnable(position, left), (free, i, left)
-                        checked["limited"] += 1
-    assert min(checked.values()) > 40, checked
+            aged += search.aged
+            items = search.known.items()
+            assert {value for _, value in items} <= {DEAD}  # proofs only: none left open
+            for key, _ in sorted(items)[:15]:
+                cells, left = _position(key)
+                position = _position_game(cells, cls)
+                if left == UNLIMITED:
+                    assert not naive_winnable(position), (free, i)
+                    checked["real"] += 1
+                else:
+                    assert not naive_winnable(position, left), (free, i, left)
+                    checked["limited"] += 1
+    assert min(checked.values()) > 12 and aged > 24, (checked, aged)
 
 
-def test_a_new_generation_moves_the_open_positions_and_takes_back_what_is_met() -> None:
-    """When the young table becomes the old one, the open positions (with their visit
-    numbers) move to the new young one, so that the old one holds proofs only; a later
-    pass that meets a proof of the old generation moves it back to the young one (and
-    searches fewer positions than a search without them: the proofs serve)."""
-    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _next_generation, _Search
-
-    young = {key: DEAD for key in range(50)}
-    young.update({50: 7, 51: 8, 52: 9})  # open: visit numbers
-    new = _next_generation(young, [50, 51, 52])
-    assert new == {50: 7, 51: 8, 52: 9}
-    assert young == {key: DEAD for key in range(50)}
+def test_the_proofs_kept_serve_the_next_pass() -> None:
+    """A pass cut short leaves proofs only (its open positions are deleted), and the next
+    pass, which meets them, searches fewer positions than a search without them, to the
+    same verdict."""
+    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _Search
 
     cls = _no_redeal_class()
-    moved = 0
+    served = 0
     for free in (14, 16):
         for i in range(12):
             game = small_deal(i, cls, free)
@@ -382,49 +379,17 @@ def test_a_new_generation_moves_the_open_positions_and_takes_back_what_is_met() 
             status, _ = search.round(bytearray(game.cells), 0, [30])
             if status != "capped":
                 continue  # decided at once: nothing for a second pass to meet
-            search.old, search.known = search.known, {}  # as when the young one is full
+            items = search.known.items()
+            assert items and {value for _, value in items} == {DEAD}, (free, i)
+            assert len(items) < search.nodes  # the open ones went
             first = search.nodes
             verdict, _ = search.round(bytearray(game.cells), 0, [10**6])
-            again = set(search.known) & set(search.old)
-            assert again and all(search.known[key] == DEAD for key in again), (free, i)
             fresh = _Search(0, 0, 0, Budget())
             fresh.relocations = UNLIMITED
             assert fresh.round(bytearray(game.cells), 0, [10**6])[0] == verdict, (free, i)
-            assert search.nodes - first < fresh.nodes, (free, i)  # the old proofs served
-            moved += 1
-    assert moved > 5, moved
-
-
-def test_positions_deleted_count_towards_the_limit() -> None:
-    """The open positions of a pass cut short are deleted from the young table, and a
-    deleted entry keeps its dict slot: they count towards the limit (else a full young
-    table doubled to 2**22 slots: 450 MB), and a table with many of them is rebuilt
-    without them rather than aged."""
-    from dailydeal.solvers.gaps import DEAD, UNLIMITED, _Search
-
-    cls = _no_redeal_class()
-    search = _Search(0, 0, 0, Budget())
-    search.relocations = UNLIMITED
-    status, _ = search.round(bytearray(small_deal(0, cls, 16).cells), 0, [30])
-    assert status == "capped" and search.deleted > 0  # its open positions, deleted
-
-    search = _Search(0, 0, 0, Budget())
-    search.limit = 100
-    search.known = {key: DEAD if key < 90 else key for key in range(100)}
-    search._forget(search.known, list(range(90, 100)))
-    assert search.deleted == 10 and len(search.known) == 90
-    proofs = search.known
-    search._make_room([])  # few deleted: the young table becomes the old one
-    assert search.old is proofs and search.known == {}
-    assert (search.deleted, search.forgotten, search.compacted) == (0, 1, 0)
-
-    search.known = {key: DEAD if key < 50 else key for key in range(90)}
-    search._forget(search.known, list(range(50, 90)))
-    table = search.known
-    search._make_room([])  # many deleted: rebuilt without them, kept young
-    assert search.known == {key: DEAD for key in range(50)} and search.known is not table
-    assert search.old is proofs
-    assert (search.deleted, search.forgotten, search.compacted) == (0, 1, 1)
+            assert search.nodes - first < fresh.nodes, (free, i)  # the proofs served
+            served += 1
+    assert served > 5, served
 
 
 def _limited_solve(game: Gaps, limit: int) -> tuple[str, int]:

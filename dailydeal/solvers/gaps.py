@@ -18,15 +18,12 @@ no cap was hit was exhaustive, which proves the position lost.
 When no redeal is left from the start, the round is searched with Tarjan's strongly
 connected components (2s moving between column-1 gaps make cycles): a completed component
 has had every position it reaches searched, none won, so its positions are kept as proved
-lost and later passes skip them. That table is bounded, in two generations of at most
-``GENERATION`` positions: new proofs go to the young one; once it is full it becomes the
-old one and the old one is dropped, and a position met in the old one moves back to the
-young one (a proof that served once tends to serve again: the passes restart from the
-deal). Dropping a generation costs searching some positions again but proves nothing
-wrong (a position is only skipped while its proof is held); it costs no walk of the
-table, where a cut of one table rebuilt half of it (0.45 s a cut at 2,400,000 positions),
-and a 10 s solve peaks near 330 MB (402 MB at most over 1,000 deals); a key is one int of 64 bytes
-(``_key``: the cards' cells in base 53) where the cells took 96 as bytes.
+lost and later passes skip them. That table (``table.PositionTable``: 40 bytes a position
+in its C build, where a dict took about 100) is bounded at ``TABLE_LIMIT`` positions: past
+it, the proofs least recently written or met are dropped, down to three quarters of it.
+Dropping a proof costs searching its position again if it is met, never a wrong answer
+(a position is only skipped while its proof is held). A key is one int (``_key``: the
+cards' cells in base 53) where the cells took 96 bytes as bytes.
 (With redeals, the last rounds keep the plain search and its bytes keys: they are short
 and many, and the bookkeeping measured slower there.) The passes then take turns
 between a *limited* game (two turns in three) that allows at most k *relocations* (a 2
@@ -71,6 +68,7 @@ from dailydeal.games.rules.gaps import (
 from dailydeal.games.rules.gaps import kept_signature as _kept  # the redeal signature
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
+from dailydeal.solvers.table import DEAD, PositionTable
 
 CAPPED: Final = "capped"
 
@@ -197,18 +195,17 @@ def _take_back(
 
 
 UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
-DEAD: Final = -1  # in ``_Search.known``: the position is proved lost
 CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 
-# The most positions a generation of the table of positions proved lost holds (no redeal
-# left; ``_Search.known`` and ``_Search.old``). An entry costs about 100 bytes (its int
-# key, 64 bytes, see ``_key``, and its dict slot); a dict of 2**21 slots holds up to
-# 1,398,101 entries (42 MB; one more and it doubles), so a generation of 1,390,000 (and
-# the few hundred positions that may come in between two looks at its size) stays at that
-# size: 2,780,000 positions at most, where one table cut to half held 2,400,000 (it grew
-# to 1-2 GB before the table was bounded). Not Final: the tests set a tiny one.
-GENERATION = 1_390_000
+# The most positions the table of the last round holds (no redeal left; ``_Search.known``)
+# before it is aged down to three quarters of it. The C build's table (table.c) doubles
+# each of its 256 parts when three quarters full: 6,000,000 positions fill 256 parts of
+# 2**15 slots of 40 bytes, 335 MB, one more doubling would take 670 (the fullest of the
+# parts holds about 24,000 of its 24,576 then). A 10 s solve makes about 6,000,000
+# positions. (The Python build keeps them in a dict: about 100 bytes each.) Not Final:
+# the tests set a tiny one.
+TABLE_LIMIT = 6_000_000
 
 
 def _undo(board: list[int], pos: list[int], gaps: list[int], card: int, src: int, dst: int) -> None:
@@ -261,15 +258,10 @@ def _position(key: int) -> tuple[list[int], int]:
     return cells, key // LEFT_UNIT
 
 
-def _next_generation(young: dict[int, int], comp: list[int]) -> dict[int, int]:
-    """The young table becoming the old one: the new young one, which takes the open
-    positions (``comp``, with their visit numbers) out of it, so that the old one holds
-    proofs only. Sound: an entry DEAD is a proof kept to save work, and a position
-    forgotten is searched again if met (its answer comes out the same); the open ones are
-    what the components' bookkeeping needs. Nothing is walked but the open positions: a
-    cut that rebuilt half of one table took 0.45 s at 2,400,000 positions, mostly hashing
-    the keys it kept again."""
-    return {key: young.pop(key) for key in comp}
+def _forget(known: PositionTable, comp: list[int]) -> None:
+    """A pass ends with components still open: their positions are not proved lost."""
+    for key in comp:
+        del known[key]
 
 
 def _asleep(z: int, move: int) -> bool:
@@ -349,48 +341,19 @@ class _Search:
         # Positions of the last round (the 52 cells and the relocations left) -> DEAD
         # when proved lost (*with that many left*), kept from pass to pass; or, during a
         # pass, the visit number of a position in an open component. One table, so that
-        # a position costs one lookup there (the open ones are forgotten when a pass
-        # ends): the young generation.
-        self.known: dict[int, int] = {}
-        # The old generation: proofs only (DEAD), looked up when a position is not in the
-        # young one; one met there moves back to the young one.
-        self.old: dict[int, int] = {}
-        # the young table becomes the old one once it holds more than ``table_limit``
-        # (``limit``, or more while many positions are open): the times it did
-        self.limit = GENERATION
+        # a position costs one lookup there (the open ones are forgotten when a pass ends).
+        self.known = PositionTable()
+        # it is aged once it holds more than ``table_limit`` (``limit``, or more while
+        # many positions are open): the times it was, and the proofs it dropped
+        self.limit = TABLE_LIMIT
         self.table_limit = self.limit
+        self.aged = 0
         self.forgotten = 0
-        # Positions deleted from the young table since it was made (the open ones of the
-        # passes cut short). A deleted entry keeps its slot until the dict is rebuilt; a
-        # dict whose slots are used up is rebuilt with at least three times its entries'
-        # count, so one of 2**21 slots holding 700,000 or more goes to 2**22: a young
-        # table of under 1,390,000 positions and enough deleted ones did (peak RSS 450
-        # MB). So they count towards the limit, and a table with many of them is rebuilt
-        # without them (0.17 s for 1,000,000 entries: their hashes are kept) rather than
-        # aged.
-        self.deleted = 0
-        self.compacted = 0
 
-    def _forget(self, known: dict[int, int], comp: list[int]) -> None:
-        """A pass ends with components still open: their positions are not proved lost."""
-        for key in comp:
-            del known[key]
-        self.deleted += len(comp)
-
-    def _make_room(self, comp: list[int]) -> dict[int, int]:
-        """The young table once it is full (``comp``: the positions open now): rebuilt
-        without its deleted entries when they are many, else the new young one."""
-        known = self.known
-        if self.deleted > self.limit // 4 and len(known) < self.limit * 3 // 4:
-            self.compacted += 1
-            known = dict(known)
-        else:
-            self.old = known
-            known = _next_generation(known, comp)
-            self.forgotten += 1
-        self.known = known
-        self.deleted = 0
-        return known
+    def _make_room(self) -> None:
+        """The table is full: drop the proofs least recently used, down to 3/4 of it."""
+        self.aged += 1
+        self.forgotten += self.known.age(self.limit * 3 // 4)
 
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
@@ -502,8 +465,8 @@ class _Search:
         keyed by ``_key``: the graph searched is that of these pairs, so its components,
         and what ``self.known`` records, are exact for it.
         """
-        if len(self.known) + self.deleted > self.limit:  # between passes none is open
-            self._make_room([])
+        if len(self.known) > self.limit:  # between passes none is open
+            self._make_room()
         self.table_limit = self.limit
         board = list(cells)  # the cells (written once a position is new)
         left = self.relocations
@@ -516,10 +479,9 @@ class _Search:
             else:
                 pos[c] = i
         known = self.known
-        old = self.old
         budget = self.budget
         root = _key(board, left)
-        if root in known or root in old:  # proved lost: between passes no position is open
+        if root in known:  # proved lost: between passes no position is open
             return LOST, []
         # the moves left to try of every open position, one list: each position's moves
         # (the first to try last) above a mark, -1 - its visit number (moves are >= 0)
@@ -597,23 +559,18 @@ class _Search:
                 elif seen < lows[-1]:
                     lows[-1] = seen
                 continue
-            if new in old:  # proved lost, in the old generation: now in the young one
-                known[new] = DEAD
-                sleeps[-1] = _fall_asleep(z, move)
-                continue
             comp.append(new)
             nodes += 1
             if nodes >= check:
                 self.nodes = nodes
                 if budget.spent(nodes):
-                    self._forget(known, comp)
+                    _forget(known, comp)
                     raise _OutOfBudget
-                if len(known) + self.deleted > self.table_limit:
-                    known = self._make_room(comp)
-                    old = self.old
-                    # many open positions: room for limit / 2 more before the next
-                    # generation, so that generations stay long
-                    self.table_limit = max(self.limit, len(comp) + self.limit // 2)
+                if len(known) > self.table_limit:
+                    self._make_room()
+                    # many open positions (never dropped): room for limit / 4 more
+                    # before the next aging, so that it does not come at every look
+                    self.table_limit = max(self.limit, len(known) + self.limit // 4)
                 check = nodes + CHECK
                 if budget.max_nodes is not None and budget.max_nodes < check:
                     check = budget.max_nodes
@@ -629,7 +586,7 @@ class _Search:
                 moves.pop()
                 if is_won(board):
                     self.nodes = nodes
-                    self._forget(known, comp)
+                    _forget(known, comp)
                     path.append(card)
                     path.append(src)
                     return WON, _steps(pos, path)
@@ -642,7 +599,7 @@ class _Search:
                 continue
             if nodes >= stop:
                 self.nodes = nodes
-                self._forget(known, comp)
+                _forget(known, comp)
                 return CAPPED, []
             path.append(card)
             path.append(src)
@@ -754,8 +711,8 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     except _OutOfBudget:
         status = UNKNOWN
     stats["redeals_tried"] = search.redeals_tried
-    stats["tables_forgotten"] = search.forgotten  # generations of the table dropped
-    stats["tables_compacted"] = search.compacted
+    stats["tables_aged"] = search.aged  # the table of the last round was full
+    stats["positions_forgotten"] = search.forgotten  # the proofs aging dropped
     stats["streamlined_passes"] = sum(n for level, n in runs.items() if level != UNLIMITED)
     moves = [_notation(s) for s in steps] if status == WON else []
     return SolveResult(status, moves, search.nodes, budget.elapsed(), stats)

@@ -1,0 +1,543 @@
+/* dailydeal.solvers.table, in C: the table of positions of the Gaps solver.
+ *
+ * table.py is the reference (its docstrings say what each operation does); this module
+ * does the same, operation for operation, with the same answers and the same positions
+ * dropped by age(), so that a search gives the same nodes with either. What differs is
+ * the cost: a Python dict holds each key as an int object of 64 bytes plus a slot of
+ * about 30 bytes; here a position is one record of 40 bytes (its key's 36 bytes, little
+ * endian, and its value) in an open-addressed table (linear probing, deletion by
+ * backward shift: no tombstones), about 53 bytes a position at the most filled.
+ *
+ * The table is split into SEGMENTS parts by the top bits of the key's hash; each part
+ * doubles on its own when three quarters full, so growing never holds two copies of the
+ * whole table (a dict does, briefly), and each part's slots are mapped from the system
+ * (mmap) when large, so that what is freed is given back at once.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#define HAVE_MMAP 1
+#endif
+
+#define KEY_BYTES 36        /* keys are ints 0 <= key < 2**288 */
+#define SEGMENT_SHIFT 56    /* the top 8 bits of the hash choose the part */
+#define SEGMENTS 256
+#define FIRST_SLOTS 64      /* slots of a part at first (a power of 2) */
+#define MMAP_BYTES 65536    /* parts this large are mapped, not malloc'ed */
+#define EPOCH_STAMPS 65536  /* table.py EPOCH: stamps per epoch */
+#define DEAD (-1)
+
+/* val: 0 empty, n + 1 an open position of visit number n, -1 - e proved lost at epoch e */
+typedef struct {
+    uint8_t key[KEY_BYTES];
+    int32_t val;
+} Record;
+
+typedef struct {
+    Record *slots;
+    size_t mask; /* slots - 1 */
+    size_t used;
+} Part;
+
+typedef struct {
+    PyObject_HEAD
+    Part parts[SEGMENTS];
+    Py_ssize_t len;
+    int32_t epoch;
+    int32_t stamps;        /* stamps made in this epoch */
+    Py_ssize_t *per_epoch; /* entries proved lost, per epoch of their stamp */
+    Py_ssize_t epochs;     /* length of per_epoch */
+} Table;
+
+static Record *alloc_slots(size_t n)
+{
+    size_t bytes = n * sizeof(Record);
+#ifdef HAVE_MMAP
+    if (bytes >= MMAP_BYTES) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : (Record *)p;
+    }
+#endif
+    return (Record *)PyMem_RawCalloc(n, sizeof(Record));
+}
+
+static void free_slots(Record *p, size_t n)
+{
+    if (p == NULL)
+        return;
+#ifdef HAVE_MMAP
+    if (n * sizeof(Record) >= MMAP_BYTES) {
+        munmap(p, n * sizeof(Record));
+        return;
+    }
+#endif
+    PyMem_RawFree(p);
+}
+
+static inline uint64_t hash_key(const uint8_t *k)
+{
+    uint64_t w[4];
+    uint32_t t;
+    memcpy(w, k, 32);
+    memcpy(&t, k + 32, 4);
+    uint64_t h = (uint64_t)t * 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 4; i++) {
+        h = (h ^ w[i]) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 31;
+    }
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* The key's 36 bytes, or -1 with an exception (not an int, negative, 2**288 or more). */
+static int key_bytes(PyObject *key, uint8_t *out)
+{
+    if (!PyLong_Check(key)) {
+        PyErr_Format(PyExc_TypeError, "a position's key is an int, not %.100s",
+                     Py_TYPE(key)->tp_name);
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t n = PyLong_AsNativeBytes(key, out, KEY_BYTES,
+                                        Py_ASNATIVEBYTES_LITTLE_ENDIAN |
+                                            Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                                            Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (n < 0)
+        return -1;
+    if (n > KEY_BYTES) {
+        PyErr_SetString(PyExc_OverflowError, "a position's key is below 2**288");
+        return -1;
+    }
+    return 0;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)key, out, KEY_BYTES, 1, 0) < 0)
+        return -1;
+    return 0;
+#endif
+}
+
+/* The record of key k in part p: its own, or the empty one where it would go. */
+static inline Record *find(Part *p, const uint8_t *k, uint64_t h)
+{
+    size_t i = (size_t)h & p->mask;
+    for (;;) {
+        Record *r = &p->slots[i];
+        if (r->val == 0 || memcmp(r->key, k, KEY_BYTES) == 0)
+            return r;
+        i = (i + 1) & p->mask;
+    }
+}
+
+static int grow(Part *p)
+{
+    size_t n = p->mask + 1, m = n * 2;
+    Record *slots = alloc_slots(m);
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        Record *r = &p->slots[i];
+        if (r->val == 0)
+            continue;
+        size_t j = (size_t)hash_key(r->key) & (m - 1);
+        while (slots[j].val != 0)
+            j = (j + 1) & (m - 1);
+        slots[j] = *r;
+    }
+    free_slots(p->slots, n);
+    p->slots = slots;
+    p->mask = m - 1;
+    return 0;
+}
+
+/* Empty slot i of part p, moving back the records after it that may take its place. */
+static void remove_at(Part *p, size_t i)
+{
+    size_t j = i, mask = p->mask;
+    for (;;) {
+        j = (j + 1) & mask;
+        Record *r = &p->slots[j];
+        if (r->val == 0)
+            break;
+        size_t home = (size_t)hash_key(r->key) & mask;
+        /* r may fill the hole at i unless its home lies after i, up to j */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            p->slots[i] = *r;
+            i = j;
+        }
+    }
+    p->slots[i].val = 0;
+    p->used--;
+}
+
+static int next_stamp(Table *t)
+{
+    if (++t->stamps < EPOCH_STAMPS)
+        return 0;
+    t->stamps = 0;
+    t->epoch++;
+    if (t->epoch >= t->epochs) {
+        Py_ssize_t n = t->epochs * 2;
+        Py_ssize_t *more = PyMem_Realloc(t->per_epoch, (size_t)n * sizeof(Py_ssize_t));
+        if (more == NULL) {
+            t->epoch--; /* the stamp stays in this epoch */
+            PyErr_NoMemory();
+            return -1;
+        }
+        memset(more + t->epochs, 0, (size_t)(n - t->epochs) * sizeof(Py_ssize_t));
+        t->per_epoch = more;
+        t->epochs = n;
+    }
+    return 0;
+}
+
+/* Write v (DEAD or a visit number) into r, which holds a position (or is being filled). */
+static int put(Table *t, Record *r, int32_t v)
+{
+    if (r->val < 0)
+        t->per_epoch[-1 - r->val]--;
+    if (v == DEAD) {
+        r->val = -1 - t->epoch;
+        t->per_epoch[t->epoch]++;
+        return next_stamp(t);
+    }
+    r->val = v + 1;
+    return 0;
+}
+
+/* What a read answers: DEAD (stamped again when from an older epoch) or the visit number. */
+static inline int read_value(Table *t, Record *r, int32_t *out)
+{
+    if (r->val > 0) {
+        *out = r->val - 1;
+        return 0;
+    }
+    *out = DEAD;
+    if (-1 - r->val != t->epoch)
+        return put(t, r, DEAD);
+    return 0;
+}
+
+static int value_of(PyObject *value, int32_t *out)
+{
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < DEAD || v >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "a value is DEAD (-1) or a visit number 0 <= n < 2**31 - 1");
+        return -1;
+    }
+    *out = (int32_t)v;
+    return 0;
+}
+
+/* The part and record of key; *found says whether it holds the key. */
+static int locate(Table *t, PyObject *key, uint8_t *k, Part **part, Record **rec, int *found)
+{
+    if (key_bytes(key, k) < 0)
+        return -1;
+    uint64_t h = hash_key(k);
+    Part *p = &t->parts[h >> SEGMENT_SHIFT];
+    Record *r = find(p, k, h);
+    *part = p;
+    *rec = r;
+    *found = r->val != 0;
+    return 0;
+}
+
+/* Insert v for key k (absent, its empty record r in part p). */
+static int insert(Table *t, Part *p, Record *r, const uint8_t *k, int32_t v)
+{
+    if ((p->used + 1) * 4 > (p->mask + 1) * 3) {
+        if (grow(p) < 0)
+            return -1;
+        r = find(p, k, hash_key(k));
+    }
+    memcpy(r->key, k, KEY_BYTES);
+    r->val = 0;
+    p->used++;
+    t->len++;
+    return put(t, r, v);
+}
+
+static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    if (PyTuple_GET_SIZE(args) || (kwds && PyDict_GET_SIZE(kwds))) {
+        PyErr_SetString(PyExc_TypeError, "PositionTable() takes no arguments");
+        return NULL;
+    }
+    Table *t = (Table *)type->tp_alloc(type, 0);
+    if (t == NULL)
+        return NULL;
+    t->epochs = 16;
+    t->per_epoch = PyMem_Calloc((size_t)t->epochs, sizeof(Py_ssize_t));
+    if (t->per_epoch == NULL) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
+    for (int i = 0; i < SEGMENTS; i++) {
+        t->parts[i].slots = alloc_slots(FIRST_SLOTS);
+        if (t->parts[i].slots == NULL) {
+            Py_DECREF(t);
+            return PyErr_NoMemory();
+        }
+        t->parts[i].mask = FIRST_SLOTS - 1;
+    }
+    return (PyObject *)t;
+}
+
+static void Table_dealloc(Table *t)
+{
+    for (int i = 0; i < SEGMENTS; i++)
+        free_slots(t->parts[i].slots, t->parts[i].mask + 1);
+    PyMem_Free(t->per_epoch);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static Py_ssize_t Table_len(Table *t) { return t->len; }
+
+static PyObject *Table_getitem(Table *t, PyObject *key)
+{
+    uint8_t k[KEY_BYTES];
+    Part *p;
+    Record *r;
+    int found;
+    int32_t v;
+    if (locate(t, key, k, &p, &r, &found) < 0)
+        return NULL;
+    if (!found) {
+        PyErr_SetObject(PyExc_KeyError, key);
+        return NULL;
+    }
+    if (read_value(t, r, &v) < 0)
+        return NULL;
+    return PyLong_FromLong(v);
+}
+
+static int Table_setitem(Table *t, PyObject *key, PyObject *value)
+{
+    uint8_t k[KEY_BYTES];
+    Part *p;
+    Record *r;
+    int found;
+    int32_t v;
+    if (locate(t, key, k, &p, &r, &found) < 0)
+        return -1;
+    if (value == NULL) { /* del table[key] */
+        if (!found) {
+            PyErr_SetObject(PyExc_KeyError, key);
+            return -1;
+        }
+        if (r->val < 0)
+            t->per_epoch[-1 - r->val]--;
+        remove_at(p, (size_t)(r - p->slots));
+        t->len--;
+        return 0;
+    }
+    if (value_of(value, &v) < 0)
+        return -1;
+    if (found)
+        return put(t, r, v);
+    return insert(t, p, r, k, v);
+}
+
+static int Table_contains(Table *t, PyObject *key)
+{
+    uint8_t k[KEY_BYTES];
+    Part *p;
+    Record *r;
+    int found;
+    int32_t v;
+    if (locate(t, key, k, &p, &r, &found) < 0)
+        return -1;
+    if (found && read_value(t, r, &v) < 0)
+        return -1;
+    return found;
+}
+
+static PyObject *Table_setdefault(Table *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "setdefault(key, value) takes 2 arguments");
+        return NULL;
+    }
+    uint8_t k[KEY_BYTES];
+    Part *p;
+    Record *r;
+    int found;
+    int32_t v;
+    if (locate(t, args[0], k, &p, &r, &found) < 0)
+        return NULL;
+    if (found) {
+        if (read_value(t, r, &v) < 0)
+            return NULL;
+        return PyLong_FromLong(v);
+    }
+    if (value_of(args[1], &v) < 0 || insert(t, p, r, k, v) < 0)
+        return NULL;
+    Py_INCREF(args[1]);
+    return args[1];
+}
+
+static PyObject *Table_pop(Table *t, PyObject *key)
+{
+    uint8_t k[KEY_BYTES];
+    Part *p;
+    Record *r;
+    int found;
+    if (locate(t, key, k, &p, &r, &found) < 0)
+        return NULL;
+    if (!found) {
+        PyErr_SetObject(PyExc_KeyError, key);
+        return NULL;
+    }
+    int32_t v = r->val > 0 ? r->val - 1 : DEAD;
+    if (r->val < 0)
+        t->per_epoch[-1 - r->val]--;
+    remove_at(p, (size_t)(r - p->slots));
+    t->len--;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Table_age(Table *t, PyObject *arg)
+{
+    Py_ssize_t keep = PyLong_AsSsize_t(arg);
+    if (keep == -1 && PyErr_Occurred())
+        return NULL;
+    if (keep < 0) {
+        PyErr_SetString(PyExc_ValueError, "age(keep): keep is 0 or more");
+        return NULL;
+    }
+    if (t->len <= keep)
+        return PyLong_FromLong(0);
+    /* the oldest epochs whose entries, all dropped, bring the table down to keep */
+    Py_ssize_t need = t->len - keep, sum = 0;
+    int32_t below = 0;
+    while (below <= t->epoch && sum < need)
+        sum += t->per_epoch[below++];
+    Py_ssize_t dropped = 0;
+    for (int s = 0; s < SEGMENTS; s++) {
+        Part *p = &t->parts[s];
+        for (size_t i = 0; i <= p->mask;) {
+            int32_t val = p->slots[i].val;
+            if (val < 0 && -1 - val < below) {
+                remove_at(p, i); /* what moves into slot i is looked at next */
+                dropped++;
+                continue;
+            }
+            i++;
+        }
+    }
+    for (int32_t e = 0; e < below; e++)
+        t->per_epoch[e] = 0;
+    t->len -= dropped;
+    return PyLong_FromSsize_t(dropped);
+}
+
+static PyObject *Table_get_epoch(Table *t, void *closure) { return PyLong_FromLong(t->epoch); }
+
+static PyObject *Table_get_slots(Table *t, void *closure)
+{
+    size_t n = 0;
+    for (int s = 0; s < SEGMENTS; s++)
+        n += t->parts[s].mask + 1;
+    return PyLong_FromSize_t(n);
+}
+
+static PyObject *Table_items(Table *t, PyObject *unused)
+{
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    for (int s = 0; s < SEGMENTS; s++) {
+        Part *p = &t->parts[s];
+        for (size_t i = 0; i <= p->mask; i++) {
+            Record *r = &p->slots[i];
+            if (r->val == 0)
+                continue;
+            PyObject *key = _PyLong_FromByteArray(r->key, KEY_BYTES, 1, 0);
+            PyObject *item = key == NULL ? NULL
+                                         : Py_BuildValue("(Nl)", key, (long)(r->val > 0 ? r->val - 1 : DEAD));
+            if (item == NULL || PyList_Append(out, item) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+    }
+    return out;
+}
+
+static PyMethodDef Table_methods[] = {
+    {"setdefault", (PyCFunction)(void (*)(void))Table_setdefault, METH_FASTCALL, NULL},
+    {"pop", (PyCFunction)Table_pop, METH_O, NULL},
+    {"age", (PyCFunction)Table_age, METH_O, NULL},
+    {"items", (PyCFunction)Table_items, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Table_getset[] = {
+    {"epoch", (getter)Table_get_epoch, NULL, NULL, NULL},
+    {"slots", (getter)Table_get_slots, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMappingMethods Table_mapping = {
+    (lenfunc)Table_len,
+    (binaryfunc)Table_getitem,
+    (objobjargproc)Table_setitem,
+};
+
+static PySequenceMethods Table_sequence = {
+    .sq_contains = (objobjproc)Table_contains,
+};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "dailydeal.solvers.table.PositionTable",
+    .tp_basicsize = sizeof(Table),
+    .tp_dealloc = (destructor)Table_dealloc,
+    .tp_as_mapping = &Table_mapping,
+    .tp_as_sequence = &Table_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Positions (ints below 2**288) -> DEAD or a visit number: table.py says how.",
+    .tp_methods = Table_methods,
+    .tp_getset = Table_getset,
+    .tp_new = Table_new,
+};
+
+static struct PyModuleDef table_module = {
+    PyModuleDef_HEAD_INIT,
+    "dailydeal.solvers.table",
+    "The Gaps solver's table of positions, in C (table.py is the reference).",
+    -1,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit_table(void)
+{
+    if (PyType_Ready(&TableType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&table_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&TableType);
+    if (PyModule_AddObject(m, "PositionTable", (PyObject *)&TableType) < 0 ||
+        PyModule_AddIntConstant(m, "DEAD", DEAD) < 0 ||
+        PyModule_AddIntConstant(m, "EPOCH", EPOCH_STAMPS) < 0 ||
+        PyModule_AddIntConstant(m, "KEY_BITS", KEY_BYTES * 8) < 0 ||
+        PyModule_AddIntConstant(m, "NATIVE", 1) < 0) {
+        Py_DECREF(&TableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

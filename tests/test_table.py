@@ -1,0 +1,221 @@
+"""The Gaps solver's table of positions (dailydeal/solvers/table.py, and table.c, its C
+build): a dict with aging. The Python source is the reference; the C build must answer
+the same, operation for operation, and drop the same proofs when aged."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from dailydeal import native
+from dailydeal.solvers import table as built
+
+SOURCE = Path(__file__).resolve().parents[1] / "dailydeal" / "solvers" / "table.py"
+
+
+def reference() -> ModuleType:
+    """table.py itself, whatever build ``dailydeal.solvers.table`` imported."""
+    spec = importlib.util.spec_from_file_location("table_reference", SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PY = reference()
+BUILDS = [pytest.param(PY, id="python")]
+if built.NATIVE:
+    BUILDS.append(pytest.param(built, id="c"))
+
+
+def need_c() -> None:
+    if not built.NATIVE:
+        pytest.skip(f"the table is not compiled here: {native.BUILD}")
+
+
+class Rand:
+    """SplitMix64: the same sequence of operations in every run."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & (2**64 - 1)
+        z = self.state
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & (2**64 - 1)
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & (2**64 - 1)
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return self.next() % n
+
+
+def a_key(rand: Rand, pool: int) -> int:
+    """One of ``pool`` keys spread over 0..2**288 - 1 (gaps keys are below 2**283), the
+    edges included."""
+    i = rand.below(pool)
+    if i == 0:
+        return 0
+    if i == 1:
+        return 2**288 - 1
+    return (i * 0x9E3779B97F4A7C15_2545F4914F6CDD1D_D1B54A32D192ED03) % 2**288
+
+
+def operations(seed: int, count: int, pool: int, aging: bool) -> list[tuple[Any, ...]]:
+    rand = Rand(seed)
+    ops: list[tuple[Any, ...]] = []
+    for _ in range(count):
+        op = rand.below(100)
+        key = a_key(rand, pool)
+        if op < 30:
+            ops.append(("setdefault", key, rand.below(1000)))
+        elif op < 55:
+            ops.append(("set", key, -1 if rand.below(3) else rand.below(1000)))
+        elif op < 70:
+            ops.append(("get", key))
+        elif op < 82:
+            ops.append(("in", key))
+        elif op < 90:
+            ops.append(("del", key))
+        elif op < 96:
+            ops.append(("pop", key))
+        elif aging and op < 97:
+            ops.append(("age", rand.below(pool // 2 + 1)))
+        else:
+            ops.append(("len",))
+    return ops
+
+
+def apply(table: Any, op: tuple[Any, ...]) -> object:
+    """What ``op`` answers on ``table`` (an exception as its type)."""
+    name = op[0]
+    try:
+        if name == "setdefault":
+            return table.setdefault(op[1], op[2])
+        if name == "set":
+            table[op[1]] = op[2]
+            return None
+        if name == "get":
+            return table[op[1]]
+        if name == "in":
+            return op[1] in table
+        if name == "del":
+            del table[op[1]]
+            return None
+        if name == "pop":
+            return table.pop(op[1])
+        if name == "age":
+            return table.age(op[1])
+        return len(table)
+    except (KeyError, ValueError, TypeError, OverflowError) as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_the_table_answers_as_a_dict(build: ModuleType) -> None:
+    """Without aging, a table is a dict whose proofs read as DEAD."""
+    table = build.PositionTable()
+    model: dict[int, int] = {}
+    for op in operations(1, 60_000, 5_000, aging=False):
+        name = op[0]
+        if name == "setdefault":
+            want: object = model.setdefault(op[1], op[2])
+        elif name == "set":
+            model[op[1]] = op[2]
+            want = None
+        elif name in ("get", "pop", "del"):
+            if op[1] not in model:
+                want = KeyError
+            else:
+                want = model.pop(op[1]) if name != "get" else model[op[1]]
+                want = None if name == "del" else want
+        elif name == "in":
+            want = op[1] in model
+        else:
+            want = len(model)
+        assert apply(table, op) == want, op
+    assert len(table) == len(model)
+    assert sorted(table.items()) == sorted(model.items())
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_aging_drops_the_proofs_least_recently_used(build: ModuleType) -> None:
+    """age(keep) drops the proofs of the oldest epochs, whole, until ``keep`` positions are
+    left; a proof met again (read) is stamped anew, open positions stay."""
+    epoch = build.EPOCH
+    table = build.PositionTable()
+    table[10**80] = 7  # open: never dropped
+    for key in range(3 * epoch):  # epochs 0, 1, 2
+        table[key] = build.DEAD
+    assert table.epoch == 3
+    met = list(range(0, epoch, 1000))  # of epoch 0, read in epoch 3
+    assert all(table[key] == build.DEAD for key in met)
+    assert table.age(len(table)) == 0  # nothing to drop
+    # dropping epoch 0 (all but the ones met) is enough
+    assert table.age(len(table) - 100) == epoch - len(met)
+    assert len(table) == 1 + 2 * epoch + len(met)
+    assert table[10**80] == 7 and all(key in table for key in met)
+    assert 5 not in table and epoch in table
+    # a table of open positions only keeps them all
+    assert table.age(0) == 2 * epoch + len(met)
+    assert table.items() == [(10**80, 7)]
+    with pytest.raises(ValueError):
+        table.age(-1)
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_bad_keys_and_values_are_refused(build: ModuleType) -> None:
+    table = build.PositionTable()
+    for key, error in ((-1, OverflowError), (2**288, OverflowError), ("1", TypeError),
+                       (1.0, TypeError)):
+        for op in (("set", key, 1), ("get", key), ("in", key), ("setdefault", key, 1),
+                   ("pop", key), ("del", key)):
+            assert apply(table, op) is error, op
+    for value, error in ((-2, ValueError), (2**31 - 1, ValueError), ("1", TypeError)):
+        assert apply(table, ("set", 1, value)) is error
+        assert apply(table, ("setdefault", 1, value)) is error
+    assert len(table) == 0
+    table[2**288 - 1] = 2**31 - 2
+    assert table[2**288 - 1] == 2**31 - 2
+
+
+def test_the_c_table_is_the_python_table() -> None:
+    """The same operations, aging included, give the same answers in both builds, the same
+    epochs, and the same positions at the end."""
+    need_c()
+    for seed, pool in ((2, 300), (3, 40_000), (4, 200_000)):
+        c, py = built.PositionTable(), PY.PositionTable()
+        for op in operations(seed, 250_000, pool, aging=True):
+            assert apply(c, op) == apply(py, op), op
+            if op[0] == "age":
+                assert (len(c), c.epoch) == (len(py), py.epoch), op
+        assert sorted(c.items()) == sorted(py.items())
+
+
+def test_the_c_table_takes_40_bytes_a_slot_and_no_tombstones() -> None:
+    """Each of its 256 parts doubles when three quarters full: 80,000 positions take
+    2**17 slots (5 MB); deleting and adding as many again leaves the slots as they are
+    (deletion moves records back, it leaves no marks that fill the table)."""
+    need_c()
+    table = built.PositionTable()
+    assert table.slots == 256 * 64
+    for key in range(80_000):
+        table[key * 7919] = built.DEAD
+    assert table.slots == 2**17
+    for round_ in range(1, 4):
+        for key in range(80_000):
+            del table[key * 7919 + (round_ - 1) * 13]
+            table[key * 7919 + round_ * 13] = key
+        assert table.slots == 2**17 and len(table) == 80_000
+    assert table.setdefault(7919 + 3 * 13, 5) == 1
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_the_builds_are_named(build: ModuleType) -> None:
+    make: Callable[[], Any] = build.PositionTable
+    assert build.NATIVE == (build is not PY) and len(make()) == 0
