@@ -134,6 +134,21 @@ def test_a_changed_source_runs_as_python_with_a_warning(tmp_path: Path) -> None:
     assert "dailydeal.solvers.gaps changed since it was compiled" in stderr
 
 
+def test_a_changed_c_source_runs_as_python_with_a_warning(tmp_path: Path) -> None:
+    """The table is built from table.c: an edit of the C source alone makes it stale too
+    (the manifest's hash covers the .py and the .c)."""
+    if "dailydeal.solvers.table" not in native.recorded():
+        pytest.skip(f"the table is not compiled here: {native.BUILD}")
+    copy = tmp_path / "dailydeal"
+    shutil.copytree(ROOT / "dailydeal", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / "solvers" / "table.c").open("a", encoding="utf-8") as f:
+        f.write("\n/* an edit after the build */\n")
+    build, compiled, files, stderr = loaded(["dailydeal.solvers.table"], pythonpath=tmp_path)
+    assert build == native.STALE and compiled == [False]
+    assert files[0] == str(copy / "solvers" / "table.py")
+    assert "dailydeal.solvers.table changed since it was compiled" in stderr
+
+
 def test_the_guard_compares_source_hashes() -> None:
     name = "dailydeal.solvers.gaps"
     digest = hashlib.sha256(native.source_path(name).read_bytes()).hexdigest()

@@ -171,12 +171,17 @@ def test_aging_drops_the_proofs_least_recently_used(build: ModuleType) -> None:
 @pytest.mark.parametrize("build", BUILDS)
 def test_bad_keys_and_values_are_refused(build: ModuleType) -> None:
     table = build.PositionTable()
-    for key, error in ((-1, OverflowError), (2**288, OverflowError), ("1", TypeError),
-                       (1.0, TypeError)):
+    cases: list[tuple[object, type[Exception]]] = [
+        (-1, OverflowError), (2**288, OverflowError), ("1", TypeError), (1.0, TypeError)
+    ]
+    for key, error in cases:
         for op in (("set", key, 1), ("get", key), ("in", key), ("setdefault", key, 1),
                    ("pop", key), ("del", key)):
             assert apply(table, op) is error, op
-    for value, error in ((-2, ValueError), (2**31 - 1, ValueError), ("1", TypeError)):
+    values: list[tuple[object, type[Exception]]] = [
+        (-2, ValueError), (2**31 - 1, ValueError), ("1", TypeError)
+    ]
+    for value, error in values:
         assert apply(table, ("set", 1, value)) is error
         assert apply(table, ("setdefault", 1, value)) is error
     assert len(table) == 0
