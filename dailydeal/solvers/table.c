@@ -103,6 +103,25 @@ static int key_bytes(PyObject *key, uint8_t *out)
                      Py_TYPE(key)->tp_name);
         return -1;
     }
+#if PY_VERSION_HEX < 0x030C0000 && PY_LITTLE_ENDIAN && PYLONG_BITS_IN_DIGIT == 30
+    /* CPython 3.11 keeps an int as its size and 30-bit digits: packed here directly, the
+     * same bytes as _PyLong_AsByteArray's (its generic loop was 8% of a Gaps search) */
+    Py_ssize_t n = Py_SIZE(key);
+    if (n >= 0 && n <= 10) {
+        const digit *d = ((PyLongObject *)key)->ob_digit;
+        uint64_t w[5] = {0, 0, 0, 0, 0};
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned bit = 30 * (unsigned)i, at = bit >> 6, shift = bit & 63;
+            w[at] |= (uint64_t)d[i] << shift;
+            if (shift > 34)
+                w[at + 1] |= (uint64_t)d[i] >> (64 - shift);
+        }
+        if ((w[4] >> 32) == 0) {
+            memcpy(out, w, KEY_BYTES);
+            return 0;
+        }
+    }
+#endif
 #if PY_VERSION_HEX >= 0x030D0000
     Py_ssize_t n = PyLong_AsNativeBytes(key, out, KEY_BYTES,
                                         Py_ASNATIVEBYTES_LITTLE_ENDIAN |
