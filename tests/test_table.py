@@ -86,6 +86,9 @@ def operations(seed: int, count: int, pool: int, aging: bool) -> list[tuple[Any,
             ops.append(("pop", key))
         elif aging and op < 97:
             ops.append(("age", rand.below(pool // 2 + 1)))
+        elif op < 98:
+            keys = [a_key(rand, pool) for _ in range(rand.below(6))]
+            ops.append(("prove", keys, rand.below(len(keys) + 2)))
         else:
             ops.append(("len",))
     return ops
@@ -111,6 +114,10 @@ def apply(table: Any, op: tuple[Any, ...]) -> object:
             return table.pop(op[1])
         if name == "age":
             return table.age(op[1])
+        if name == "prove":
+            keys = list(op[1])
+            table.prove_lost(keys, op[2])
+            return keys
         return len(table)
     except (KeyError, ValueError, TypeError, OverflowError) as exc:
         return type(exc)
@@ -136,6 +143,9 @@ def test_the_table_answers_as_a_dict(build: ModuleType) -> None:
                 want = None if name == "del" else want
         elif name == "in":
             want = op[1] in model
+        elif name == "prove":
+            model.update(dict.fromkeys(op[1][op[2]:], -1))
+            want = op[1][: op[2]]
         else:
             want = len(model)
         assert apply(table, op) == want, op
@@ -166,6 +176,8 @@ def test_aging_drops_the_proofs_least_recently_used(build: ModuleType) -> None:
     assert table.items() == [(10**80, 7)]
     with pytest.raises(ValueError):
         table.age(-1)
+    with pytest.raises(ValueError):
+        table.prove_lost([1], -1)
 
 
 @pytest.mark.parametrize("build", BUILDS)

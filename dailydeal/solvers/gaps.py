@@ -499,6 +499,7 @@ class _Search:
             check = budget.max_nodes
         known[root] = 0  # its visit number
         comp = [root]  # the open components' positions, by visit number
+        nums = [0]  # their visit numbers (as in the table: read here, not looked up there)
         counter = 1
         lows = [0]  # per open position: the lowest visit number of one it reaches
         # per open position, its moves known to lead to a lost position without a lookup
@@ -520,8 +521,11 @@ class _Search:
                 low = lows.pop()
                 sleeps.pop()
                 if low == i:  # a complete component: all of it is lost
-                    while comp and known[comp[-1]] >= i:
-                        known[comp.pop()] = DEAD
+                    j = len(nums) - 1
+                    while j and nums[j - 1] >= i:
+                        j -= 1
+                    del nums[j:]
+                    known.prove_lost(comp, j)  # one call for the component
                 elif low < lows[-1]:
                     lows[-1] = low
                 if not path:
@@ -560,6 +564,7 @@ class _Search:
                     lows[-1] = seen
                 continue
             comp.append(new)
+            nums.append(counter)
             nodes += 1
             if nodes >= check:
                 self.nodes = nodes
@@ -592,6 +597,7 @@ class _Search:
                     return WON, _steps(pos, path)
                 known[new] = DEAD  # blocked
                 comp.pop()
+                nums.pop()
                 sleeps[-1] = _fall_asleep(z, move)
                 if relocation:
                     left += 1

@@ -425,6 +425,38 @@ static PyObject *Table_pop(Table *t, PyObject *key)
     return PyLong_FromLong(v);
 }
 
+static PyObject *Table_prove_lost(Table *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "prove_lost(keys, start): a list and an int");
+        return NULL;
+    }
+    PyObject *keys = args[0];
+    Py_ssize_t start = PyLong_AsSsize_t(args[1]);
+    if (start == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(keys);
+    if (start < 0) {
+        PyErr_SetString(PyExc_ValueError, "prove_lost(keys, start): start is 0 or more");
+        return NULL;
+    }
+    if (start > n)
+        start = n;
+    for (Py_ssize_t i = start; i < n; i++) {
+        uint8_t k[KEY_BYTES];
+        Part *p;
+        Record *r;
+        int found;
+        if (locate(t, PyList_GET_ITEM(keys, i), k, &p, &r, &found) < 0)
+            return NULL;
+        if ((found ? put(t, r, DEAD) : insert(t, p, r, k, DEAD)) < 0)
+            return NULL;
+    }
+    if (PyList_SetSlice(keys, start, n, NULL) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Table_age(Table *t, PyObject *arg)
 {
     Py_ssize_t keep = PyLong_AsSsize_t(arg);
@@ -499,6 +531,7 @@ static PyMethodDef Table_methods[] = {
     {"setdefault", (PyCFunction)(void (*)(void))Table_setdefault, METH_FASTCALL, NULL},
     {"pop", (PyCFunction)Table_pop, METH_O, NULL},
     {"age", (PyCFunction)Table_age, METH_O, NULL},
+    {"prove_lost", (PyCFunction)(void (*)(void))Table_prove_lost, METH_FASTCALL, NULL},
     {"items", (PyCFunction)Table_items, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

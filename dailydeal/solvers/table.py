@@ -123,6 +123,15 @@ class PositionTable:
         self[key] = value
         return value
 
+    def prove_lost(self, keys: list[int], start: int) -> None:
+        """Set ``keys[start:]`` DEAD, in order, and take them off ``keys`` (a strongly
+        connected component completed: one call for all of it)."""
+        if start < 0:
+            raise ValueError("prove_lost(keys, start): start is 0 or more")
+        for key in keys[start:]:
+            self[key] = DEAD
+        del keys[start:]
+
     def age(self, keep: int) -> int:
         """Drop the proofs of the oldest epochs, whole epochs, until ``keep`` positions are
         left or no proof is; how many were dropped."""
