@@ -257,18 +257,44 @@ static int value_of(PyObject *value, int32_t *out)
     return 0;
 }
 
-/* The part and record of key; *found says whether it holds the key. */
-static int locate(Table *t, PyObject *key, uint8_t *k, Part **part, Record **rec, int *found)
+/* Where a key is, or would go: its bytes, its part and record, and whether it is there. */
+typedef struct {
+    uint8_t k[KEY_BYTES];
+    Part *p;
+    Record *r;
+    int found;
+} Place;
+
+static int locate(Table *t, PyObject *key, Place *at)
 {
-    if (key_bytes(key, k) < 0)
+    if (key_bytes(key, at->k) < 0)
         return -1;
-    uint64_t h = hash_key(k);
-    Part *p = &t->parts[h >> SEGMENT_SHIFT];
-    Record *r = find(p, k, h);
-    *part = p;
-    *rec = r;
-    *found = r->val != 0;
+    uint64_t h = hash_key(at->k);
+    at->p = &t->parts[h >> SEGMENT_SHIFT];
+    at->r = find(at->p, at->k, h);
+    at->found = at->r->val != 0;
     return 0;
+}
+
+/* locate, for a key that must be there (KeyError if not) */
+static int locate_held(Table *t, PyObject *key, Place *at)
+{
+    if (locate(t, key, at) < 0)
+        return -1;
+    if (!at->found) {
+        PyErr_SetObject(PyExc_KeyError, key);
+        return -1;
+    }
+    return 0;
+}
+
+/* Take the position at ``at`` out of the table. */
+static void drop(Table *t, Place *at)
+{
+    if (at->r->val < 0)
+        t->per_epoch[-1 - at->r->val]--;
+    remove_at(at->p, (size_t)(at->r - at->p->slots));
+    t->len--;
 }
 
 /* Insert v for key k (absent, its empty record r in part p). */
@@ -324,82 +350,53 @@ static Py_ssize_t Table_len(Table *t) { return t->len; }
 
 static PyObject *Table_getitem(Table *t, PyObject *key)
 {
-    uint8_t k[KEY_BYTES];
-    Part *p;
-    Record *r;
-    int found;
+    Place at;
     int32_t v;
-    if (locate(t, key, k, &p, &r, &found) < 0)
-        return NULL;
-    if (!found) {
-        PyErr_SetObject(PyExc_KeyError, key);
-        return NULL;
-    }
-    if (read_value(t, r, &v) < 0)
+    if (locate_held(t, key, &at) < 0 || read_value(t, at.r, &v) < 0)
         return NULL;
     return PyLong_FromLong(v);
 }
 
 static int Table_setitem(Table *t, PyObject *key, PyObject *value)
 {
-    uint8_t k[KEY_BYTES];
-    Part *p;
-    Record *r;
-    int found;
+    Place at;
     int32_t v;
-    if (locate(t, key, k, &p, &r, &found) < 0)
-        return -1;
     if (value == NULL) { /* del table[key] */
-        if (!found) {
-            PyErr_SetObject(PyExc_KeyError, key);
+        if (locate_held(t, key, &at) < 0)
             return -1;
-        }
-        if (r->val < 0)
-            t->per_epoch[-1 - r->val]--;
-        remove_at(p, (size_t)(r - p->slots));
-        t->len--;
+        drop(t, &at);
         return 0;
     }
-    if (value_of(value, &v) < 0)
+    if (locate(t, key, &at) < 0 || value_of(value, &v) < 0)
         return -1;
-    if (found)
-        return put(t, r, v);
-    return insert(t, p, r, k, v);
+    return at.found ? put(t, at.r, v) : insert(t, at.p, at.r, at.k, v);
 }
 
 static int Table_contains(Table *t, PyObject *key)
 {
-    uint8_t k[KEY_BYTES];
-    Part *p;
-    Record *r;
-    int found;
+    Place at;
     int32_t v;
-    if (locate(t, key, k, &p, &r, &found) < 0)
+    if (locate(t, key, &at) < 0 || (at.found && read_value(t, at.r, &v) < 0))
         return -1;
-    if (found && read_value(t, r, &v) < 0)
-        return -1;
-    return found;
+    return at.found;
 }
 
 static PyObject *Table_setdefault(Table *t, PyObject *const *args, Py_ssize_t nargs)
 {
+    Place at;
+    int32_t v;
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "setdefault(key, value) takes 2 arguments");
         return NULL;
     }
-    uint8_t k[KEY_BYTES];
-    Part *p;
-    Record *r;
-    int found;
-    int32_t v;
-    if (locate(t, args[0], k, &p, &r, &found) < 0)
+    if (locate(t, args[0], &at) < 0)
         return NULL;
-    if (found) {
-        if (read_value(t, r, &v) < 0)
+    if (at.found) {
+        if (read_value(t, at.r, &v) < 0)
             return NULL;
         return PyLong_FromLong(v);
     }
-    if (value_of(args[1], &v) < 0 || insert(t, p, r, k, v) < 0)
+    if (value_of(args[1], &v) < 0 || insert(t, at.p, at.r, at.k, v) < 0)
         return NULL;
     Py_INCREF(args[1]);
     return args[1];
@@ -407,21 +404,11 @@ static PyObject *Table_setdefault(Table *t, PyObject *const *args, Py_ssize_t na
 
 static PyObject *Table_pop(Table *t, PyObject *key)
 {
-    uint8_t k[KEY_BYTES];
-    Part *p;
-    Record *r;
-    int found;
-    if (locate(t, key, k, &p, &r, &found) < 0)
+    Place at;
+    if (locate_held(t, key, &at) < 0)
         return NULL;
-    if (!found) {
-        PyErr_SetObject(PyExc_KeyError, key);
-        return NULL;
-    }
-    int32_t v = r->val > 0 ? r->val - 1 : DEAD;
-    if (r->val < 0)
-        t->per_epoch[-1 - r->val]--;
-    remove_at(p, (size_t)(r - p->slots));
-    t->len--;
+    int32_t v = at.r->val > 0 ? at.r->val - 1 : DEAD;
+    drop(t, &at);
     return PyLong_FromLong(v);
 }
 
@@ -435,21 +422,18 @@ static PyObject *Table_prove_lost(Table *t, PyObject *const *args, Py_ssize_t na
     Py_ssize_t start = PyLong_AsSsize_t(args[1]);
     if (start == -1 && PyErr_Occurred())
         return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(keys);
     if (start < 0) {
         PyErr_SetString(PyExc_ValueError, "prove_lost(keys, start): start is 0 or more");
         return NULL;
     }
+    Py_ssize_t n = PyList_GET_SIZE(keys);
     if (start > n)
         start = n;
     for (Py_ssize_t i = start; i < n; i++) {
-        uint8_t k[KEY_BYTES];
-        Part *p;
-        Record *r;
-        int found;
-        if (locate(t, PyList_GET_ITEM(keys, i), k, &p, &r, &found) < 0)
+        Place at;
+        if (locate(t, PyList_GET_ITEM(keys, i), &at) < 0)
             return NULL;
-        if ((found ? put(t, r, DEAD) : insert(t, p, r, k, DEAD)) < 0)
+        if ((at.found ? put(t, at.r, DEAD) : insert(t, at.p, at.r, at.k, DEAD)) < 0)
             return NULL;
     }
     if (PyList_SetSlice(keys, start, n, NULL) < 0)
