@@ -47,6 +47,11 @@ def compiled_modules() -> list[str]:
     return list(config["tool"]["dailydeal"]["compiled"])
 
 
+def module_name(path: str) -> str:
+    """``dailydeal/solvers/gaps.py`` -> ``dailydeal.solvers.gaps``."""
+    return path.removesuffix(".py").replace("/", ".")
+
+
 def in_c(path: str) -> Path | None:
     """The C source of module ``path`` when it is written in C (a .c beside the .py)."""
     c = (ROOT / path).with_suffix(".c")
@@ -62,7 +67,7 @@ def source_hashes(paths: list[str]) -> dict[str, str]:
         c = in_c(path)
         if c is not None:
             digest.update(c.read_bytes())
-        out[path.removesuffix(".py").replace("/", ".")] = digest.hexdigest()
+        out[module_name(path)] = digest.hexdigest()
     return out
 
 
@@ -155,8 +160,8 @@ def extensions() -> list[Any]:
         return []
     hold_build_lock()
     # the sources as mypyc reads them now: an edit during the build makes it stale at once
-    _compiled_hashes.update(source_hashes(compiled_modules()))
     paths = compiled_modules()
+    _compiled_hashes.update(source_hashes(paths))
     by_mypyc = [path for path in paths if in_c(path) is None]
     try:
         # separate=True: one extension per module, each inside the package (no top-level
@@ -165,7 +170,7 @@ def extensions() -> list[Any]:
             mypycify(["--ignore-missing-imports", *by_mypyc], opt_level="3", separate=True)
         ) + [
             Extension(
-                path.removesuffix(".py").replace("/", "."),
+                module_name(path),
                 [str(Path(path).with_suffix(".c"))],
                 extra_compile_args=["-O3"],
             )

@@ -56,11 +56,15 @@ class PositionTable:
     def __len__(self) -> int:
         return len(self._values)
 
+    def _uncount(self, value: int) -> None:
+        """A held ``value`` goes (replaced or removed): a proof no longer counts in its
+        epoch (table.c: what ``put`` and ``drop`` do first)."""
+        if value < 0:
+            self._per_epoch[-1 - value] -= 1
+
     def _stamp(self, key: int) -> None:
         """Set ``key`` DEAD, stamped with this epoch."""
-        old = self._values.get(key, 0)
-        if old < 0:
-            self._per_epoch[-1 - old] -= 1
+        self._uncount(self._values.get(key, 0))
         self._values[key] = -1 - self.epoch
         self._per_epoch[self.epoch] += 1
         self._stamps += 1
@@ -96,9 +100,7 @@ class PositionTable:
         if value == DEAD:
             self._stamp(key)
             return
-        old = self._values.get(key, 0)
-        if old < 0:
-            self._per_epoch[-1 - old] -= 1
+        self._uncount(self._values.get(key, 0))
         self._values[key] = value
 
     def __delitem__(self, key: int) -> None:
@@ -108,10 +110,8 @@ class PositionTable:
         """Remove ``key`` (KeyError if absent): its value, DEAD for a proof (not stamped)."""
         _check_key(key)
         value = self._values.pop(key)
-        if value < 0:
-            self._per_epoch[-1 - value] -= 1
-            return DEAD
-        return value
+        self._uncount(value)
+        return DEAD if value < 0 else value
 
     def setdefault(self, key: int, value: int) -> int:
         """The value of ``key`` (as ``[]`` reads it), or ``value`` put in when absent."""
