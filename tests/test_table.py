@@ -66,12 +66,15 @@ def a_key(rand: Rand, pool: int) -> int:
     return (i * 0x9E3779B97F4A7C15_2545F4914F6CDD1D_D1B54A32D192ED03) % 2**288
 
 
-def operations(seed: int, count: int, pool: int, aging: bool) -> list[tuple[Any, ...]]:
+def operations(
+    seed: int, count: int, pool: int, aging: bool, among: list[int] | None = None
+) -> list[tuple[Any, ...]]:
+    """``count`` operations on keys of a pool of ``pool`` (``a_key``), or among ``among``."""
     rand = Rand(seed)
     ops: list[tuple[Any, ...]] = []
     for _ in range(count):
         op = rand.below(100)
-        key = a_key(rand, pool)
+        key = a_key(rand, pool) if among is None else among[rand.below(len(among))]
         if op < 30:
             ops.append(("setdefault", key, rand.below(1000)))
         elif op < 55:
@@ -214,22 +217,46 @@ def test_the_c_table_is_the_python_table() -> None:
         assert sorted(c.items()) == sorted(py.items())
 
 
-def test_the_c_table_takes_40_bytes_a_slot_and_no_tombstones() -> None:
-    """Each of its 256 parts doubles when three quarters full: 80,000 positions take
-    2**17 slots (5 MB); deleting and adding as many again leaves the slots as they are
-    (deletion moves records back, it leaves no marks that fill the table)."""
+def test_the_c_table_fills_its_slots_to_31_32_and_leaves_no_tombstones() -> None:
+    """Each of its 256 parts doubles when more than 31/32 full: 100,000 positions (0.76
+    of each part's 512 slots on average, the fullest near 31/32) take 2**17 slots, 41
+    bytes each (5.4 MB);
+    deleting and adding as many again leaves the slots as they are (deletion moves
+    records back, it leaves no marks that fill the table)."""
     need_c()
     table = built.PositionTable()
     assert table.slots == 256 * 64
-    for key in range(80_000):
+    for key in range(100_000):
         table[key * 7919] = built.DEAD
     assert table.slots == 2**17
     for round_ in range(1, 4):
-        for key in range(80_000):
+        for key in range(100_000):
             del table[key * 7919 + (round_ - 1) * 13]
             table[key * 7919 + round_ * 13] = key
-        assert table.slots == 2**17 and len(table) == 80_000
+        assert table.slots == 2**17 and len(table) == 100_000
     assert table.setdefault(7919 + 3 * 13, 5) == 1
+
+
+def test_runs_longer_than_an_offset_byte_counts() -> None:
+    """Keys chosen by the C build's hash to fall in one part, on a quarter of its homes,
+    make runs of thousands of records: records farther than 253 slots from home (offset
+    byte FAR) are found, moved back, dropped and regrown as the Python table says."""
+    need_c()
+    keys = []
+    candidate = 0
+    while len(keys) < 3_900:  # a part of 4,096 slots (31/32 is 3,968), 1,024 homes
+        candidate += 1
+        key = candidate * 0x9E3779B97F4A7C15_2545F4914F6CDD1D % 2**288
+        h = built._hash(key)
+        if h >> 56 == 0 and h & 4095 < 1024:
+            keys.append(key)
+    c, py = built.PositionTable(), PY.PositionTable()
+    for key in keys:  # every key in: the longest runs
+        c[key] = py[key] = built.DEAD
+    assert c.slots == 255 * 64 + 4096
+    for op in operations(5, 60_000, len(keys), aging=True, among=keys):
+        assert apply(c, op) == apply(py, op), op
+    assert sorted(c.items()) == sorted(py.items())
 
 
 @pytest.mark.parametrize("build", BUILDS)

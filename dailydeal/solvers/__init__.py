@@ -16,7 +16,7 @@ from dailydeal.games.spec import load
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
-VERSION = "12"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
+VERSION = "13"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps no-redeal search;
 # 3: Pyramid bounds count the recycles a position needs (passes_needed);
 # 4: Pyramid A* takes a forced pair (a card whose only partner left is accessible) alone;
 # Gaps without redeals raises the limit on relocations of its limited game;
@@ -38,9 +38,11 @@ VERSION = "12"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps
 # it holds 2,400,000 positions (was 1,800,000);
 # 11: Gaps without redeals keeps that table in two generations (no cut): the old one is
 # dropped when the young one is full, a proof met in the old one moves to the young one
-# 12: Gaps without redeals keeps that table in C (table.c, 40 bytes a position, where a
+# 12: Gaps without redeals keeps that table in C (table.c, 40 bytes a slot, where a
 # dict took about 100): up to 6,000,000 positions, aged past that (the proofs least
-# recently used dropped); a 10 s solve no longer drops any
+# recently used dropped)
+# 13: that table fills its slots to 31/32 (an offset byte a slot says which records to
+# compare): up to 8,000,000 positions in 344 MB, so a 10 s solve no longer ages it
 
 
 def solver_for(game: Game[Any]) -> SolverFn:

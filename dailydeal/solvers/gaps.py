@@ -18,9 +18,10 @@ no cap was hit was exhaustive, which proves the position lost.
 When no redeal is left from the start, the round is searched with Tarjan's strongly
 connected components (2s moving between column-1 gaps make cycles): a completed component
 has had every position it reaches searched, none won, so its positions are kept as proved
-lost and later passes skip them. That table (``table.PositionTable``: 40 bytes a position
-in its C build, where a dict took about 100) is bounded at ``TABLE_LIMIT`` positions: past
-it, the proofs least recently written or met are dropped, down to three quarters of it.
+lost and later passes skip them. That table (``table.PositionTable``: in its C build, 41
+bytes a slot, filled up to 31/32, where a dict took about 100 bytes a position) is bounded
+at ``TABLE_LIMIT`` positions: past it, the proofs least recently written or met are
+dropped, down to three quarters of it.
 Dropping a proof costs searching its position again if it is met, never a wrong answer
 (a position is only skipped while its proof is held). A key is one int (``_key``: the
 cards' cells in base 53) where the cells took 96 bytes as bytes.
@@ -200,12 +201,13 @@ CHECK: Final = 64  # nodes between two looks at the budget in the last round
 
 # The most positions the table of the last round holds (no redeal left; ``_Search.known``)
 # before it is aged down to three quarters of it. The C build's table (table.c) doubles
-# each of its 256 parts when three quarters full: 6,000,000 positions fill 256 parts of
-# 2**15 slots of 40 bytes, 335 MB, one more doubling would take 670 (the fullest of the
-# parts holds about 24,000 of its 24,576 then). A 10 s solve makes about 6,000,000
-# positions. (The Python build keeps them in a dict: about 100 bytes each.) Not Final:
-# the tests set a tiny one.
-TABLE_LIMIT = 6_000_000
+# each of its 256 parts when more than 31/32 full: 8,000,000 positions fill 256 parts of
+# 2**15 slots of 41 bytes, 344 MB (0.95 of them on average, the fullest near 31/32; one
+# more doubling would take 688). A 10 s solve makes up to about 7,900,000 positions, and
+# its search needs the proofs of the passes before: aging down to 3/4, or even 95%, lost
+# wins that the whole table kept (docs/solvers.md). (The Python build keeps them in a
+# dict: about 100 bytes each.) Not Final: the tests set a tiny one.
+TABLE_LIMIT = 8_000_000
 
 
 def _undo(board: list[int], pos: list[int], gaps: list[int], card: int, src: int, dst: int) -> None:

@@ -5,11 +5,12 @@
  * dropped by age(), so that a search gives the same nodes with either. What differs is
  * the cost: a Python dict holds each key as an int object of 64 bytes plus a slot of
  * about 30 bytes; here a position is one record of 40 bytes (its key's 36 bytes, little
- * endian, and its value) in an open-addressed table (linear probing, deletion by
- * backward shift: no tombstones), about 53 bytes a position at the most filled.
+ * endian, and its value) and an offset byte in an open-addressed table (linear probing,
+ * deletion by backward shift: no tombstones), filled up to 31/32: 43 bytes a position
+ * at the most filled, 8,000,000 positions in 2**23 slots (344 MB).
  *
  * The table is split into SEGMENTS parts by the top bits of the key's hash; each part
- * doubles on its own when three quarters full, so growing never holds two copies of the
+ * doubles on its own when more than 31/32 full, so growing never holds two copies of the
  * whole table (a dict does, briefly), and each part's slots are mapped from the system
  * (mmap) when large, so that what is freed is given back at once.
  */
@@ -30,6 +31,10 @@
 #define MMAP_BYTES 65536    /* parts this large are mapped, not malloc'ed */
 #define EPOCH_STAMPS 65536  /* table.py EPOCH: stamps per epoch */
 #define DEAD (-1)
+#define FAR 255             /* a slot's offset byte: 1 + its distance from home, or FAR */
+/* a part doubles when more than LOAD_NUM / LOAD_DEN of its slots would be taken */
+#define LOAD_NUM 31
+#define LOAD_DEN 32
 
 /* val: 0 empty, n + 1 an open position of visit number n, -1 - e proved lost at epoch e */
 typedef struct {
@@ -37,9 +42,15 @@ typedef struct {
     int32_t val;
 } Record;
 
+/* Beside each part's records, one byte a slot: 0 empty, else 1 + the distance from the
+ * record's home slot to its slot (FAR: that or more, read again from the hash). A lookup
+ * reads these bytes and compares the keys of the records whose home is its own only, and
+ * a removal finds each record's home without hashing: so the parts can be filled to
+ * 15/16, where the long runs of linear probing cost a scan of bytes, not of records. */
 typedef struct {
     Record *slots;
-    size_t mask; /* slots - 1 */
+    uint8_t *offset; /* after the records, in the same allocation */
+    size_t mask;     /* slots - 1 */
     size_t used;
 } Part;
 
@@ -53,29 +64,41 @@ typedef struct {
     Py_ssize_t epochs;     /* length of per_epoch */
 } Table;
 
-static Record *alloc_slots(size_t n)
+#define SLOT_BYTES (sizeof(Record) + 1)
+
+/* n empty slots (zeroed) for part p; -1 when out of memory */
+static int alloc_slots(Part *p, size_t n)
 {
-    size_t bytes = n * sizeof(Record);
+    size_t bytes = n * SLOT_BYTES;
+    void *m;
 #ifdef HAVE_MMAP
     if (bytes >= MMAP_BYTES) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        return p == MAP_FAILED ? NULL : (Record *)p;
+        m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            m = NULL;
     }
+    else
 #endif
-    return (Record *)PyMem_RawCalloc(n, sizeof(Record));
+        m = PyMem_RawCalloc(n, SLOT_BYTES);
+    if (m == NULL)
+        return -1;
+    p->slots = (Record *)m;
+    p->offset = (uint8_t *)(p->slots + n);
+    p->mask = n - 1;
+    return 0;
 }
 
-static void free_slots(Record *p, size_t n)
+static void free_slots(Record *slots, size_t n)
 {
-    if (p == NULL)
+    if (slots == NULL)
         return;
 #ifdef HAVE_MMAP
-    if (n * sizeof(Record) >= MMAP_BYTES) {
-        munmap(p, n * sizeof(Record));
+    if (n * SLOT_BYTES >= MMAP_BYTES) {
+        munmap(slots, n * SLOT_BYTES);
         return;
     }
 #endif
-    PyMem_RawFree(p);
+    PyMem_RawFree(slots);
 }
 
 static inline uint64_t hash_key(const uint8_t *k)
@@ -141,38 +164,69 @@ static int key_bytes(PyObject *key, uint8_t *out)
 #endif
 }
 
-/* The record of key k in part p: its own, or the empty one where it would go. */
-static inline Record *find(Part *p, const uint8_t *k, uint64_t h)
+static inline uint8_t offset_byte(size_t distance)
 {
-    size_t i = (size_t)h & p->mask;
+    return distance < FAR - 1 ? (uint8_t)(distance + 1) : FAR;
+}
+
+/* The slot of key k (hash h) in part p: its own (*found = 1), or the empty one where it
+ * would go. Only the records whose offset byte says their home is h's are compared. */
+static inline size_t find(Part *p, const uint8_t *k, uint64_t h, int *found)
+{
+    size_t mask = p->mask, i = (size_t)h & mask;
+    unsigned want = 1; /* the offset byte of a record of this home in slot i */
+#if defined(__GNUC__)
+    /* the home's record is read next, most often: its cache miss overlaps the byte's */
+    __builtin_prefetch(&p->slots[i]);
+#endif
     for (;;) {
-        Record *r = &p->slots[i];
-        if (r->val == 0 || memcmp(r->key, k, KEY_BYTES) == 0)
-            return r;
-        i = (i + 1) & p->mask;
+        unsigned b = p->offset[i];
+        if (b == 0) {
+            *found = 0;
+            return i;
+        }
+        if (b == want && memcmp(p->slots[i].key, k, KEY_BYTES) == 0) {
+            *found = 1;
+            return i;
+        }
+        i = (i + 1) & mask;
+        if (want < FAR)
+            want++;
     }
+}
+
+/* The distance of the record in slot i from its home. */
+static inline size_t distance_at(Part *p, size_t i)
+{
+    unsigned b = p->offset[i];
+    if (b < FAR)
+        return b - 1;
+    return (i - (size_t)hash_key(p->slots[i].key)) & p->mask;
+}
+
+/* Put record r (hash h) in the first empty slot from its home. */
+static void place(Part *p, const Record *r, uint64_t h)
+{
+    size_t mask = p->mask, home = (size_t)h & mask, i = home;
+    while (p->offset[i] != 0)
+        i = (i + 1) & mask;
+    p->slots[i] = *r;
+    p->offset[i] = offset_byte((i - home) & mask);
 }
 
 static int grow(Part *p)
 {
-    size_t n = p->mask + 1, m = n * 2;
-    Record *slots = alloc_slots(m);
-    if (slots == NULL) {
+    Part old = *p;
+    size_t n = old.mask + 1;
+    if (alloc_slots(p, n * 2) < 0) {
+        *p = old;
         PyErr_NoMemory();
         return -1;
     }
-    for (size_t i = 0; i < n; i++) {
-        Record *r = &p->slots[i];
-        if (r->val == 0)
-            continue;
-        size_t j = (size_t)hash_key(r->key) & (m - 1);
-        while (slots[j].val != 0)
-            j = (j + 1) & (m - 1);
-        slots[j] = *r;
-    }
-    free_slots(p->slots, n);
-    p->slots = slots;
-    p->mask = m - 1;
+    for (size_t i = 0; i < n; i++)
+        if (old.offset[i] != 0)
+            place(p, &old.slots[i], hash_key(old.slots[i].key));
+    free_slots(old.slots, n);
     return 0;
 }
 
@@ -182,17 +236,18 @@ static void remove_at(Part *p, size_t i)
     size_t j = i, mask = p->mask;
     for (;;) {
         j = (j + 1) & mask;
-        Record *r = &p->slots[j];
-        if (r->val == 0)
+        if (p->offset[j] == 0)
             break;
-        size_t home = (size_t)hash_key(r->key) & mask;
-        /* r may fill the hole at i unless its home lies after i, up to j */
-        if (((j - home) & mask) >= ((j - i) & mask)) {
-            p->slots[i] = *r;
+        size_t distance = distance_at(p, j), gap = (j - i) & mask;
+        /* the record at j may fill the hole at i unless its home lies after i */
+        if (distance >= gap) {
+            p->slots[i] = p->slots[j];
+            p->offset[i] = offset_byte(distance - gap);
             i = j;
         }
     }
     p->slots[i].val = 0;
+    p->offset[i] = 0;
     p->used--;
 }
 
@@ -257,10 +312,13 @@ static int value_of(PyObject *value, int32_t *out)
     return 0;
 }
 
-/* Where a key is, or would go: its bytes, its part and record, and whether it is there. */
+/* Where a key is, or would go: its bytes and hash, its part, slot and record, and
+ * whether it is there. */
 typedef struct {
     uint8_t k[KEY_BYTES];
+    uint64_t h;
     Part *p;
+    size_t i;
     Record *r;
     int found;
 } Place;
@@ -269,10 +327,10 @@ static int locate(Table *t, PyObject *key, Place *at)
 {
     if (key_bytes(key, at->k) < 0)
         return -1;
-    uint64_t h = hash_key(at->k);
-    at->p = &t->parts[h >> SEGMENT_SHIFT];
-    at->r = find(at->p, at->k, h);
-    at->found = at->r->val != 0;
+    at->h = hash_key(at->k);
+    at->p = &t->parts[at->h >> SEGMENT_SHIFT];
+    at->i = find(at->p, at->k, at->h, &at->found);
+    at->r = &at->p->slots[at->i];
     return 0;
 }
 
@@ -293,23 +351,26 @@ static void drop(Table *t, Place *at)
 {
     if (at->r->val < 0)
         t->per_epoch[-1 - at->r->val]--;
-    remove_at(at->p, (size_t)(at->r - at->p->slots));
+    remove_at(at->p, at->i);
     t->len--;
 }
 
-/* Insert v for key k (absent, its empty record r in part p). */
-static int insert(Table *t, Part *p, Record *r, const uint8_t *k, int32_t v)
+/* Insert v for the key at ``at`` (absent: its slot is the empty one where it would go). */
+static int insert(Table *t, Place *at, int32_t v)
 {
-    if ((p->used + 1) * 4 > (p->mask + 1) * 3) {
+    Part *p = at->p;
+    if ((p->used + 1) * LOAD_DEN > (p->mask + 1) * LOAD_NUM) {
         if (grow(p) < 0)
             return -1;
-        r = find(p, k, hash_key(k));
+        at->i = find(p, at->k, at->h, &at->found);
+        at->r = &p->slots[at->i];
     }
-    memcpy(r->key, k, KEY_BYTES);
-    r->val = 0;
+    memcpy(at->r->key, at->k, KEY_BYTES);
+    at->r->val = 0;
+    p->offset[at->i] = offset_byte((at->i - (size_t)at->h) & p->mask);
     p->used++;
     t->len++;
-    return put(t, r, v);
+    return put(t, at->r, v);
 }
 
 static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
@@ -328,12 +389,10 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return PyErr_NoMemory();
     }
     for (int i = 0; i < SEGMENTS; i++) {
-        t->parts[i].slots = alloc_slots(FIRST_SLOTS);
-        if (t->parts[i].slots == NULL) {
+        if (alloc_slots(&t->parts[i], FIRST_SLOTS) < 0) {
             Py_DECREF(t);
             return PyErr_NoMemory();
         }
-        t->parts[i].mask = FIRST_SLOTS - 1;
     }
     return (PyObject *)t;
 }
@@ -369,7 +428,7 @@ static int Table_setitem(Table *t, PyObject *key, PyObject *value)
     }
     if (locate(t, key, &at) < 0 || value_of(value, &v) < 0)
         return -1;
-    return at.found ? put(t, at.r, v) : insert(t, at.p, at.r, at.k, v);
+    return at.found ? put(t, at.r, v) : insert(t, &at, v);
 }
 
 static int Table_contains(Table *t, PyObject *key)
@@ -396,7 +455,7 @@ static PyObject *Table_setdefault(Table *t, PyObject *const *args, Py_ssize_t na
             return NULL;
         return PyLong_FromLong(v);
     }
-    if (value_of(args[1], &v) < 0 || insert(t, at.p, at.r, at.k, v) < 0)
+    if (value_of(args[1], &v) < 0 || insert(t, &at, v) < 0)
         return NULL;
     Py_INCREF(args[1]);
     return args[1];
@@ -433,7 +492,7 @@ static PyObject *Table_prove_lost(Table *t, PyObject *const *args, Py_ssize_t na
         Place at;
         if (locate(t, PyList_GET_ITEM(keys, i), &at) < 0)
             return NULL;
-        if ((at.found ? put(t, at.r, DEAD) : insert(t, at.p, at.r, at.k, DEAD)) < 0)
+        if ((at.found ? put(t, at.r, DEAD) : insert(t, &at, DEAD)) < 0)
             return NULL;
     }
     if (PyList_SetSlice(keys, start, n, NULL) < 0)
@@ -462,7 +521,7 @@ static PyObject *Table_age(Table *t, PyObject *arg)
         Part *p = &t->parts[s];
         for (size_t i = 0; i <= p->mask;) {
             int32_t val = p->slots[i].val;
-            if (val < 0 && -1 - val < below) {
+            if (p->offset[i] != 0 && val < 0 && -1 - val < below) {
                 remove_at(p, i); /* what moves into slot i is looked at next */
                 dropped++;
                 continue;
@@ -495,7 +554,7 @@ static PyObject *Table_items(Table *t, PyObject *unused)
         Part *p = &t->parts[s];
         for (size_t i = 0; i <= p->mask; i++) {
             Record *r = &p->slots[i];
-            if (r->val == 0)
+            if (p->offset[i] == 0)
                 continue;
             PyObject *key = _PyLong_FromByteArray(r->key, KEY_BYTES, 1, 0);
             PyObject *item = key == NULL ? NULL
@@ -550,12 +609,27 @@ static PyTypeObject TableType = {
     .tp_new = Table_new,
 };
 
+/* _hash(key): the hash that places a key (its part: the top 8 bits; its home slot: the
+ * low bits), so that the tests can choose keys that make long runs */
+static PyObject *module_hash(PyObject *module, PyObject *key)
+{
+    uint8_t k[KEY_BYTES];
+    if (key_bytes(key, k) < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(hash_key(k));
+}
+
+static PyMethodDef module_methods[] = {
+    {"_hash", (PyCFunction)module_hash, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef table_module = {
     PyModuleDef_HEAD_INIT,
     "dailydeal.solvers.table",
     "The Gaps solver's table of positions, in C (table.py is the reference).",
     -1,
-    NULL,
+    module_methods,
 };
 
 PyMODINIT_FUNC PyInit_table(void)
