@@ -220,9 +220,8 @@ def test_the_c_table_is_the_python_table() -> None:
 def test_the_c_table_fills_its_slots_to_31_32_and_leaves_no_tombstones() -> None:
     """Each of its 256 parts doubles when more than 31/32 full: 100,000 positions (0.76
     of each part's 512 slots on average, the fullest near 31/32) take 2**17 slots, 41
-    bytes each (5.4 MB);
-    deleting and adding as many again leaves the slots as they are (deletion moves
-    records back, it leaves no marks that fill the table)."""
+    bytes each (5.4 MB); deleting and adding as many again leaves the slots as they are
+    (deletion moves records back, it leaves no marks that fill the table)."""
     need_c()
     table = built.PositionTable()
     assert table.slots == 256 * 64
@@ -239,8 +238,9 @@ def test_the_c_table_fills_its_slots_to_31_32_and_leaves_no_tombstones() -> None
 
 def test_runs_longer_than_an_offset_byte_counts() -> None:
     """Keys chosen by the C build's hash to fall in one part, on a quarter of its homes,
-    make runs of thousands of records: records farther than 253 slots from home (offset
-    byte FAR) are found, moved back, dropped and regrown as the Python table says."""
+    make runs of thousands of records: records 254 slots or more from home (offset byte
+    FAR) are placed as the part doubles, found, moved back and dropped as the Python
+    table says."""
     need_c()
     keys = []
     candidate = 0

@@ -31,7 +31,7 @@
 #define MMAP_BYTES 65536    /* parts this large are mapped, not malloc'ed */
 #define EPOCH_STAMPS 65536  /* table.py EPOCH: stamps per epoch */
 #define DEAD (-1)
-#define FAR 255             /* a slot's offset byte: 1 + its distance from home, or FAR */
+#define FAR 255             /* the offset byte of a record 254 or more slots from home */
 /* a part doubles when more than LOAD_NUM / LOAD_DEN of its slots would be taken */
 #define LOAD_NUM 31
 #define LOAD_DEN 32
@@ -43,10 +43,11 @@ typedef struct {
 } Record;
 
 /* Beside each part's records, one byte a slot: 0 empty, else 1 + the distance from the
- * record's home slot to its slot (FAR: that or more, read again from the hash). A lookup
- * reads these bytes and compares the keys of the records whose home is its own only, and
- * a removal finds each record's home without hashing: so the parts can be filled to
- * 15/16, where the long runs of linear probing cost a scan of bytes, not of records. */
+ * record's home slot to its slot (FAR for a distance of 254 or more, read again from the
+ * hash). A lookup reads these bytes and compares the keys of the records whose home is
+ * its own only, and a removal finds each record's home without hashing: so the parts can
+ * be filled to 31/32, where the long runs of linear probing cost a scan of bytes, not of
+ * records. */
 typedef struct {
     Record *slots;
     uint8_t *offset; /* after the records, in the same allocation */
