@@ -36,7 +36,8 @@
 #define LOAD_NUM 31
 #define LOAD_DEN 32
 
-/* val: 0 empty, n + 1 an open position of visit number n, -1 - e proved lost at epoch e */
+/* val: n + 1 an open position of visit number n, -1 - e proved lost at epoch e (whether a
+ * slot is taken is its offset byte's to say: see Part) */
 typedef struct {
     uint8_t key[KEY_BYTES];
     int32_t val;
@@ -165,6 +166,12 @@ static int key_bytes(PyObject *key, uint8_t *out)
 #endif
 }
 
+/* How far slot i of part p lies from the home of hash h. */
+static inline size_t from_home(const Part *p, size_t i, uint64_t h)
+{
+    return (i - (size_t)h) & p->mask;
+}
+
 static inline uint8_t offset_byte(size_t distance)
 {
     return distance < FAR - 1 ? (uint8_t)(distance + 1) : FAR;
@@ -202,17 +209,17 @@ static inline size_t distance_at(Part *p, size_t i)
     unsigned b = p->offset[i];
     if (b < FAR)
         return b - 1;
-    return (i - (size_t)hash_key(p->slots[i].key)) & p->mask;
+    return from_home(p, i, hash_key(p->slots[i].key));
 }
 
 /* Put record r (hash h) in the first empty slot from its home. */
 static void place(Part *p, const Record *r, uint64_t h)
 {
-    size_t mask = p->mask, home = (size_t)h & mask, i = home;
+    size_t i = (size_t)h & p->mask;
     while (p->offset[i] != 0)
-        i = (i + 1) & mask;
+        i = (i + 1) & p->mask;
     p->slots[i] = *r;
-    p->offset[i] = offset_byte((i - home) & mask);
+    p->offset[i] = offset_byte(from_home(p, i, h));
 }
 
 static int grow(Part *p)
@@ -247,7 +254,6 @@ static void remove_at(Part *p, size_t i)
             i = j;
         }
     }
-    p->slots[i].val = 0;
     p->offset[i] = 0;
     p->used--;
 }
@@ -367,8 +373,8 @@ static int insert(Table *t, Place *at, int32_t v)
         at->r = &p->slots[at->i];
     }
     memcpy(at->r->key, at->k, KEY_BYTES);
-    at->r->val = 0;
-    p->offset[at->i] = offset_byte((at->i - (size_t)at->h) & p->mask);
+    at->r->val = 0; /* a slot emptied keeps its old value: put() must not uncount it */
+    p->offset[at->i] = offset_byte(from_home(p, at->i, at->h));
     p->used++;
     t->len++;
     return put(t, at->r, v);
