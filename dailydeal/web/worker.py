@@ -57,9 +57,11 @@ class GeventWorker(_GeventWorker):  # type: ignore[misc]
         AsyncWorker.handle(self, listener, client, addr)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        one_write = OneWrite(sock)
         try:
-            return super().handle_request(listener_name, req, sock, addr)
+            return super().handle_request(listener_name, req, one_write, addr)
         finally:
+            one_write.flush()
             # Let the other connections go first: when a keep-alive client's next request is
             # already there, reading it does not yield, and one busy connection would be
             # served again and again while the others wait (p99 of 0.4 s under wrk).
@@ -79,6 +81,53 @@ class GeventWorker(_GeventWorker):  # type: ignore[misc]
                 pass  # the client is gone
             return  # the connection is closed by the caller, as after gunicorn's own page
         super().handle_error(req, client, addr, exc)
+
+
+class OneWrite:
+    """A client socket for one request, on which the response's head and the first part of
+    its body leave in one ``sendall``.
+
+    gunicorn writes the head, then the body, in two calls. Behind nginx, a node killed
+    between the two has handed nginx a head without a body: nginx has passed the head on
+    to its client and can no longer try the request on another node, so the client gets a
+    truncated answer instead of a whole one from the other node (seen in
+    tests/test_cluster.py). Held back and sent together, the two reach the kernel at once,
+    which delivers them even when the process dies right after.
+    """
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self._first = True
+        self._held = b""
+
+    def sendall(self, data: bytes) -> None:
+        if self._first:  # the head: wait for the body
+            self._first = False
+            self._held = bytes(data)
+            return
+        held, self._held = self._held, b""
+        self._sock.sendall(held + data if held else data)
+
+    def sendfile(self, *args: Any, **kwargs: Any) -> Any:
+        self.flush()
+        return self._sock.sendfile(*args, **kwargs)
+
+    def flush(self) -> None:
+        """Send what is held: a head whose body never came (a 304, a HEAD)."""
+        held, self._held = self._held, b""
+        if held:
+            self._sock.sendall(held)
+
+    def shutdown(self, how: int) -> None:
+        self._held = b""  # gunicorn gives up on a response it had begun: send none of it
+        self._sock.shutdown(how)
+
+    def close(self) -> None:
+        self._held = b""
+        self._sock.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
 
 
 def too_large(exc: LimitRequestLine | LimitRequestHeaders, limit: int) -> bytes:
