@@ -133,14 +133,18 @@ static int key_bytes(PyObject *key, uint8_t *out)
      * same bytes as _PyLong_AsByteArray's (its generic loop was 8% of a Gaps search) */
     Py_ssize_t n = Py_SIZE(key);
     if (n >= 0 && n <= 10) {
-        const digit *d = ((PyLongObject *)key)->ob_digit;
-        uint64_t w[5] = {0, 0, 0, 0, 0};
-        for (Py_ssize_t i = 0; i < n; i++) {
-            unsigned bit = 30 * (unsigned)i, at = bit >> 6, shift = bit & 63;
-            w[at] |= (uint64_t)d[i] << shift;
-            if (shift > 34)
-                w[at + 1] |= (uint64_t)d[i] >> (64 - shift);
-        }
+        /* digit i is bits 30 i to 30 i + 29: the shifts written out, on the digits padded
+         * with zeros to 10 (a loop over n with computed shifts took 5% of a search) */
+        uint64_t d[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        for (Py_ssize_t i = 0; i < n; i++)
+            d[i] = ((PyLongObject *)key)->ob_digit[i];
+        uint64_t w[5] = {
+            d[0] | d[1] << 30 | d[2] << 60,
+            d[2] >> 4 | d[3] << 26 | d[4] << 56,
+            d[4] >> 8 | d[5] << 22 | d[6] << 52,
+            d[6] >> 12 | d[7] << 18 | d[8] << 48,
+            d[8] >> 16 | d[9] << 14,
+        };
         if ((w[4] >> 32) == 0) {
             memcpy(out, w, KEY_BYTES);
             return 0;
