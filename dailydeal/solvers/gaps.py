@@ -485,6 +485,7 @@ class _Search:
         # bound once: mypyc calls a method of a class it did not compile by looking up its
         # name on every call (2% of a search)
         setdefault: Callable[[int, int], int] = known.setdefault
+        prove_lost: Callable[[list[int], int], None] = known.prove_lost
         budget = self.budget
         root = _key(board, left)
         if root in known:  # proved lost: between passes no position is open
@@ -530,8 +531,9 @@ class _Search:
                     j = len(nums) - 1
                     while j and nums[j - 1] >= i:
                         j -= 1
-                    del nums[j:]
-                    known.prove_lost(comp, j)  # one call for the component
+                    while len(nums) > j:  # most components are one position: a pop is
+                        nums.pop()  # native, where a slice deletion is Python's generic one
+                    prove_lost(comp, j)  # one call for the component
                 elif low < lows[-1]:
                     lows[-1] = low
                 if not path:
