@@ -1,14 +1,17 @@
 """docs/embedding.md and static/daily-deal.d.ts say what the element does: its events,
-its ::part names and its custom properties, as daily-deal.js defines them."""
+its ::part names and its custom properties, as its modules and stylesheet define them."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from helpers.modules import element_sources
+
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "dailydeal" / "web" / "static"
-ELEMENT = (STATIC / "daily-deal.js").read_text()
+ELEMENT = element_sources()  # its modules and its stylesheet
+SHEET = (STATIC / "daily-deal.css").read_text()
 DOC = (ROOT / "docs" / "embedding.md").read_text()
 TYPES = (STATIC / "daily-deal.d.ts").read_text()
 FRAME = (STATIC / "embed-frame.js").read_text()
@@ -38,7 +41,7 @@ def test_every_part_and_custom_property_is_documented() -> None:
     theming = _section("Theming")
     for part in parts:
         assert f"`{part}`" in theming, part
-    host_rule = re.search(r":host \{([^}]*)\}", ELEMENT)
+    host_rule = re.search(r":host \{([^}]*)\}", SHEET)
     assert host_rule is not None
     props = set(re.findall(r"(--[a-z0-9-]+):", host_rule.group(1)))
     assert "--felt" in props

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.modules import graph
 
 from dailydeal.games import DAILY, GAMES, SPECS, new_game, spec_of
 from dailydeal.games.spec import load
@@ -108,18 +109,45 @@ def test_unknown_game_has_no_spec() -> None:
 
 
 STATIC = ROOT / "dailydeal" / "web"
+# the modules of the element: everything it loads but the rules (rules.js, verdict.js)
+BOARD = [STATIC / "static" / n for n in sorted(graph()) if n not in ("rules.js", "verdict.js")]
 
 
 def test_the_element_reads_the_specs() -> None:
-    """daily-deal.js's SPECS table is each spec's ``browser()``, and neither the element nor
-    a template compares a game's name (a source scan: there is no JS parser here, so the
-    quoting and spacing of a comparison are allowed for)."""
-    script = (STATIC / "static" / "daily-deal.js").read_text(encoding="utf-8")
+    """specs.js's SPECS table is each spec's ``browser()``, and neither the element's
+    modules nor a template compares a game's name (a source scan: there is no JS parser
+    here, so the quoting and spacing of a comparison are allowed for)."""
+    script = (STATIC / "static" / "specs.js").read_text(encoding="utf-8")
     found = re.search(r"^export const SPECS = (.*);$", script, re.M)
-    assert found, "daily-deal.js has no one-line SPECS table"
+    assert found, "specs.js has no one-line SPECS table"
     assert json.loads(found.group(1)) == {g: s.browser() for g, s in SPECS.items()}
+    assert len(BOARD) >= 10, BOARD
     names = "|".join(GAMES)
     compare = re.compile(rf"""[!=]==?\s*["'`]({names})["'`]|["'`]({names})["'`]\s*[!=]==?""")
-    for path in [STATIC / "static" / "daily-deal.js", *sorted((STATIC / "templates").glob("*"))]:
+    for path in [*BOARD, *sorted((STATIC / "templates").glob("*"))]:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not compare.search(line), f"{path.name}:{n} compares a game's name: {line}"
+
+
+# What reading or writing move text, or knowing a rule, looks like in the element's source:
+# a card's pattern (cards.js alone names cards), the notation's marks, legal moves read as
+# text, a rank compared (a king alone, a 2 to column 1).
+MOVE_TEXT = {
+    "a card pattern": re.compile(r"\[2-9TJQKA\]\[SHDC\]"),
+    "a move's @": re.compile(r"""[`"']@|@\$\{"""),
+    "a move's separator": re.compile(r"""\$\{[^}]*\}[>+]\$\{|separator"""),
+    "legal moves read as text": re.compile(
+        r"legal_moves[^;]*\.(?:startsWith|endsWith|slice|includes|match|split)\("
+    ),
+    "a rank compared": re.compile(r"""\[0\]\s*[!=]==?\s*["'][2-9TJQKA]["']"""),
+}
+
+
+def test_the_element_never_reads_or_writes_move_text() -> None:
+    """The board asks rules.js (moveAt, targets, placesOf, moveInWords) instead."""
+    for path in BOARD:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for what, pattern in MOVE_TEXT.items():
+                if path.name == "cards.js" and what == "a card pattern":
+                    continue
+                assert not pattern.search(line), f"{path.name}:{n}: {what}: {line.strip()}"

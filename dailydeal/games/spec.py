@@ -61,12 +61,10 @@ class GameSpec:
     # What the web and the CLI need to show it:
     layout: Layout
     shows_par: bool  # the daily page shows the solution length as "par"
-    move_separator: str  # between the two cards of a two-card move ("" if none)
-    stock_move: str  # the stock move (d) in words ("" if none)
-    one_card: str  # a one-card move in words, "{card}" for its name ("" if none)
     stuck: str  # said of a selected card that has no move
-    kings_alone: bool  # a king is a move by itself
-    fills_gaps: bool  # a card moves into a gap (a gap is a target)
+    example: str  # a few moves in the notation, the notation box's placeholder
+    score_name: str  # the score's name on the board ("Piles")
+    score_title: str  # what the score counts, in a sentence
     shows_dealing_order: bool  # `dailydeal deal` prints the stock in dealing order
     goal: str
     play: str
@@ -85,11 +83,11 @@ class GameSpec:
 
     def browser(self) -> dict[str, Any]:
         """What the page's element shows differently from game to game, never a rule: the
-        ``SPECS`` table of web/static/daily-deal.js (tests/test_game_spec.py holds it equal)."""
-        return {"title": self.title, "shows_par": self.shows_par,
-                "separator": self.move_separator, "stock_move": self.stock_move,
-                "one_card": self.one_card, "stuck": self.stuck,
-                "kings_alone": self.kings_alone, "fills_gaps": self.fills_gaps}
+        ``SPECS`` table of web/static/specs.js (tests/test_game_spec.py holds it equal); the
+        rules, the moves and their words are rules.js's."""
+        return {"title": self.title, "layout": self.layout, "shows_par": self.shows_par,
+                "stuck": self.stuck, "example": self.example, "score_name": self.score_name,
+                "score_title": self.score_title}
 
 
 @cache
@@ -121,9 +119,9 @@ def _specs() -> tuple[GameSpec, ...]:
             # away, and a win is one pile with the stock empty, so from s cards in stock
             # and p piles a line has s deals and p + s - 1 moves, whatever their order.
             shortest=EVERY, shortest_since=0, layout="row",
-            daily=True, shows_par=False, move_separator=">", shows_dealing_order=True,
-            stock_move="deal a card from the stock", one_card="",
-            stuck="has nowhere to go now", kings_alone=False, fills_gaps=False,
+            daily=True, shows_par=False, shows_dealing_order=True,
+            stuck="has nowhere to go now", example="4D>4S", score_name="Piles",
+            score_title="Score: the piles left, lower is better; 1 pile is a win",
             goal="Squeeze the 52 cards into a single pile.",
             play=(
                 "Deal the stock one card at a time to the right end of a row. A pile moves onto "
@@ -157,9 +155,9 @@ def _specs() -> tuple[GameSpec, ...]:
             hint_max_nodes=5_000, hint_first_nodes=600,
             # Its bounds were not admissible in solver VERSION 3 to 7 (issue 28).
             shortest=PROVED, shortest_since=8, layout="pyramid",
-            daily=True, shows_par=True, move_separator="+", shows_dealing_order=False,
-            stock_move="draw a card from the stock", one_card="remove the {card}",
-            stuck="has no partner now", kings_alone=True, fills_gaps=False,
+            daily=True, shows_par=True, shows_dealing_order=False,
+            stuck="has no partner now", example="d 7S+6H KC r", score_name="Cards left",
+            score_title="Score: the pyramid cards left, lower is better; 0 is a win",
             goal="Clear the 28 cards of the pyramid.",
             play=(
                 "Remove two accessible cards whose values sum to 13 (J=11, Q=12), or a king "
@@ -184,9 +182,9 @@ def _specs() -> tuple[GameSpec, ...]:
             solution_counts=(("solution_redeals", "R"),),
             hint_max_nodes=30_000, hint_first_nodes=None,
             shortest=NEVER, shortest_since=0, layout="grid",
-            daily=True, shows_par=True, move_separator="", shows_dealing_order=False,
-            stock_move="", one_card="move the {card} into its gap",
-            stuck="has nowhere to go now", kings_alone=False, fills_gaps=True,
+            daily=True, shows_par=True, shows_dealing_order=False,
+            stuck="has nowhere to go now", example="8C 2S@3 R", score_name="In place",
+            score_title="Score: the cards in kept sequences, higher is better; 48 is a win",
             goal="Order each of the 4 rows 2..K of one suit from column 1.",
             play=(
                 "The aces are removed, leaving 4 gaps. A card moves into the gap right of its "

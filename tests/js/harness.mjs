@@ -9,7 +9,10 @@
 //       spec: the SHA-1 fingerprint of every record, or the records themselves with full.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import * as R from "../../dailydeal/web/static/rules.js";
+import * as Rules from "../../dailydeal/web/static/rules.js";
+import * as Verdict from "../../dailydeal/web/static/verdict.js";
+
+const R = { ...Rules, ...Verdict }; // the rules and the verdict, as the page loads them
 
 const RANKS = "A23456789TJQK";
 let JUNK = []; // make_vectors.JUNK, sent with the walk specs

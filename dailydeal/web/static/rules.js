@@ -9,7 +9,8 @@
 //
 // Use: const g = newGame("pyramid", "relaxed", cards, seed); g.push("5h+8c") (throws
 // InvalidMoveError or IllegalMoveError with the engine's reason); g.legalMoves(), g.status(),
-// g.score(), g.toJSON(); stateJSON(...) is the API's state answer, replay(...) its verdict.
+// g.score(), g.toJSON(). The board asks placesOf, targets, moveAt and moveInWords (below);
+// verdict.js gives the verdict and the state answer.
 //
 // Seeds are BigInt (64 bits). toJSON() gives Python's Game.to_json(), but for the seed: a
 // Number when it is a safe integer, else its decimal text (a Number would lose digits).
@@ -28,8 +29,8 @@ const invalid = (m) => new InvalidMoveError(m);
 const WS = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const EDGES = new RegExp(`^[${WS}]+|[${WS}]+$`, "gu");
 const RUNS = new RegExp(`[${WS}]+`, "u");
-const strip = (s) => s.replace(EDGES, ""); // str.strip(): JS trim() knows other spaces
-const split = (s) => { const t = strip(s); return t ? t.split(RUNS) : []; }; // str.split()
+export const strip = (s) => s.replace(EDGES, ""); // str.strip(): JS trim() knows other spaces
+export const split = (s) => { const t = strip(s); return t ? t.split(RUNS) : []; }; // str.split()
 const ASCII = /^[\x00-\x7f]*$/;
 const NONPRINT = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 const hex = (c, n) => c.toString(16).padStart(n, "0");
@@ -54,7 +55,8 @@ export function repr(s) {
 const reprAny = (x) => (typeof x === "string" ? repr(x) : x === null || x === undefined ? "None"
   : typeof x === "boolean" ? (x ? "True" : "False") : String(x));
 
-function typeName(x) { // type(x).__name__ of the value JSON would have given Python
+export class PyValue { constructor(type) { this.type = type; } } // a JSON value that is no move
+export function typeName(x) { // type(x).__name__ of the value JSON would have given Python
   if (x === null || x === undefined) return "NoneType";
   if (Array.isArray(x)) return "list";
   if (x instanceof PyValue) return x.type;
@@ -242,6 +244,12 @@ class Accordion extends Game {
     if (variant.open) { this.piles = cards.map((c) => [c]); this.dealt = 52; }
   }
   get name() { return "accordion"; }
+  static placesOf(m) { return m.k === "d" ? { from: null, to: "draw" } : { from: name(m.src), to: name(m.dst) }; }
+  static moveAt(from, to) {
+    if (from === null) return to === "draw" ? DEAL : null;
+    return typeof from === "number" && typeof to === "number" && from !== to ? { k: "m", src: from, dst: to } : null;
+  }
+  static words(m, w) { return m.k === "d" ? "deal a card from the stock" : `put the ${w(m.src)} on the ${w(m.dst)}`; }
   fmt(m) { return m.k === "d" ? "d" : `${name(m.src)}>${name(m.dst)}`; }
   parse(text) {
     if (text.toLowerCase() === "d") return DEAL;
@@ -376,6 +384,18 @@ class Pyramid extends Game {
     this.recycles = 0;
   }
   get name() { return "pyramid"; }
+  static placesOf(m) {
+    if (m.k === "p") return { from: name(m.a), to: name(m.b), mutual: true }; // a pair either way
+    return m.k === "k" ? { from: name(m.card), to: name(m.card) } : { from: null, to: m.k === "d" ? "draw" : "recycle" };
+  }
+  static moveAt(from, to) { // a king goes by itself and pairs with nothing
+    if (from === null) return to === "draw" ? DRAW : to === "recycle" ? RECYCLE : typeof to === "number" && isKing(to) ? { k: "k", card: to } : null;
+    const cards = typeof from === "number" && typeof to === "number";
+    return cards && from !== to && !isKing(from) && !isKing(to) ? pair(from, to) : null;
+  }
+  static words(m, w) {
+    return { d: "draw a card from the stock", r: "recycle the waste" }[m.k] ?? (m.k === "k" ? `remove the ${w(m.card)}` : `pair the ${w(m.a)} with the ${w(m.b)}`);
+  }
   fmt(m) { return m.k === "p" ? `${name(m.a)}+${name(m.b)}` : m.k === "k" ? name(m.card) : m.k; }
   parse(text) {
     const low = text.toLowerCase();
@@ -509,6 +529,28 @@ class Gaps extends Game {
     this.redealsUsed = 0;
   }
   get name() { return "gaps"; }
+  static placesOf(m, position) {
+    if (m.k === "R") return { from: null, to: "redeal" };
+    if (m.row !== null) return { from: name(m.card), to: `${m.row},1` };
+    const gap = gapOf(position, m.card); // the card's gap, or the card itself: one click
+    return { from: name(m.card), to: gap ? `${gap.row},${gap.column}` : name(m.card) };
+  }
+  static moveAt(from, to, state) {
+    const card = (c) => ({ k: "p", card: c, row: null }), rowOf = (place) => Number(place.split(",")[0]);
+    if (from === null) {
+      if (to === "redeal") return REDEAL;
+      if (typeof to === "string") { const g = gapAt(state.position, to); return g && CARD_OF.has(g.accepts) ? card(CARD_OF.get(g.accepts)) : null; }
+      if (value(to) !== 2) return card(to);
+      const rows = targets(state, name(to)); // a 2 with a choice of rows waits for its row
+      return rows.size > 1 ? null : rows.size ? rows.values().next().value : card(to);
+    }
+    if (typeof from === "string" && typeof to === "number") return from.endsWith(",1") && value(to) === 2 ? { k: "p", card: to, row: rowOf(from) } : null;
+    if (typeof from !== "number" || typeof to !== "string" || !to.includes(",")) return null;
+    if (value(from) === 2) return to.endsWith(",1") ? { k: "p", card: from, row: rowOf(to) } : null;
+    const g = gapAt(state.position, to);
+    return g && g.accepts === name(from) ? card(from) : null;
+  }
+  static words(m, w) { return m.k === "R" ? "redeal" : m.row !== null ? `move the ${w(m.card)} to row ${m.row}` : `move the ${w(m.card)} into its gap`; }
   fmt(m) { return m.k === "R" ? "R" : name(m.card) + (m.row === null ? "" : `@${m.row}`); }
   parse(text) {
     if (text === "R" || text === "r") return REDEAL;
@@ -676,112 +718,48 @@ export function newGame(game, variant = null, cards = null, seed = null) {
   return new CLASSES[v.game](readDeck(cards), s, v);
 }
 
-// --- The verdict (dailydeal/verify.py) and the state endpoint (dailydeal/web/api.py) ----
-const MAX_MOVES = 5000, MAX_MOVES_TEXT = 100000;
+// --- What a board asks (chessops' dests): the board never reads or writes move text -------
+// A place is what a player points at: a card ("7S"), a gap ("3,1": row, column) or a stock
+// button ("draw", "recycle", "redeal"). Each game class says how its moves sit on places
+// (placesOf, moveAt) and in words; these are the same for every game, over the state JSON.
+const gapAt = (position, place) => (position.gaps || []).find((g) => `${g.row},${g.column}` === place);
+const gapOf = (position, card) => (position.gaps || []).find((g) => g.accepts === name(card));
+const classOf = (state) => CLASSES[checkGame(state.game)];
+// a move's text read with only the state JSON (a plain 2 of Gaps asks for the column-1 gaps)
+const readMove = (G, move, position = {}) => G.prototype.parse.call(
+  { columnOneGaps: () => (position.gaps || []).filter((g) => g.column === 1).map((g) => g.row) }, move);
 
-/** A move list as split_moves reads it: text (whitespace or commas, or a JSON list) or a list. */
-export function splitMoves(moves) {
-  if (typeof moves === "string") {
-    const len = moves.length > MAX_MOVES_TEXT ? Array.from(moves).length : 0;
-    if (len > MAX_MOVES_TEXT) throw new Error(`move text too long: ${len} characters (at most ${MAX_MOVES_TEXT})`);
-    const text = strip(moves);
-    moves = text.startsWith("[") ? pyJSON(text) : split(text.replaceAll(",", " "));
-  }
-  if (!Array.isArray(moves)) throw new Error(`moves are a list of strings or text, not ${typeName(moves)}`);
-  if (moves.length > MAX_MOVES) throw new Error(`too many moves: ${moves.length} (at most ${MAX_MOVES})`);
-  moves.forEach((m, i) => { if (typeof m !== "string") throw new Error(`move ${i} is ${typeName(m)}, not a string`); });
-  return [...moves];
+/** The places a move involves: {from, to} (from null: a stock button; to === from: one click
+ *  on the card; mutual: the two cards may be picked in either order). */
+export function placesOf(state, move) {
+  const G = classOf(state);
+  return G.placesOf(readMove(G, move, state.position), state.position);
 }
 
-/** Replay ``moves`` on ``game`` (in place) -> the verdict JSON of verify.replay. */
-export function replay(game, moves, { finish = true } = {}) {
-  const texts = splitMoves(moves);
-  let error = null, played = 0;
-  for (const [index, text] of texts.entries()) {
-    try {
-      game.playMove(game.read(text));
-    } catch (e) {
-      if (!(e instanceof InvalidMoveError || e instanceof IllegalMoveError)) throw e;
-      error = { index, move: text, reason: e.message };
-      break;
-    }
-    played++;
+/** Where a card may go now (or, for a gap, the cards that may fill it): Map(place -> move). */
+export function targets(state, from) {
+  const out = new Map();
+  for (const move of state.legal_moves) {
+    const p = placesOf(state, move);
+    if (p.from === null || p.from === p.to) continue;
+    if (p.from === from) out.set(p.to, move);
+    else if (p.to === from && (p.mutual || !CARD_OF.has(from))) out.set(p.from, move);
   }
-  if (error === null && finish) game.finishMoves();
-  const state = game.status();
-  return { valid: error === null, won: state === "won", state, score: game.score(), moves: played, error };
-}
-
-/** What the state endpoint answers (api.state_json): the position after ``moves`` as a
- *  player sees it (no end-of-game dealing); an illegal move stops the replay. */
-export function stateJSON(game, variant, cards, seed, moves) {
-  const position = newGame(game, variant, cards, seed);
-  const verdict = replay(position, moves, { finish: false });
-  const seedText = position.seed === null ? null : String(position.seed);
-  return { valid: verdict.valid, error: verdict.error, ...position.toJSON(), seed: seedText };
-}
-
-// --- JSON move text as Python's json module reads it (its words for a bad one) -----------
-class PyValue { constructor(type) { this.type = type; } } // a JSON value that is no move
-
-function pyJSON(s) {
-  let i = 0, depth = 0;
-  const fail = (msg) => { throw new Error(`the moves look like JSON but are not: ${msg}`); };
-  const ws = () => { while (" \t\n\r".includes(s[i]) && i < s.length) i++; };
-  const NUM = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
-  function str() { // after the opening quote
-    let out = "";
-    for (;;) {
-      const c = s[i++];
-      if (c === undefined) fail("Unterminated string starting at");
-      if (c === '"') return out;
-      if (c < " ") fail("Invalid control character at");
-      if (c !== "\\") { out += c; continue; }
-      const e = s[i++];
-      if (e === undefined) fail("Unterminated string starting at");
-      if (e === "u") {
-        const h = s.slice(i, i + 4);
-        if (!/^[0-9a-fA-F]{4}$/.test(h)) fail("Invalid \\uXXXX escape");
-        out += String.fromCharCode(parseInt(h, 16)); i += 4;
-      } else if ('"\\/bfnrt'.includes(e)) out += { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e] ?? e;
-      else fail("Invalid \\escape");
-    }
-  }
-  function val() {
-    const c = s[i];
-    if (c === '"') { i++; return str(); }
-    if (c === "[" || c === "{") {
-      if (++depth > 900) throw new Error("the moves look like JSON but are nested too deeply");
-      i++; ws();
-      const close = c === "[" ? "]" : "}", out = c === "[" ? [] : new PyValue("dict");
-      if (s[i] === close) { i++; depth--; return out; }
-      for (;;) {
-        if (c === "{") {
-          if (s[i] !== '"') fail("Expecting property name enclosed in double quotes");
-          i++; str(); ws();
-          if (s[i] !== ":") fail("Expecting ':' delimiter");
-          i++; ws();
-        }
-        const v = val();
-        if (c === "[") out.push(v);
-        ws();
-        if (s[i] === close) { i++; depth--; return out; }
-        if (s[i] !== ",") fail("Expecting ',' delimiter");
-        i++; ws();
-        if (c === "{" && s[i] !== '"') fail("Expecting property name enclosed in double quotes");
-      }
-    }
-    for (const [word, type] of [["null", "NoneType"], ["true", "bool"], ["false", "bool"], ["NaN", "float"], ["Infinity", "float"], ["-Infinity", "float"]]) {
-      if (s.startsWith(word, i)) { i += word.length; return new PyValue(type); }
-    }
-    NUM.lastIndex = i;
-    const m = NUM.exec(s);
-    if (!m) fail("Expecting value");
-    i += m[0].length;
-    return new PyValue(m[1] || m[2] ? "float" : "int");
-  }
-  const out = val();
-  ws();
-  if (i !== s.length) fail("Extra data");
   return out;
+}
+
+/** The move a player means by pointing at ``from`` then ``to`` (a card dropped on a place,
+ *  two clicks; from null: one click on ``to``), legal or not (the rules then say why not), or
+ *  null when it means no move. */
+export function moveAt(state, from, to) {
+  const card = (p) => (p !== null && CARD_OF.has(p) ? CARD_OF.get(p) : p);
+  const G = classOf(state), m = G.moveAt(card(from), card(to), state);
+  return m === null || typeof m === "string" ? m : G.prototype.fmt(m);
+}
+
+/** A move in words, for a hint ("pair the seven of spades with the six of hearts"), with
+ *  ``cardName`` ("7S" -> "seven of spades"): the board's words for a card. */
+export function moveInWords(game, move, cardName) {
+  const G = CLASSES[checkGame(game)];
+  return G.words(readMove(G, move), (c) => cardName(name(c)));
 }

@@ -1,0 +1,101 @@
+// The board: draws a position with its game's renderer (one per layout), patching only the
+// cards that changed, keeps keyboard focus, finds the element of a place and lights places.
+// It knows no rule and no move: what to draw comes in, places go out (data-card, data-gap,
+// data-action).
+import * as grid from "./render-grid.js";
+import * as pyramid from "./render-pyramid.js";
+import * as row from "./render-row.js";
+import { esc } from "./cards.js";
+
+const RENDERERS = { row, pyramid, grid };
+const BANNER = { won: "Solved!", lost: "No moves left" };
+const TEMPLATE = typeof document === "undefined" ? null : document.createElement("template");
+
+/** The sections of HTML (one [class, items] per box) of a position: the renderer of the
+ *  layout, and the banner of a finished game. */
+export function sections(layout, st, view) {
+  const out = RENDERERS[layout].render(st, view);
+  if (BANNER[st.state]) out.push(["banner-box", [`<div class="banner" data-banner="${st.state}" aria-hidden="true">${BANNER[st.state]}</div>`]]);
+  return out;
+}
+
+/** The place a board element stands for ("7S", "3,1", "draw"), or null. */
+export function placeOf(el) {
+  return el ? el.dataset.card || el.dataset.gap || el.dataset.action || null : null;
+}
+
+/** Make ``box``'s children show ``items`` (one element each) where ``old`` was drawn: keep
+ *  the common head and tail, replace what lies between. */
+function patch(box, old, items) {
+  let head = 0;
+  const n = Math.min(old.length, items.length);
+  while (head < n && old[head] === items[head]) head += 1;
+  let tail = 0;
+  while (tail < n - head && old[old.length - 1 - tail] === items[items.length - 1 - tail]) tail += 1;
+  const gone = old.length - tail - head;
+  for (let i = 0; i < gone; i += 1) box.children[head].remove();
+  const fresh = items.slice(head, items.length - tail).join("");
+  if (!fresh) return;
+  TEMPLATE.innerHTML = fresh;
+  box.insertBefore(TEMPLATE.content, box.children[head] || null);
+}
+
+export class Board {
+  constructor(el) {
+    this.el = el; // the [data-board] element
+    this.drawn = null; // the sections on the board now
+  }
+
+  /** Before the deal is known: the layout's places, empty, at the size they will have, so
+   *  nothing below moves when the cards arrive (layout shift). */
+  skeleton(game, layout) {
+    this.el.dataset.game = game;
+    const html = RENDERERS[layout] ? RENDERERS[layout].skeleton() : "";
+    this.el.innerHTML = html ? `${html}<p class="loading overlay">Dealing…</p>` : `<p class="loading">Dealing…</p>`;
+    this.drawn = null;
+  }
+
+  /** A word instead of a board (the deal could not load). */
+  say(text) {
+    this.el.innerHTML = `<p class="loading">${esc(text)}</p>`;
+    this.drawn = null;
+  }
+
+  /** Draw ``parts`` (sections()); only the cards that changed are replaced (a move changes
+   *  two or three), and keyboard focus stays on the same place. */
+  draw(parts) {
+    const board = this.el;
+    const root = board.getRootNode();
+    const active = root.activeElement;
+    const focus = active && board.contains(active) ? placeOf(active) : null;
+    const old = this.drawn;
+    const same = old && old.length === parts.length && old.every((o, i) => o[0] === parts[i][0]) && board.children.length === old.length;
+    if (!same) board.innerHTML = parts.map(([cls, items]) => `<div class="${cls}">${items.join("")}</div>`).join("");
+    else parts.forEach(([, items], i) => patch(board.children[i], old[i][1], items));
+    this.drawn = parts;
+    if (focus && !(active && active.isConnected)) {
+      const again = this.find(focus) || board.querySelector("button");
+      if (again) again.focus();
+    }
+  }
+
+  /** The element of a place, or null. */
+  find(place) {
+    if (!place) return null;
+    const v = CSS.escape(place);
+    return this.el.querySelector(`[data-card="${v}"],[data-gap="${v}"],[data-action="${v}"]`);
+  }
+
+  /** Give exactly ``places`` the class ``cls`` (a hint's places, a drag's targets). */
+  light(cls, places) {
+    for (const el of this.el.querySelectorAll(`.${cls}`)) el.classList.remove(cls);
+    for (const p of places) {
+      const el = this.find(p);
+      if (el) el.classList.add(cls);
+    }
+  }
+
+  cards() {
+    return [...this.el.querySelectorAll("[data-card]")];
+  }
+}

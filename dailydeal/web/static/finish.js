@@ -1,0 +1,46 @@
+// The end of a game in words: the verdict, the statistics line, the share text. Pure (the
+// answers in, text out), so Node tests them without a browser.
+import { plural } from "./cards.js";
+import { clockText } from "./clock.js";
+
+const TIER_MARK = { easy: "🟢", medium: "🟡", hard: "🟠", expert: "🔴" };
+
+/** The result card's title and verdict for the server's verdict of ``n`` moves. */
+export function verdictTexts(verdict, par, hints) {
+  const n = verdict.moves;
+  const helped = hints ? ` with ${plural(hints, "hint")}` : "";
+  if (!verdict.won) return { title: "Solved!", verdict: `The server did not confirm the win (${verdict.state}).` };
+  const vsPar = par ? ` The solver's par is ${par}${n <= par ? ": you matched it ⭐" : ""}.` : "";
+  return { title: `Solved in ${n} moves${helped}`, verdict: `Verified by the server: won in ${n} moves${helped}.${vsPar}` };
+}
+
+/** Everybody's plays of a deal in a line ("412 players, 63% won, you beat 80% of the other
+ *  winners on moves"); ``mine``: this browser's counted result, or null. */
+export function statsText(stats, mine, note = "") {
+  let text = `${plural(stats.plays, "player")}, ${Math.round(stats.win_rate * 100)}% won`;
+  if (mine && mine.won) {
+    const others = stats.wins - 1;
+    const above = stats.winning_moves.filter((w) => w.moves > mine.moves).reduce((a, w) => a + w.count, 0);
+    text += others > 0 ? `, you beat ${Math.round((100 * above) / others)}% of the other winners on moves` : ", you are the first to win it";
+  }
+  return `${text}${stats.final ? " (final)" : ""}.${note}`;
+}
+
+/** The share text of a win, without spoilers: the deal, the moves against par, the hints,
+ *  the player's time (``seconds``, null: not shown) and the deal's link. */
+export function shareText({ meta, title, origin, n, par, hints, seconds }) {
+  const vsPar = (par ? (n <= par ? ` (par ${par} ⭐)` : ` (par ${par})`) : "") + (hints ? ` with ${plural(hints, "hint")}` : "");
+  // the time is the player's own clock: the server cannot know it
+  const time = seconds === null ? [] : [`⏱ ${clockText(seconds)} (player's clock)`];
+  if (meta.id) {
+    return [`dailydeal ${meta.date}`, `${title} · ${meta.tier} ${TIER_MARK[meta.tier] || ""}`.trim(), `✅ ${n} moves${vsPar}`, ...time, `${origin}/play/${meta.id}`].join("\n");
+  }
+  const v = meta.variant ? `?variant=${encodeURIComponent(meta.variant)}` : "";
+  return [`dailydeal · ${title} #${meta.seed}`, `✅ ${n} moves${vsPar}`, ...time, `${origin}/play/${meta.game}/${meta.seed}${v}`].join("\n");
+}
+
+/** What a counted result that differs from this game says: the first result counts. */
+export function firstResultNote(mine, won, moves) {
+  if (!mine || (mine.won === won && (!won || mine.moves === moves))) return null;
+  return mine.won ? ` Your first result counts: won in ${mine.moves} moves.` : " Your first result counts: not won.";
+}

@@ -1,0 +1,24 @@
+// Accordion's board (layout "row"): the stock, then the piles in a row. Pure: the state JSON
+// and the board's view in, sections of HTML out (board.js draws them).
+import { cardButton } from "./cards.js";
+
+export function skeleton() {
+  return '<div class="acc-top"><span class="slot"></span><span></span></div><div class="acc"></div>';
+}
+
+export function render(st, view) {
+  const p = st.position;
+  const landed = view.landed ?? (view.drew && p.piles.length ? p.piles[p.piles.length - 1].top : null);
+  const v = { ...view, landed };
+  const stock = p.stock_count
+    ? `<button type="button" class="slot back" data-action="draw" aria-label="Stock, ${p.stock_count} cards: deal one"><span class="count">${p.stock_count}</span></button>`
+    : `<button type="button" class="slot" data-action="draw" aria-label="Stock, empty">empty</button>`;
+  const piles = p.piles.map((pile) => {
+    const depth = pile.cards.length;
+    const label = depth > 1 ? `, a pile of ${depth} cards` : "";
+    const card = cardButton(pile.top, v, { label, extra: depth > 1 ? "pile" : "" });
+    return `<div class="pile-wrap">${card.replace("</button>", depth > 1 ? `<span class="badge" aria-hidden="true">${depth}</span></button>` : "</button>")}</div>`;
+  });
+  const hint = `<span>${p.piles.length ? "" : "Click the stock to deal the first card."}</span>`;
+  return [["acc-top", [stock, hint]], ["acc", piles]];
+}

@@ -1,0 +1,74 @@
+// The element's shadow DOM before any deal: the bar, the board, the controls, the result.
+// Its data-* hooks and ::part names are the element's contract (docs/embedding.md).
+
+export const SHELL = `
+<div class="dd" part="root">
+  <div class="bar" part="bar">
+    <span class="stat">Moves <b data-moves-count>0</b></span>
+    <span class="stat" data-par hidden>Par <b></b></span>
+    <span class="stat" data-score-stat><span data-score-name>Score</span> <b data-score>–</b></span>
+    <span class="stat" data-extra></span>
+    <span class="stat timer" data-timer title="Your time, from the first move (paused while the page is hidden)">⏱ <b data-timer-text>0:00</b></span>
+    <span class="state-pill" data-s="in progress" data-state-pill>Loading</span>
+  </div>
+  <div class="table">
+    <div class="board" part="board" data-board data-state="in progress" data-moves="0" role="group" aria-label="Board">
+      <p class="loading">Dealing…</p>
+    </div>
+    <div class="fx" data-fx aria-hidden="true"></div>
+  </div>
+  <p class="msg" role="status" aria-live="polite" data-msg></p>
+  <div class="controls" part="controls">
+    <button type="button" class="tool" data-undo disabled title="Undo (U)">↶ Undo</button>
+    <button type="button" class="tool" data-action="hint" title="Show a move of a winning line (H)">💡 Hint</button>
+    <button type="button" class="tool" data-restart disabled>Restart</button>
+    <button type="button" class="tool light-toggle" data-action="winnable" aria-pressed="false"
+            title="After each move, ask the solver whether the deal can still be won">Winnable?
+      <span class="light" data-light="off" aria-hidden="true"></span><span class="light-text" data-light-text>off</span></button>
+    <button type="button" class="tool primary" data-action="deal-rest" hidden>⏩ Deal the rest</button>
+    <button type="button" class="tool" data-action="give-up" hidden>Give up</button>
+  </div>
+  <div class="more">
+    <form class="notation" data-notation>
+      <label class="sr" for="dd-moves">Type moves in the notation</label>
+      <input id="dd-moves" name="moves" autocomplete="off" autocapitalize="characters" spellcheck="false"
+             placeholder="Type moves">
+      <button type="submit" class="tool">Play</button>
+    </form>
+    <div class="opts" role="group" aria-label="Options">
+      <button type="button" class="opt" data-option="dark" aria-pressed="false" title="Dark table and page">🌙 Dark</button>
+      <button type="button" class="opt" data-option="four" aria-pressed="false" title="Four suit colours: ♠ black, ♥ red, ♦ blue, ♣ green">♦ 4 colours</button>
+      <button type="button" class="opt" data-option="sound" aria-pressed="false" title="Sounds of the cards">🔈 Sound</button>
+      <button type="button" class="opt" data-option="timer" aria-pressed="true" title="Show the timer">⏱ Timer</button>
+    </div>
+  </div>
+  <p class="fair" data-fair hidden></p>
+  <section class="result" data-result hidden aria-live="polite">
+    <h3 data-result-title></h3>
+    <p class="verdict" data-verdict></p>
+    <p class="players" data-stats hidden></p>
+    <div class="share">
+      <label class="sr" for="dd-share">Share text</label>
+      <textarea id="dd-share" readonly data-share></textarea>
+      <button type="button" class="tool primary" data-copy>Copy</button>
+    </div>
+  </section>
+  <details class="log"><summary>Your moves</summary><code data-log></code></details>
+</div>`;
+
+/** The elements the element talks to, by name. */
+export function parts(root) {
+  const $ = (sel) => root.querySelector(sel);
+  return {
+    board: $("[data-board]"), msg: $("[data-msg]"), moves: $("[data-moves-count]"),
+    score: $("[data-score]"), scoreName: $("[data-score-name]"), scoreStat: $("[data-score-stat]"),
+    extra: $("[data-extra]"), pill: $("[data-state-pill]"),
+    par: $("[data-par]"), undo: $("[data-undo]"), restart: $("[data-restart]"),
+    form: $("[data-notation]"), input: $("#dd-moves"), result: $("[data-result]"),
+    resultTitle: $("[data-result-title]"), verdict: $("[data-verdict]"), share: $("[data-share]"),
+    copy: $("[data-copy]"), log: $("[data-log]"), hint: $('[data-action="hint"]'),
+    lightToggle: $('[data-action="winnable"]'), light: $("[data-light]"), giveUp: $('[data-action="give-up"]'),
+    stats: $("[data-stats]"), fair: $("[data-fair]"), lightText: $("[data-light-text]"),
+    fx: $("[data-fx]"), timer: $("[data-timer]"), timerText: $("[data-timer-text]"), rest: $('[data-action="deal-rest"]'),
+  };
+}
