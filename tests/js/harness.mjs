@@ -7,9 +7,16 @@
 //       specs: {junk, walks: [{game, variant, steps, prng, cap, full}]}; plays each random walk as
 //       make_vectors.walk does (same XorShift32, same choices) and prints one JSON line per
 //       spec: the SHA-1 fingerprint of every record, or the records themselves with full.
+//
+//   RULES_JS=path/to/copy.js node tests/js/harness.mjs vectors ...
+//       runs another copy of rules.js (tests/js/mutations.py: each mutant must fail).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import * as R from "../../dailydeal/web/static/rules.js";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const R = await import(process.env.RULES_JS ? pathToFileURL(resolve(process.env.RULES_JS)).href
+  : "../../dailydeal/web/static/rules.js");
 
 const RANKS = "A23456789TJQK";
 let JUNK = []; // make_vectors.JUNK, sent with the walk specs
@@ -125,6 +132,7 @@ function* walk(game, variant, steps, prng, cap) { // make_vectors.walk, step for
   }
 }
 
+const snapshot = (g) => { const { moves, ...rest } = position(g); return rest; }; // make_vectors._snapshot
 const digest = (record) => createHash("sha1").update(JSON.stringify(record)).digest("hex").slice(0, 16);
 
 // --- vectors ---------------------------------------------------------------------------
@@ -197,6 +205,25 @@ function checkVectors(path) {
     for (const m of c.moves) g.push(m);
     return g.toJSON();
   })));
+  v.probes.forEach((p) => { // make_vectors.probe_vectors: a real line, then its end probed
+    const where = `probes "${p.name}"`;
+    const g = R.newGame(p.game, p.variant, p.cards, p.seed);
+    const steps = [digest([snapshot(g)])];
+    const played = attempt(() => { for (const m of p.line) { g.push(m); steps.push(digest([snapshot(g)])); } return null; });
+    const at = p.steps.findIndex((d, n) => d !== steps[n]);
+    if (!expect(`${where} line`, null, played) || (at >= 0 && !expect(
+      `${where} position after move ${at} ${JSON.stringify(p.line[at - 1] ?? "")} (digest)`, p.steps[at], steps[at]))) return;
+    if (!expect(`${where} end`, p.end, snapshot(g))) return;
+    for (const [text, said, after] of p.attempts) {
+      if (!expect(`${where} attempt ${JSON.stringify(text)}`, said, outcome(g, text)) || after === null) continue;
+      const pushed = attempt(() => g.push(text));
+      if (expect(`${where} after ${JSON.stringify(text)}`, after, pushed.error ? pushed : snapshot(g)) && !pushed.error) {
+        g.pop();
+        expect(`${where} ${JSON.stringify(text)} taken back`, p.end, snapshot(g));
+      }
+    }
+    expect(`${where} verdict`, p.verdict, attempt(() => R.replay(R.newGame(p.game, p.variant, p.cards, p.seed), p.line)));
+  });
   v.walks.forEach((w) => {
     let g = null;
     for (const [n, [state, text, said, done]] of w.records.entries()) {
