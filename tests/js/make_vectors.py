@@ -435,6 +435,8 @@ PYRAMID_20_KING_ON_WASTE = (  # passes=2, both passes used: KC on the waste, 3D 
 PYRAMID_0_LOST = (  # relaxed, lost: no talon card pairs an accessible one (depth-first search)
     "5H+8D TH+3D d AH+QD d d d 2S+JH 9D+4C 8H+5D 6S+7S QS+AD KD d TS+3C d d JS+2D d d d KH d "
     "d 6C+7C d d d 2C+JC")
+PYRAMID_0_KING_ONLY = (  # relaxed: KD, accessible, is the only progress left (the same search)
+    "5H+8D TH+3D d AH+QD d d d 2S+JH 9D+4C 8H+5D 6S+7S QS+AD d TS+3C")
 GAPS_1_WIN = (  # the Gaps solver's win of seed 1: two redeals, the second with row 2 complete
     "4C KS 7C 8S 3D JS TC JD 3H TD TH 2C@3 QS 9C 7H 6S 3S 2S@1 5D 4H TS 4D 8D JS 5D 9D KS TC "
     "JC QD KC 8H QS 6D 7S QC 8S KC 9S 3S TD TS 4S 5C KS 7D 5H 8D 6H QH 2D@4 6C JD 9H 3D 7C QD "
@@ -458,6 +460,14 @@ def _king_on_waste(g: Any) -> bool:
     return (not g.stock and not g.may_recycle() and len(g.waste) > 1
             and g.waste[-1] % 13 == 12 and 13 - (g.waste[-2] % 13 + 1) in values
             and not any(13 - v in values for v in values) and 13 not in values
+            and g.status() == "in progress")
+
+
+def _king_only(g: Any) -> bool:
+    """In progress only thanks to an accessible pyramid king: no pair is in reach."""
+    values = _pyramid_values(g)
+    return (13 in values and not any(13 - v in values for v in values if v != 13)
+            and not any(13 - (c % 13 + 1) in values for c in g.reachable())
             and g.status() == "in progress")
 
 
@@ -489,6 +499,8 @@ PROBES: list[tuple[str, str, str | None, int | None, str | None, list[str], list
      lambda g: not g.stock and not g.waste),
     ("pyramid lost, relaxed (seed 0)", "pyramid", None, 0, None, PYRAMID_0_LOST.split(),
      ["r", "d", "2C+JC", "KH", "5S+8S"], lambda g: g.status() == "lost"),
+    ("pyramid: a king the only progress (seed 0)", "pyramid", None, 0, None,
+     PYRAMID_0_KING_ONLY.split(), ["KD", "r", "8S+5S"], _king_only),
     ("pyramid king on the waste, passes=1 (seed 9)", "pyramid", "passes=1", 9, None,
      PYRAMID_9_KING_ON_WASTE.split(), ["r", "d", "2C+JC", "JC+2C", "KC"], _king_on_waste),
     ("pyramid king on the waste, passes=2 (seed 20)", "pyramid", "passes=2", 20, None,
