@@ -7,16 +7,15 @@
 //       specs: {junk, walks: [{game, variant, steps, prng, cap, full}]}; plays each random walk as
 //       make_vectors.walk does (same XorShift32, same choices) and prints one JSON line per
 //       spec: the SHA-1 fingerprint of every record, or the records themselves with full.
-//
-//   RULES_JS=path/to/copy.js node tests/js/harness.mjs vectors ...
-//       runs another copy of rules.js (tests/js/mutations.py: each mutant must fail).
+//   node tests/js/harness.mjs mutants tests/js/vectors.json COPY.js...
+//       checks the vectors against each copy of rules.js in turn (tests/js/mutations.py) and
+//       prints one JSON line per copy: the first mismatch ("killed_by"), null if none.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const R = await import(process.env.RULES_JS ? pathToFileURL(resolve(process.env.RULES_JS)).href
-  : "../../dailydeal/web/static/rules.js");
+let R = await import("../../dailydeal/web/static/rules.js"); // the copy under test
 
 const RANKS = "A23456789TJQK";
 let JUNK = []; // make_vectors.JUNK, sent with the walk specs
@@ -153,15 +152,18 @@ function firstDifference(a, b, path = "") { // where two answers part, for a rea
   }
   return { at: path || ".", python: a, rules_js: b };
 }
-const attempt = (fn) => { try { return fn(); } catch (e) { return { error: e.message }; } };
+class Killed extends Error {} // the first mismatch, when one is enough (mutants)
+const attempt = (fn) => {
+  try { return fn(); } catch (e) { if (e instanceof Killed) throw e; return { error: e.message }; }
+};
 
-function checkVectors(path) {
-  const v = JSON.parse(readFileSync(path, "utf8"));
+function checkVectors(v, firstOnly = false) {
   let checks = 0, bad = 0;
   const expect = (where, expected, got) => {
     checks++;
     if (same(expected, got)) return true;
     bad++;
+    if (firstOnly) throw new Killed(where);
     console.log(JSON.stringify({ where, ...firstDifference(expected, got) }));
     return false;
   };
@@ -240,12 +242,23 @@ function checkVectors(path) {
     }
     expect(`walks ${w.game} ${w.variant}: copy()`, g.toJSON(), g.copy().toJSON());
   });
-  console.log(JSON.stringify({ checks, mismatches: bad }));
+  if (!firstOnly) console.log(JSON.stringify({ checks, mismatches: bad }));
   return bad;
 }
 
 const [mode, arg] = process.argv.slice(2);
-if (mode === "vectors") process.exitCode = checkVectors(arg) ? 1 : 0;
+if (mode === "vectors") process.exitCode = checkVectors(JSON.parse(readFileSync(arg, "utf8"))) ? 1 : 0;
+else if (mode === "mutants") {
+  const v = JSON.parse(readFileSync(arg, "utf8"));
+  for (const file of process.argv.slice(4)) {
+    R = await import(pathToFileURL(resolve(file)).href);
+    let line;
+    try { checkVectors(v, true); line = { rules: file, killed_by: null }; } catch (e) {
+      line = e instanceof Killed ? { rules: file, killed_by: e.message } : { rules: file, error: String(e.stack) };
+    }
+    process.stdout.write(JSON.stringify(line) + "\n");
+  }
+}
 else if (mode === "walk") {
   const { junk, walks } = JSON.parse(readFileSync(0, "utf8"));
   JUNK = junk;
@@ -254,6 +267,6 @@ else if (mode === "walk") {
     process.stdout.write(JSON.stringify(s.full ? { records } : { digests: records.map(digest) }) + "\n");
   }
 } else {
-  console.error("usage: node harness.mjs vectors FILE | walk < specs.json");
+  console.error("usage: node harness.mjs vectors FILE | mutants FILE COPY.js... | walk < specs.json");
   process.exitCode = 2;
 }

@@ -5,7 +5,7 @@
 A mutant is one rule of dailydeal/web/static/rules.js broken by a small textual replacement
 (legality of each kind of move, what it does, won, lost, score, redeal, passes, notation,
 the verdict), written to a copy in a temporary directory and run by tests/js/harness.mjs
-(RULES_JS=the copy) on tests/js/vectors.json: the fast vectors only, never the slow walk.
+(its `mutants` mode) on tests/js/vectors.json: the fast vectors only, never the slow walk.
 It is killed when the harness reports a mismatch; a crash or a load error is no kill (the
 mutant is then wrong, not caught). Each replaced text must occur exactly once in rules.js,
 so an edit of the rule code fails this check loudly instead of leaving a mutant that tests
@@ -15,7 +15,6 @@ nothing. tests/test_js_rules.py runs it.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -146,9 +145,12 @@ MUTANTS: list[tuple[str, str, str]] = [
      "return this.redealsLeft() < 0 ? `no redeal left"),
     ("gaps: a move leaves a gap where the card stood",
      "this.cells[src] = EMPTY; this.cells[dst] = m.card;", "this.cells[dst] = m.card;"),
-    ("gaps: a redeal keeps a complete 2..K row whole",
+    ("gaps: a kept run climbs to K (won, score)",
      "while (n < 12 && cells[base + n] === first + n) n++;",
      "while (n < 11 && cells[base + n] === first + n) n++;"),
+    ("gaps: a redeal keeps a complete row's king (the gap goes to column 13)",
+     "const kept = keptLengths(cells), collected = [];",
+     "const kept = keptLengths(cells).map((n) => Math.min(n, 11)), collected = [];"),
     ("gaps: a redeal deals by the seed's substream k",
      "substream(seed, k));", "substream(seed, k + 1));"),
     ("gaps: a redeal of cards without a seed uses seed 0",
@@ -182,16 +184,16 @@ def check_patterns(source: str) -> None:
         assert old != new, name
 
 
-def _run(rules_js: Path) -> tuple[str | None, str]:
-    """Harness on the vectors with this copy -> (the first mismatch's place, else None; why)."""
+def _run(copies: list[Path]) -> list[tuple[str | None, str]]:
+    """The harness on the vectors with each copy -> (the first mismatch, or None; else why)."""
     run = subprocess.run(
-        [shutil.which("node") or "node", str(HARNESS), "vectors", str(VECTORS)],
-        capture_output=True, text=True, timeout=120, env={**os.environ, "RULES_JS": str(rules_js)},
+        [shutil.which("node") or "node", str(HARNESS), "mutants", str(VECTORS), *map(str, copies)],
+        capture_output=True, text=True, timeout=300,
     )
-    lines = run.stdout.splitlines()
-    if run.returncode == 1 and len(lines) > 1:
-        return json.loads(lines[0])["where"], ""
-    return None, f"exit status {run.returncode}: " + (run.stderr.strip()[-400:] or "no mismatch")
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    if run.returncode != 0 or len(lines) != len(copies):
+        raise RuntimeError(f"harness.mjs: exit status {run.returncode}\n{run.stderr[-3000:]}")
+    return [(line.get("killed_by"), line.get("error", "no mismatch")) for line in lines]
 
 
 def run(jobs: int = 2) -> list[tuple[str, str | None, str]]:
@@ -204,10 +206,11 @@ def run(jobs: int = 2) -> list[tuple[str, str | None, str]]:
         for n, (_, old, new) in enumerate(MUTANTS):
             copies.append(Path(tmp) / f"mutant{n}.js")
             copies[-1].write_text(source.replace(old, new), encoding="utf-8")
-        with ThreadPoolExecutor(jobs) as pool:
-            results = list(pool.map(_run, copies))
+        with ThreadPoolExecutor(jobs) as pool:  # one node process for each share of copies
+            shares = list(pool.map(_run, [copies[n::jobs] for n in range(jobs)]))
+    results = [shares[n % jobs][n // jobs] for n in range(len(copies))]
     killed, why = results[0]
-    assert killed is None and why.startswith("exit status 0"), (
+    assert killed is None and why == "no mismatch", (
         f"the unchanged copy of rules.js fails the vectors: {killed or why}")
     return [(m[0], k, w) for m, (k, w) in zip(MUTANTS, results[1:], strict=True)]
 
