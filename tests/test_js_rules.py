@@ -6,7 +6,8 @@ verdicts, state answers, decks, redeals, the probes' lines); each rule of rules.
 a copy fails those vectors (tests/js/mutations.py), so they catch it without the walk; and
 the differential walk: 10,000 positions of every variant played by both implementations
 with the same generator, compared position by position (the position JSON, an attempted
-move in an odd spelling and its outcome, what was played). The Node.js tests skip without `node` (CI installs Debian's nodejs).
+move in an odd spelling and its outcome, what was played). The Node.js tests skip without
+`node` (CI installs Debian's nodejs).
 """
 
 from __future__ import annotations
