@@ -59,6 +59,8 @@ MUTANTS: list[tuple[str, str, str]] = [
      'return this.dealt < 52 ? "in progress" : "lost";'),
     ("accordion: score counts the undealt cards",
      "return this.piles.length + 52 - this.dealt; }", "return this.piles.length; }"),
+    ("accordion: notation, a move is written X>Y",
+     "`${name(m.src)}>${name(m.dst)}`", "`${name(m.src)}>${name(m.src)}`"),
     ("accordion: notation, d in any case",
      'if (text.toLowerCase() === "d") return DEAL;', 'if (text === "d") return DEAL;'),
     # Pyramid
@@ -115,6 +117,8 @@ MUTANTS: list[tuple[str, str, str]] = [
      'return this.mask === 0 ? "won"', 'return this.mask === 0 && !this.stock.length ? "won"'),
     ("pyramid: passes left", "passes_left: passes === null ? null : passes - this.recycles,",
      "passes_left: passes === null ? null : passes - this.recycles - 1,"),
+    ("pyramid: notation, a pair is written lower card first",
+     "a: Math.min(a, b), b: Math.max(a, b) });", "a, b });"),
     ("pyramid: notation, only a king leaves alone",
      "if (!isKing(card)) throw invalid(", "if (false) throw invalid("),
     # Gaps
@@ -163,6 +167,8 @@ MUTANTS: list[tuple[str, str, str]] = [
     ("gaps: lost, blocked with no redeal left",
      'return this.placeMoves().length || this.redealsLeft() > 0 ? "in progress" : "lost";',
      'return this.placeMoves().length ? "in progress" : "lost";'),
+    ("gaps: notation, a 2 is written with its row",
+     'name(m.card) + (m.row === null ? "" : `@${m.row}`)', "name(m.card)"),
     ("gaps: notation, r for R",
      'if (text === "R" || text === "r") return REDEAL;', 'if (text === "R") return REDEAL;'),
     # Cards, deals, the verdict
