@@ -400,10 +400,10 @@ def deal_vectors() -> list[dict[str, Any]]:
 
 
 # --- probes: the rules a short walk seldom reaches, each at the end of a real line --------
-# Every line is a real deal played by the Python engine, found by searching it (a
-# depth-first search of the deal's positions for the case, or the solver's solution of the
-# deal); its `reaches` check asserts the case is still reached, so a rule change that moves
-# it fails here instead of leaving a vector that tests nothing. The harness checks each
+# Every line is a real deal played by the Python engine, found by searching it (`find_line`
+# below, or the solver's solution of the deal); its `reaches` check asserts the case is
+# still reached, so a rule change that moves it fails here instead of leaving a vector that
+# tests nothing. The harness checks each
 # position of the line (by digest), every legal move and the extra attempts at its end (the
 # outcome, the position after the move, and the position again after taking it back), and
 # the verdict of the line.
@@ -422,20 +422,25 @@ ACCORDION_1_LOST = (  # random legal moves of seed 1 until no move is left: 4 pi
 # docs/rules.md's Accordion example: the row 4S 7H QC 4D KD (the rest of the deck after it)
 RULE_BOOK_ROW = "4S 7H QC 4D KD".split()
 RULE_BOOK_DECK = " ".join(RULE_BOOK_ROW + [c for c in C.CARD_NAMES if c not in RULE_BOOK_ROW])
-PYRAMID_29_TALON_GONE = (  # relaxed: stock and waste both emptied (depth-first search)
+# find_line("pyramid", None, 29, lambda g: not g.stock and not g.waste): every card cleared
+PYRAMID_29_TALON_GONE = (
     "QD+AC KD d 5C+8C d d 9D+4C d d d KS d d KC d d 2H+JC TD+3C d d d TH+3D d 6H+7H d d d d "
     "d d KH d 3S+TS d 6S+7C d JS+2D d JD+2C r d 9S+4H d d 7S+6C 3H+TC d d d QS+AH d AD+QC d "
     "5H+8D d d d d 4D+9C r d d 4S+9H 2S+JH d 5S+8S d AS+QH d d 6D+7D 8H+5D")
-PYRAMID_9_KING_ON_WASTE = (  # passes=1, stock gone: KH on the waste, 2C under it pairs JC
+# find_line("pyramid", "passes=1", 9, _king_on_waste): KD on the waste, AS under it pairs QD
+PYRAMID_9_KING_ON_WASTE = (
     "QH+AC KC TD+3C d 4S+9D d d 2H+JH d d d d d d d d d d d d d d d KS d KH d d d d 2C+JC d "
     "5S+8D 3H+TC")
-PYRAMID_20_KING_ON_WASTE = (  # passes=2, both passes used: KC on the waste, 3D under it
+# find_line("pyramid", "passes=2", 20, _king_on_waste): KS on the waste, 7D under it pairs 6S
+PYRAMID_20_KING_ON_WASTE = (
     "4H+9H 8S+5H d d d 6H+7H d d d AH+QC d d d TH+3D d d 4D+9D d 5D+8D d d AS+QH d 3S+TC "
     "JH+2C d KC d d TS+3C d d d d d d r d d d d d 5C+8C d d d d d d d d d")
-PYRAMID_0_LOST = (  # relaxed, lost: no talon card pairs an accessible one (depth-first search)
+# find_line("pyramid", None, 0, lambda g: g.status() == "lost"): relaxed, and lost
+PYRAMID_0_LOST = (
     "5H+8D TH+3D d AH+QD d d d 2S+JH 9D+4C 8H+5D 6S+7S QS+AD KD d TS+3C d d JS+2D d d d KH d "
     "d 6C+7C d d d 2C+JC")
-PYRAMID_0_KING_ONLY = (  # relaxed: KD, accessible, is the only progress left (the same search)
+# find_line("pyramid", None, 0, _king_only): an accessible KD is the only progress left
+PYRAMID_0_KING_ONLY = (
     "5H+8D TH+3D d AH+QD d d d 2S+JH 9D+4C 8H+5D 6S+7S QS+AD d TS+3C")
 GAPS_1_WIN = (  # the Gaps solver's win of seed 1: two redeals, the second with row 2 complete
     "4C KS 7C 8S 3D JS TC JD 3H TD TH 2C@3 QS 9C 7H 6S 3S 2S@1 5D 4H TS 4D 8D JS 5D 9D KS TC "
@@ -446,6 +451,31 @@ GAPS_1_WIN = (  # the Gaps solver's win of seed 1: two redeals, the second with 
 GAPS_2_LOST = (  # redeals=0: random legal moves of seed 2 until blocked
     "JH TC 5D QS 4S 6H QC TH 7H 2C@2 4C 2D@4 5C 5H JD 6H QD 7D 2C@1 2C@2 2D@1 6C 2S@3 2D@4 "
     "2C@1 2D@2 2C@4 2C@1 4H 2S@4 2C@3 2H@1 7C 7S 9S 3S 8S JC JH")
+
+
+def find_line(game_name: str, variant: str | None, seed: int, goal: Any,
+              limit: int = 20_000) -> list[str] | None:
+    """A line of the deal that reaches ``goal(game)``: depth-first, pairs and kings before
+    draws before recycles, each position once, at most ``limit`` positions."""
+    game = new_game(game_name, seed, variant)
+    seen: set[Any] = set()
+
+    def search(budget: list[int]) -> bool:
+        if goal(game):
+            return True
+        if budget[0] <= 0 or game.key() in seen:
+            return False
+        budget[0] -= 1
+        seen.add(game.key())
+        for move in sorted(game.legal_moves(), key=lambda m: "dr".find(str(m))):
+            game.push(move)
+            if search(budget):
+                return True
+            game.pop()
+        return False
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * limit))
+    return [str(m) for m in game.move_stack] if search([limit]) else None
 
 
 def _pyramid_values(g: Any) -> set[int]:
@@ -505,9 +535,9 @@ PROBES: list[tuple[str, str, str | None, int | None, str | None, list[str], list
     ("pyramid: a king the only progress (seed 0)", "pyramid", None, 0, None,
      PYRAMID_0_KING_ONLY.split(), ["KD", "r", "8S+5S"], _king_only),
     ("pyramid king on the waste, passes=1 (seed 9)", "pyramid", "passes=1", 9, None,
-     PYRAMID_9_KING_ON_WASTE.split(), ["r", "d", "2C+JC", "JC+2C", "KC"], _king_on_waste),
+     PYRAMID_9_KING_ON_WASTE.split(), ["r", "d", "AS+QD", "QD+AS", "KC"], _king_on_waste),
     ("pyramid king on the waste, passes=2 (seed 20)", "pyramid", "passes=2", 20, None,
-     PYRAMID_20_KING_ON_WASTE.split(), ["r", "d", "3D+TD", "KC"], _king_on_waste),
+     PYRAMID_20_KING_ON_WASTE.split(), ["r", "d", "7D+6S", "KC"], _king_on_waste),
     ("pyramid passes run out, passes=3 (seed 7)", "pyramid", "passes=3", 7, None,
      ["d"] * 24 + ["r"] + ["d"] * 24 + ["r"] + ["d"] * 24, ["r", "d"],
      lambda g: not g.stock and not g.may_recycle()),
