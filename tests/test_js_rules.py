@@ -1,11 +1,13 @@
 """dailydeal/web/static/rules.js (the rules in the browser) held equal to the Python engine.
 
-Three checks: the committed vectors are what the engine answers today (stale vectors fail),
+Four checks: the committed vectors are what the engine answers today (stale vectors fail);
 rules.js gives every answer of the vectors (positions, legal moves, reasons word for word,
-verdicts, state answers, decks, redeals), and the differential walk: 10,000 positions of
-every variant played by both implementations with the same generator, compared position by
-position (the position JSON, an attempted move in an odd spelling and its outcome, what was
-played). The Node.js tests skip without `node` (CI installs Debian's nodejs).
+verdicts, state answers, decks, redeals, the probes' lines); each rule of rules.js broken in
+a copy fails those vectors (tests/js/mutations.py), so they catch it without the walk; and
+the differential walk: 10,000 positions of every variant played by both implementations
+with the same generator, compared position by position (the position JSON, an attempted
+move in an odd spelling and its outcome, what was played). The Node.js tests skip without
+`node` (CI installs Debian's nodejs).
 """
 
 from __future__ import annotations
@@ -31,16 +33,17 @@ needs_node = pytest.mark.skipif(
 )
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_vectors", JS / "make_vectors.py")
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, JS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["make_vectors"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-mv = _load()
+mv = _load("make_vectors")
+mutations = _load("mutations")
 
 
 def test_the_vectors_are_what_the_engine_answers_today() -> None:
@@ -66,6 +69,21 @@ def test_rules_js_gives_every_answer_of_the_vectors() -> None:
     )
     summary = json.loads(lines[-1])
     assert summary["mismatches"] == 0 and summary["checks"] > 2000, summary
+
+
+def test_every_mutant_replaces_rule_code_found_once_in_rules_js() -> None:
+    mutations.check_patterns(mutations.sources())
+    assert len(mutations.MUTANTS) >= 50
+
+
+@needs_node
+def test_every_rule_broken_in_a_copy_of_rules_js_fails_the_vectors() -> None:
+    """The fast vectors alone catch each mutant of tests/js/mutations.py (not the slow walk)."""
+    rows = mutations.run()
+    survivors = [f"{name}: {why}" for name, killer, why in rows if killer is None]
+    assert not survivors, (
+        "these rules of rules.js can be broken and the vectors still pass (add a probe to"
+        " tests/js/make_vectors.py that reaches them):\n" + "\n".join(survivors))
 
 
 def _node_walks(walks: list[dict[str, Any]], tmp: Path) -> tuple[subprocess.Popen[str], Path]:

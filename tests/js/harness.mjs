@@ -7,12 +7,22 @@
 //       specs: {junk, walks: [{game, variant, steps, prng, cap, full}]}; plays each random walk as
 //       make_vectors.walk does (same XorShift32, same choices) and prints one JSON line per
 //       spec: the SHA-1 fingerprint of every record, or the records themselves with full.
+//   node tests/js/harness.mjs mutants tests/js/vectors.json DIR...
+//       checks the vectors against each copy of rules.js and verdict.js (a folder each) in
+//       turn (tests/js/mutations.py) and
+//       prints one JSON line per copy: the first mismatch ("killed_by"), null if none.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import * as Rules from "../../dailydeal/web/static/rules.js";
-import * as Verdict from "../../dailydeal/web/static/verdict.js";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
-const R = { ...Rules, ...Verdict }; // the rules and the verdict, as the page loads them
+// the rules and the verdict, as the page loads them: from the static folder, or from a copy
+// of it under test (mutants)
+async function load(dir) {
+  const url = (name) => pathToFileURL(join(resolve(dir), name)).href;
+  return { ...(await import(url("rules.js"))), ...(await import(url("verdict.js"))) };
+}
+let R = await load(new URL("../../dailydeal/web/static/", import.meta.url).pathname);
 
 const RANKS = "A23456789TJQK";
 let JUNK = []; // make_vectors.JUNK, sent with the walk specs
@@ -128,6 +138,7 @@ function* walk(game, variant, steps, prng, cap) { // make_vectors.walk, step for
   }
 }
 
+const snapshot = (g) => { const { moves, ...rest } = position(g); return rest; }; // make_vectors._snapshot
 const digest = (record) => createHash("sha1").update(JSON.stringify(record)).digest("hex").slice(0, 16);
 
 // --- vectors ---------------------------------------------------------------------------
@@ -148,15 +159,18 @@ function firstDifference(a, b, path = "") { // where two answers part, for a rea
   }
   return { at: path || ".", python: a, rules_js: b };
 }
-const attempt = (fn) => { try { return fn(); } catch (e) { return { error: e.message }; } };
+class Killed extends Error {} // the first mismatch, when one is enough (mutants)
+const attempt = (fn) => {
+  try { return fn(); } catch (e) { if (e instanceof Killed) throw e; return { error: e.message }; }
+};
 
-function checkVectors(path) {
-  const v = JSON.parse(readFileSync(path, "utf8"));
+function checkVectors(v, firstOnly = false) {
   let checks = 0, bad = 0;
   const expect = (where, expected, got) => {
     checks++;
     if (same(expected, got)) return true;
     bad++;
+    if (firstOnly) throw new Killed(where);
     console.log(JSON.stringify({ where, ...firstDifference(expected, got) }));
     return false;
   };
@@ -200,6 +214,25 @@ function checkVectors(path) {
     for (const m of c.moves) g.push(m);
     return g.toJSON();
   })));
+  v.probes.forEach((p) => { // make_vectors.probe_vectors: a real line, then its end probed
+    const where = `probes "${p.name}"`;
+    const g = R.newGame(p.game, p.variant, p.cards, p.seed);
+    const steps = [digest([snapshot(g)])];
+    const played = attempt(() => { for (const m of p.line) { g.push(m); steps.push(digest([snapshot(g)])); } return null; });
+    const at = p.steps.findIndex((d, n) => d !== steps[n]);
+    if (!expect(`${where} line`, null, played) || (at >= 0 && !expect(
+      `${where} position after move ${at} ${JSON.stringify(p.line[at - 1] ?? "")} (digest)`, p.steps[at], steps[at]))) return;
+    if (!expect(`${where} end`, p.end, snapshot(g))) return;
+    for (const [text, said, after] of p.attempts) {
+      if (!expect(`${where} attempt ${JSON.stringify(text)}`, said, outcome(g, text)) || after === null) continue;
+      const pushed = attempt(() => g.push(text));
+      if (expect(`${where} after ${JSON.stringify(text)}`, after, pushed.error ? pushed : snapshot(g)) && !pushed.error) {
+        g.pop();
+        expect(`${where} ${JSON.stringify(text)} taken back`, p.end, snapshot(g));
+      }
+    }
+    expect(`${where} verdict`, p.verdict, attempt(() => R.replay(R.newGame(p.game, p.variant, p.cards, p.seed), p.line)));
+  });
   v.walks.forEach((w) => {
     let g = null;
     for (const [n, [state, text, said, done]] of w.records.entries()) {
@@ -216,12 +249,23 @@ function checkVectors(path) {
     }
     expect(`walks ${w.game} ${w.variant}: copy()`, g.toJSON(), g.copy().toJSON());
   });
-  console.log(JSON.stringify({ checks, mismatches: bad }));
+  if (!firstOnly) console.log(JSON.stringify({ checks, mismatches: bad }));
   return bad;
 }
 
 const [mode, arg] = process.argv.slice(2);
-if (mode === "vectors") process.exitCode = checkVectors(arg) ? 1 : 0;
+if (mode === "vectors") process.exitCode = checkVectors(JSON.parse(readFileSync(arg, "utf8"))) ? 1 : 0;
+else if (mode === "mutants") {
+  const v = JSON.parse(readFileSync(arg, "utf8"));
+  for (const file of process.argv.slice(4)) {
+    R = await load(file);
+    let line;
+    try { checkVectors(v, true); line = { rules: file, killed_by: null }; } catch (e) {
+      line = e instanceof Killed ? { rules: file, killed_by: e.message } : { rules: file, error: String(e.stack) };
+    }
+    process.stdout.write(JSON.stringify(line) + "\n");
+  }
+}
 else if (mode === "walk") {
   const { junk, walks } = JSON.parse(readFileSync(0, "utf8"));
   JUNK = junk;
@@ -230,6 +274,6 @@ else if (mode === "walk") {
     process.stdout.write(JSON.stringify(s.full ? { records } : { digests: records.map(digest) }) + "\n");
   }
 } else {
-  console.error("usage: node harness.mjs vectors FILE | walk < specs.json");
+  console.error("usage: node harness.mjs vectors FILE | mutants FILE DIR... | walk < specs.json");
   process.exitCode = 2;
 }

@@ -399,6 +399,194 @@ def deal_vectors() -> list[dict[str, Any]]:
     return out
 
 
+# --- probes: the rules a short walk seldom reaches, each at the end of a real line --------
+# Every line is a real deal played by the Python engine, found by searching it (`find_line`
+# below, or the solver's solution of the deal); its `reaches` check asserts the case is
+# still reached, so a rule change that moves it fails here instead of leaving a vector that
+# tests nothing. The harness checks each
+# position of the line (by digest), every legal move and the extra attempts at its end (the
+# outcome, the position after the move, and the position again after taking it back), and
+# the verdict of the line.
+ACCORDION_1_WIN = (  # the Accordion solver's win of seed 1
+    "d d d d d d d d d d d d d d d d d d d d d d d d d d d TH>TD 4D>JD 5D>4D d d d d d d d d d "
+    "d d d d d d d d d d d d d 3D>2D 7D>5D 8H>8D QH>QD JH>4H 2H>5H 8H>JH KH>2H 9H>QH TC>TH "
+    "KH>6H 3H>9H 3C>3H TS>4S d d 9D>3D 3S>JS 7S>QS KS>2S KD>KS KD>7D KD>KH TS>AS 4C>JC 5S>7S "
+    "6S>5S 3C>QC 9D>6D 8S>TS 4C>TC d 7C>2C 8C>4C AC>6C AC>AH 6S>3S KC>AC 9D>AD KC>KD KC>5C "
+    "9C>KC 8C>8H 8S>6S 8S>9S 8C>8S 3C>8C 9C>3C 7C>7H 9C>7C 9D>9C")
+ACCORDION_1_LOST = (  # random legal moves of seed 1 until no move is left: 4 piles
+    "d d d d d 8H>8D 8H>7H d d d d 6H>4H d d d 5H>JH d 5H>5C 9C>9S d 5H>6H d d d 5D>JD 7D>5D "
+    "d d 4D>7D d d AH>2H d 2S>3S d KD>KS d d d d JC>TC d JC>6C d d TD>4D d d 7S>QS TH>TD "
+    "TH>KH d d d d d KC>AC 6D>AD 6D>6S d d QD>QC QD>6D d d 9H>QH d 3H>9H d 3C>KC d d d d "
+    "4S>5S 4S>4C 4S>7S d TS>AS 3H>3C 2D>QD TS>4S 2D>KD 2D>2S 8C>JC 3H>AH 8S>TS 8S>8C d d "
+    "3D>2D 3H>3D 8S>JS d 3H>5H 8S>8H TH>3H d 9D>9C 7C>2C")
+# docs/rules.md's Accordion example: the row 4S 7H QC 4D KD (the rest of the deck after it)
+RULE_BOOK_ROW = "4S 7H QC 4D KD".split()
+RULE_BOOK_DECK = " ".join(RULE_BOOK_ROW + [c for c in C.CARD_NAMES if c not in RULE_BOOK_ROW])
+# find_line("pyramid", None, 29, lambda g: not g.stock and not g.waste): every card cleared
+PYRAMID_29_TALON_GONE = (
+    "QD+AC KD d 5C+8C d d 9D+4C d d d KS d d KC d d 2H+JC TD+3C d d d TH+3D d 6H+7H d d d d "
+    "d d KH d 3S+TS d 6S+7C d JS+2D d JD+2C r d 9S+4H d d 7S+6C 3H+TC d d d QS+AH d AD+QC d "
+    "5H+8D d d d d 4D+9C r d d 4S+9H 2S+JH d 5S+8S d AS+QH d d 6D+7D 8H+5D")
+# find_line("pyramid", "passes=1", 9, _king_on_waste): KD on the waste, AS under it pairs QD
+PYRAMID_9_KING_ON_WASTE = (
+    "QH+AC KC TD+3C d 4S+9D d d 2H+JH d d d d d d d d d d d d d d d KS d KH d d d d 2C+JC d "
+    "5S+8D 3H+TC")
+# find_line("pyramid", "passes=2", 20, _king_on_waste): KS on the waste, 7D under it pairs 6S
+PYRAMID_20_KING_ON_WASTE = (
+    "4H+9H 8S+5H d d d 6H+7H d d d AH+QC d d d TH+3D d d 4D+9D d 5D+8D d d AS+QH d 3S+TC "
+    "JH+2C d KC d d TS+3C d d d d d d r d d d d d 5C+8C d d d d d d d d d")
+# find_line("pyramid", None, 0, lambda g: g.status() == "lost"): relaxed, and lost
+PYRAMID_0_LOST = (
+    "5H+8D TH+3D d AH+QD d d d 2S+JH 9D+4C 8H+5D 6S+7S QS+AD KD d TS+3C d d JS+2D d d d KH d "
+    "d 6C+7C d d d 2C+JC")
+# find_line("pyramid", None, 0, _king_only): an accessible KD is the only progress left
+PYRAMID_0_KING_ONLY = (
+    "5H+8D TH+3D d AH+QD d d d 2S+JH 9D+4C 8H+5D 6S+7S QS+AD d TS+3C")
+GAPS_1_WIN = (  # the Gaps solver's win of seed 1: two redeals, the second with row 2 complete
+    "4C KS 7C 8S 3D JS TC JD 3H TD TH 2C@3 QS 9C 7H 6S 3S 2S@1 5D 4H TS 4D 8D JS 5D 9D KS TC "
+    "JC QD KC 8H QS 6D 7S QC 8S KC 9S 3S TD TS 4S 5C KS 7D 5H 8D 6H QH 2D@4 6C JD 9H 3D 7C QD "
+    "R 4D 3C 7H 5S JD QD 8H 4C 6C 7D 6D 8C JH QH KS 9H TH 8S JC 7D 9C KD 5C 6C KC 6S JH 7C 7S "
+    "QH 8C TC QS KH 9D 8D QC 9D KC TD JD KS JS 9C R 5D TC 8S 9D 9S 7D TS JC 6D KS QC KC KD 7D "
+    "8D QD 9D KD TD JD QS QD KS KD").split()
+GAPS_2_LOST = (  # redeals=0: random legal moves of seed 2 until blocked
+    "JH TC 5D QS 4S 6H QC TH 7H 2C@2 4C 2D@4 5C 5H JD 6H QD 7D 2C@1 2C@2 2D@1 6C 2S@3 2D@4 "
+    "2C@1 2D@2 2C@4 2C@1 4H 2S@4 2C@3 2H@1 7C 7S 9S 3S 8S JC JH")
+
+
+def find_line(game_name: str, variant: str | None, seed: int, goal: Any,
+              limit: int = 20_000) -> list[str] | None:
+    """A line of the deal that reaches ``goal(game)``: depth-first, pairs and kings before
+    draws before recycles, each position once, at most ``limit`` positions."""
+    game = new_game(game_name, seed, variant)
+    seen: set[Any] = set()
+
+    def search(budget: list[int]) -> bool:
+        if goal(game):
+            return True
+        if budget[0] <= 0 or game.key() in seen:
+            return False
+        budget[0] -= 1
+        seen.add(game.key())
+        for move in sorted(game.legal_moves(), key=lambda m: "dr".find(str(m))):
+            game.push(move)
+            if search(budget):
+                return True
+            game.pop()
+        return False
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * limit))
+    return [str(m) for m in game.move_stack] if search([limit]) else None
+
+
+def _pyramid_values(g: Any) -> set[int]:
+    from dailydeal.games.rules import pyramid as P  # noqa: PLC0415
+    return {P.value(g.cards[i]) for i in P.free_places(g.mask)}
+
+
+def _king_on_waste(g: Any) -> bool:
+    """No recycle left, stock empty, a king on the waste and under it the only card that
+    pairs an accessible one: in progress (lost if the card under the king were ignored)."""
+    values = _pyramid_values(g)
+    return (not g.stock and not g.may_recycle() and len(g.waste) > 1
+            and g.waste[-1] % 13 == 12 and 13 - (g.waste[-2] % 13 + 1) in values
+            and not any(13 - v in values for v in values) and 13 not in values
+            and g.status() == "in progress")
+
+
+def _king_only(g: Any) -> bool:
+    """In progress only thanks to an accessible pyramid king: no pair is in reach."""
+    values = _pyramid_values(g)
+    return (13 in values and not any(13 - v in values for v in values if v != 13)
+            and not any(13 - (c % 13 + 1) in values for c in g.reachable())
+            and g.status() == "in progress")
+
+
+def _row_end_before_gap(g: Any) -> list[str]:
+    """Cards whose predecessor ends a row (column 13) above a gap in column 1."""
+    cells = g.cells
+    return [C.name(cells[r * 13 + 12] + 1) for r in range(3)
+            if cells[r * 13 + 13] == gaps_rules.EMPTY and cells[r * 13 + 12] % 13 < 12]
+
+
+PROBES: list[tuple[str, str, str | None, int | None, str | None, list[str], list[str], Any]] = [
+    # name, game, variant, seed, cards, line, attempts at its end, what the end must be
+    ("accordion won (seed 1)", "accordion", None, 1, None, ACCORDION_1_WIN.split(),
+     ["d", "D", "KC>KC", "9D>9D"], lambda g: g.status() == "won"),
+    ("accordion lost (seed 1)", "accordion", None, 1, None, ACCORDION_1_LOST.split(),
+     ["d", "7C>7C", "9D>3H"], lambda g: g.status() == "lost"),
+    ("rule book: the row 4S 7H QC 4D KD", "accordion", None, None, RULE_BOOK_DECK,
+     "d d d d d".split(), ["KD>4S", "KD>7H", "KD>QC", "4D>7H", "7H>4S", "4S>4D", "d"],
+     lambda g: [p["top"] for p in g.position_json()["piles"]] == RULE_BOOK_ROW),
+    ("rule book: 4D>4S then KD>4D", "accordion", None, None, RULE_BOOK_DECK,
+     [*"d d d d d".split(), "4D>4S", "KD>4D"], ["7H>KD", "QC>7H", "d"],
+     lambda g: [p["top"] for p in g.position_json()["piles"]] == ["KD", "7H", "QC"]),
+    ("rule book: KD>4D first buries the four", "accordion", None, None, RULE_BOOK_DECK,
+     [*"d d d d d".split(), "KD>4D"], ["4D>4S", "KD>4S", "KD>7H", "KD>KD", "4S>KD"],
+     lambda g: [p["top"] for p in g.position_json()["piles"]] == ["4S", "7H", "QC", "KD"]),
+    ("rule book: forced, a move before dealing", "accordion", "forced", None, RULE_BOOK_DECK,
+     "d d d d".split(), ["d", "4D>4S", "KD>4D", "5S>4S"], lambda g: not g.can_deal()),
+    ("pyramid won (seed 32)", "pyramid", None, 32, None, PYRAMID_32.split(),
+     ["d", "r", "KS", "AS+QS"], lambda g: g.status() == "won"),
+    ("pyramid stock and waste emptied (seed 29)", "pyramid", None, 29, None,
+     PYRAMID_29_TALON_GONE.split(), ["r", "R", "d", "D", "KH", "8H+5D"],
+     lambda g: not g.stock and not g.waste),
+    ("pyramid lost, relaxed (seed 0)", "pyramid", None, 0, None, PYRAMID_0_LOST.split(),
+     ["r", "d", "2C+JC", "KH", "5S+8S"], lambda g: g.status() == "lost"),
+    ("pyramid: a king the only progress (seed 0)", "pyramid", None, 0, None,
+     PYRAMID_0_KING_ONLY.split(), ["KD", "r", "8S+5S"], _king_only),
+    ("pyramid king on the waste, passes=1 (seed 9)", "pyramid", "passes=1", 9, None,
+     PYRAMID_9_KING_ON_WASTE.split(), ["r", "d", "AS+QD", "QD+AS", "KC"], _king_on_waste),
+    ("pyramid king on the waste, passes=2 (seed 20)", "pyramid", "passes=2", 20, None,
+     PYRAMID_20_KING_ON_WASTE.split(), ["r", "d", "7D+6S", "KC"], _king_on_waste),
+    ("pyramid passes run out, passes=3 (seed 7)", "pyramid", "passes=3", 7, None,
+     ["d"] * 24 + ["r"] + ["d"] * 24 + ["r"] + ["d"] * 24, ["r", "d"],
+     lambda g: not g.stock and not g.may_recycle()),
+    ("rule book: 8C goes right of 7C (seed 1)", "gaps", None, 1, None, GAPS_1_WIN[:69],
+     ["8C", "8c", "9C", "8C@1", "7C"], lambda g: "8C" in (str(m) for m in g.legal_moves())),
+    ("gaps: only a 2 goes to column 1 (seed 1)", "gaps", None, 1, None, GAPS_1_WIN[:11],
+     ["QC", "QC@3", "2S@3", "2S", "R"], lambda g: _row_end_before_gap(g) == ["QC"]),
+    ("gaps: redeal with a complete 2..K row (seed 1)", "gaps", None, 1, None, GAPS_1_WIN[:102],
+     ["2S@1", "KH", "r"], lambda g: g.kept_lengths()[1] == 12 and not g.place_moves()),
+    ("gaps won, a redeal left (seed 1)", "gaps", "redeals=3", 1, None, GAPS_1_WIN,
+     ["R", "r", "KS", "2S@1"], lambda g: g.status() == "won" and g.redeals_left() > 0),
+    ("gaps lost, redeals=0 (seed 2)", "gaps", "redeals=0", 2, None, GAPS_2_LOST.split(),
+     ["R", "JH"], lambda g: g.status() == "lost"),
+]
+
+
+def _snapshot(game: Game[Any]) -> dict[str, Any]:
+    """A position as the harness compares it (its move list is the line, sent once)."""
+    out = position(game)
+    del out["moves"]
+    return out
+
+
+def probe_vectors() -> list[dict[str, Any]]:
+    out = []
+    for name, game_name, variant, seed, cards, line, extra, reaches in PROBES:
+        game = new_game(game_name, seed, variant, cards)
+        steps = [digest([_snapshot(game)])]
+        for text in line:
+            game.push(game.parse_move(text))
+            steps.append(digest([_snapshot(game)]))
+        assert reaches(game), f"probe {name!r}: its line no longer reaches its case"
+        attempts = []
+        for text in dict.fromkeys([*(str(m) for m in game.legal_moves()), *extra]):
+            said = outcome(game, text)
+            after = None
+            if said[0] == "legal":
+                game.push(game.parse_move(text))
+                after = _snapshot(game)
+                game.pop()
+            attempts.append([text, said, after])
+        verdict = replay(new_game(game_name, seed, variant, cards), line).to_json()
+        out.append({"name": name, "game": game_name, "variant": variant,
+                    "seed": None if seed is None else str(seed), "cards": cards, "line": line,
+                    "steps": steps, "end": _snapshot(game), "attempts": attempts,
+                    "verdict": verdict})
+    return out
+
+
 def state_vectors() -> list[dict[str, Any]]:
     cases: list[tuple[str, str | None, Any, Any, Any]] = [
         ("gaps", None, 212, None, ["2S@2", "R"]),
@@ -430,6 +618,7 @@ def vectors() -> dict[str, Any]:
         "replays": replay_vectors(),
         "states": state_vectors(),
         "from_deals": deal_vectors(),
+        "probes": probe_vectors(),
         "walks": walks,
     }
 

@@ -283,11 +283,6 @@ class Accordion extends Game {
     }
     return `${name(card)} is not on top of a pile`;
   }
-  emptyStockReason() { // the recycle is offered only when it is allowed
-    if (!this.waste.length) return "the stock and the waste are empty";
-    if (!this.mayRecycle()) return `the stock is empty and no pass through it is left (at most ${this.rules.passes})`;
-    return "the stock is empty: recycle the waste with r";
-  }
   reason(m) {
     if (m.k === "d") {
       if (this.canDeal()) return null;
