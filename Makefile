@@ -56,9 +56,13 @@ run: $(RUNTIME)
 	fi
 	@$(BIN)/dailydeal serve --jobs 2 --fill background --host $(HOST) --port $(PORT)
 
-# -rs: the summary names every skipped test and why (the browser tests without Chromium)
+# -rs: the summary names every skipped test and why (the browser tests without Chromium);
+# then the board's logic in Node (tests/js/*.test.mjs: rules.js's answers to the board, input,
+# renderers, the API client), without a browser
 test: $(STAMP) $(BUILT)
 	$(BIN)/pytest -rs
+	@if command -v node >/dev/null; then node --test tests/js/; \
+	else echo "SKIPPED: the Node unit tests of the board (tests/js/*.test.mjs): node is not installed"; fi
 	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py
 	$(BIN)/mypy dailydeal
 

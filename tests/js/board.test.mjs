@@ -1,0 +1,186 @@
+// The board's logic without a browser (node --test tests/js/): what rules.js tells the board
+// (placesOf, targets, moveAt), the input decisions and the renderers, on real deals.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import * as rules from "../../dailydeal/web/static/rules.js";
+import { decide, dropMove, keyCommand, nextFocus } from "../../dailydeal/web/static/input.js";
+import { sections } from "../../dailydeal/web/static/board.js";
+import { SPECS, gameOfDeal, meaningfulPar } from "../../dailydeal/web/static/specs.js";
+import { cardName } from "../../dailydeal/web/static/cards.js";
+
+const state = (g) => ({ valid: true, error: null, ...g.toJSON() });
+
+/** Positions along random walks of each game (a fixed generator: the same every run). */
+function* positions(game, variant = null, walks = 12, steps = 80) {
+  let x = 12345;
+  const next = (n) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+  for (let w = 0; w < walks; w++) {
+    const g = rules.newGame(game, variant, null, BigInt(w + 1));
+    for (let i = 0; i < steps && g.status() === "in progress"; i++) {
+      yield state(g);
+      const legal = g.legalMoves();
+      g.push(legal[next(legal.length)]);
+    }
+    yield state(g);
+  }
+}
+
+const cardMoves = (st) => st.legal_moves.filter((m) => rules.placesOf(st, m).from !== null);
+
+test("every legal move is the move of its places: a drop, two clicks or one click", () => {
+  let seen = 0;
+  for (const game of rules.GAMES) {
+    for (const st of positions(game)) {
+      for (const move of st.legal_moves) {
+        const { from, to } = rules.placesOf(st, move);
+        const again = from === null || from === to ? rules.moveAt(st, null, to) : rules.moveAt(st, from, to);
+        // a Gaps 2 with a choice of rows waits for its row: one click means no move yet
+        if (again === null) assert.ok(rules.targets(st, from).size > 1, `${game} ${move}`);
+        else assert.equal(again, move, `${game}: ${move} at ${from} -> ${to}`);
+        seen += 1;
+      }
+    }
+  }
+  assert.ok(seen > 2000, `only ${seen} moves seen`);
+});
+
+test("a card's targets are exactly the places of its legal moves", () => {
+  for (const game of rules.GAMES) {
+    for (const st of positions(game, null, 4)) {
+      for (const move of cardMoves(st)) {
+        const { from, to } = rules.placesOf(st, move);
+        if (from === to) continue; // one click on the card itself
+        assert.equal(rules.targets(st, from).get(to), move, `${game} ${move}`);
+        for (const [place, m] of rules.targets(st, from)) assert.ok(st.legal_moves.includes(m), `${place} ${m}`);
+      }
+    }
+  }
+});
+
+test("a pair is picked either way, an Accordion pile only moves left", () => {
+  const py = [...positions("pyramid", null, 3)].find((st) => st.legal_moves.some((m) => m.includes("+")));
+  const pair = py.legal_moves.find((m) => m.includes("+"));
+  const { from, to } = rules.placesOf(py, pair);
+  assert.equal(rules.targets(py, to).get(from), pair);
+  assert.equal(rules.moveAt(py, to, from), pair); // the canonical text, whichever came first
+  const acc = [...positions("accordion", null, 3)].find((st) => st.legal_moves.some((m) => m.includes(">")));
+  const move = acc.legal_moves.find((m) => m.includes(">"));
+  const p = rules.placesOf(acc, move);
+  assert.equal(rules.targets(acc, p.to).has(p.from), false);
+});
+
+test("illegal intentions are still moves, so the rules can say why not", () => {
+  const g = rules.newGame("pyramid", null, null, 7n);
+  const st = state(g);
+  const covered = st.position.pyramid[0][0]; // the top card, covered at the start
+  const bottom = st.position.pyramid[6];
+  const partner = bottom.find((c) => c !== covered && c[0] !== "K");
+  const move = rules.moveAt(st, covered, partner);
+  assert.match(move, /\+/);
+  assert.throws(() => g.push(move), rules.IllegalMoveError);
+});
+
+test("a king goes with one click, even with a card picked up; a king pairs with nothing", () => {
+  for (const st of positions("pyramid", null, 6)) {
+    const king = st.legal_moves.find((m) => rules.placesOf(st, m).from === rules.placesOf(st, m).to);
+    if (!king) continue;
+    const other = st.position.accessible.find((c) => c !== king);
+    if (!other || other[0] === "K") continue;
+    assert.equal(rules.moveAt(st, other, king), null);
+    assert.deepEqual(decide(rules, st, SPECS.pyramid, other, "card", king), { play: king });
+    return;
+  }
+  assert.fail("no accessible king met");
+});
+
+test("Gaps: a gap takes its card by one click, a 2 asks for its row when it has a choice", () => {
+  let rows = 0;
+  for (const st of positions("gaps", null, 12)) {
+    for (const gap of st.position.gaps) {
+      const place = `${gap.row},${gap.column}`;
+      const move = rules.moveAt(st, null, place);
+      if (gap.accepts && gap.accepts !== "any 2") assert.equal(move, gap.accepts);
+      else assert.equal(move, null);
+    }
+    const two = ["2S", "2H", "2D", "2C"].find((c) => rules.targets(st, c).size > 1);
+    if (!two) continue;
+    rows += 1;
+    assert.equal(rules.moveAt(st, null, two), null);
+    const what = decide(rules, st, SPECS.gaps, null, "card", two);
+    assert.equal(what.pick, two);
+    const [place, move] = [...rules.targets(st, two)][0];
+    assert.deepEqual(decide(rules, st, SPECS.gaps, two, "gap", place), { play: move });
+    assert.deepEqual(decide(rules, st, SPECS.gaps, place, "card", two), { play: move }); // gap first
+    assert.equal(dropMove(rules, st, two, place), move);
+  }
+  assert.ok(rows > 0, "no 2 with a choice of rows met");
+});
+
+test("decide: picking, putting down, a stuck card, a dead gap, a finished game", () => {
+  const st = [...positions("accordion", null, 2)].find((s) => s.position.piles.length > 3);
+  const top = st.position.piles[0].top;
+  const what = decide(rules, st, SPECS.accordion, null, "card", top);
+  assert.equal(what.pick, top);
+  assert.match(what.say, rules.targets(st, top).size ? /selected: click where it goes/ : /has nowhere to go now/);
+  assert.deepEqual(decide(rules, st, SPECS.accordion, top, "card", top), { pick: null, say: "" });
+  assert.deepEqual(decide(rules, st, SPECS.accordion, top, "action", "draw"), { play: "d" });
+  assert.equal(decide(rules, { ...st, state: "won" }, SPECS.accordion, null, "action", "draw"), null);
+  const gaps = state(rules.newGame("gaps", null, null, 3n));
+  const dead = gaps.position.gaps.find((g) => g.accepts === null);
+  if (dead) {
+    const place = `${dead.row},${dead.column}`;
+    assert.deepEqual(decide(rules, gaps, SPECS.gaps, null, "gap", place), { say: "No card fits this gap now.", shake: place });
+  }
+});
+
+test("moves in words", () => {
+  assert.equal(rules.moveInWords("pyramid", "7S+6H", cardName), "pair the seven of spades with the six of hearts");
+  assert.equal(rules.moveInWords("pyramid", "KC", cardName), "remove the king of clubs");
+  assert.equal(rules.moveInWords("accordion", "4D>4S", cardName), "put the four of diamonds on the four of spades");
+  assert.equal(rules.moveInWords("gaps", "2S@3", cardName), "move the two of spades to row 3");
+  assert.equal(rules.moveInWords("gaps", "8C", cardName), "move the eight of clubs into its gap");
+  assert.equal(rules.moveInWords("gaps", "R", cardName), "redeal");
+  assert.equal(rules.moveInWords("accordion", "d", cardName), "deal a card from the stock");
+});
+
+test("each renderer draws every card of the position once, and the view's marks", () => {
+  for (const game of rules.GAMES) {
+    const layout = SPECS[game].layout;
+    for (const st of [...positions(game, null, 2)].filter((_, i) => i % 9 === 0)) {
+      const picked = cardMoves(st).map((m) => rules.placesOf(st, m).from)[0] ?? null;
+      const targets = new Set(picked ? rules.targets(st, picked).keys() : []);
+      const html = sections(layout, st, { picked, targets, landed: null, drew: false }).flatMap(([, items]) => items).join("");
+      const drawn = [...html.matchAll(/data-card="(..)"/g)].map((m) => m[1]);
+      const shown = game === "accordion" ? st.position.piles.map((p) => p.top)
+        : game === "pyramid" ? [...st.position.pyramid.flat().filter(Boolean), ...st.position.waste.slice(-3)]
+          : st.position.rows.flat().filter(Boolean);
+      assert.deepEqual(drawn.sort(), [...shown].sort(), `${game} after ${st.moves.length} moves`);
+      if (picked) assert.match(html, new RegExp(`class="[^"]*selected[^"]*" data-card="${picked}"`));
+      for (const t of targets) assert.match(html, new RegExp(`class="[^"]*target[^"]*" data-(card|gap)="${t}"`), `${game} target ${t}`);
+      if (st.state !== "in progress") assert.match(html, new RegExp(`data-banner="${st.state}"`));
+    }
+  }
+});
+
+test("the specs: the game of a deal id, par shown only where it means something", () => {
+  assert.equal(gameOfDeal("2026-12-01-pyramid-hard"), "pyramid");
+  assert.equal(gameOfDeal("2026-12-01-gapsx-hard"), "");
+  assert.equal(meaningfulPar({ game: "accordion", par: 51 }), null);
+  assert.equal(meaningfulPar({ game: "gaps", par: 90 }), 90);
+});
+
+test("keys: arrows move to the nearest box that way; the element's commands", () => {
+  const box = (left, top) => ({ left, top, width: 10, height: 10 });
+  const rects = [box(0, 0), box(20, 0), box(40, 1), box(20, 30)];
+  assert.equal(nextFocus(rects, 0, "ArrowRight"), 1);
+  assert.equal(nextFocus(rects, 1, "ArrowRight"), 2);
+  assert.equal(nextFocus(rects, 2, "ArrowRight"), null);
+  assert.equal(nextFocus(rects, 1, "ArrowDown"), 3);
+  assert.equal(nextFocus(rects, -1, "ArrowDown"), 0);
+  assert.equal(keyCommand({ key: "u" }), "undo");
+  assert.equal(keyCommand({ key: "z", ctrlKey: true }), "undo");
+  assert.equal(keyCommand({ key: "z", ctrlKey: true }, true), null);
+  assert.equal(keyCommand({ key: "h" }, true), null);
+  assert.equal(keyCommand({ key: "Escape" }), "drop");
+  assert.equal(keyCommand({ key: "H" }), "hint");
+});

@@ -1,0 +1,181 @@
+// The element's API client, what it keeps and what it says at the end, without a browser
+// (node --test tests/js/): errors and retries, the offline queue, streaks, the finish's words.
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+
+// localStorage as the browser has it (Node has none)
+const storage = new Map();
+globalThis.localStorage = {
+  getItem: (k) => (storage.has(k) ? storage.get(k) : null),
+  setItem: (k, v) => storage.set(k, String(v)),
+  removeItem: (k) => storage.delete(k),
+};
+const api = await import("../../dailydeal/web/static/api.js");
+const store = await import("../../dailydeal/web/static/store.js");
+const finish = await import("../../dailydeal/web/static/finish.js");
+const { HintTrail, lightWords } = await import("../../dailydeal/web/static/hints.js");
+const { clockText } = await import("../../dailydeal/web/static/clock.js");
+
+beforeEach(() => storage.clear());
+
+/** A fetch that answers from a list of [status, body, headers] (or throws for "offline"),
+ *  and records what was asked. */
+function fakeFetch(answers) {
+  const asked = [];
+  const fetcher = async (url, init = {}) => {
+    asked.push({ url, method: init.method || "GET", body: init.body ? JSON.parse(init.body) : null });
+    const next = answers.shift();
+    if (next === "offline") throw new TypeError("Failed to fetch");
+    const [status, body, headers = {}] = next;
+    return {
+      ok: status >= 200 && status < 300, status,
+      headers: { get: (name) => headers[name] ?? null },
+      json: async () => { if (body === null) throw new SyntaxError("no JSON"); return body; },
+    };
+  };
+  return { fetcher, asked };
+}
+
+test("the client's errors: no network is status 0, a problem's detail, Retry-After", async () => {
+  let f = fakeFetch(["offline"]);
+  await assert.rejects(new api.Client("http://x/api/v1/", f.fetcher).get("/games"), (e) => e instanceof api.ApiError && e.status === 0);
+  f = fakeFetch([[429, { detail: "hint limit reached" }, { "Retry-After": "42" }]]);
+  await assert.rejects(new api.Client("http://x/api/v1", f.fetcher).get("/x"), (e) => {
+    assert.equal(e.status, 429);
+    assert.equal(e.retryAfter, 42);
+    assert.equal(e.message, "hint limit reached Try again in 42 s.");
+    return true;
+  });
+  f = fakeFetch([[502, null]]);
+  await assert.rejects(new api.Client("http://x/api/v1", f.fetcher).get("/x"), /The server answered 502/);
+});
+
+test("hints: GET for a daily deal with its token and where the line followed began; POST when long", async () => {
+  const f = fakeFetch([[200, { verdict: "winnable" }], [200, { verdict: "winnable" }], [200, {}]]);
+  const c = new api.Client("http://x/api/v1", f.fetcher);
+  const meta = { id: "2026-12-01-gaps-easy", game: "gaps", seed: "5", variant: "standard" };
+  await c.hint(meta, ["8C", "2S@3"], 1, "tok");
+  assert.equal(f.asked[0].url, "http://x/api/v1/deals/2026-12-01-gaps-easy/hint?moves=8C%202S%403&from=1&play=tok");
+  await c.hint(meta, Array(2000).fill("8C"), null, null);
+  assert.equal(f.asked[1].method, "POST");
+  assert.deepEqual(Object.keys(f.asked[1].body), ["moves"]);
+  await c.hint({ id: null, game: "gaps", seed: "5", variant: "standard" }, [], null, null);
+  assert.deepEqual(f.asked[2].body, { seed: "5", variant: "standard", moves: [] });
+  assert.equal(f.asked[2].url, "http://x/api/v1/games/gaps/hint");
+});
+
+test("retryLater: only 425 and 429 with a sane wait say 'post it again later'", () => {
+  const err = (status, body, retryAfter = null) => new api.ApiError("x", status, body, retryAfter);
+  assert.equal(api.retryLater(err(429, { retry_after: 12.2 })), 13);
+  assert.equal(api.retryLater(err(425, null, 3)), 3);
+  assert.equal(api.retryLater(err(429, { retry_after: 7200 })), 0); // beyond an hour: no
+  assert.equal(api.retryLater(err(400, { retry_after: 5 })), 0);
+  assert.equal(api.retryLater(new Error("x")), 0);
+  assert.match(api.hintTrouble(err(429, null, 42)), /in 42 seconds/);
+  assert.match(api.hintTrouble(err(429, null, 600)), /in 10 minutes/);
+  assert.match(api.hintTrouble(err(503, null)), /busy/);
+  assert.match(api.hintTrouble(err(0, null)), /offline/);
+});
+
+test("a result is posted once; a 409 names the one that counts", async () => {
+  let f = fakeFetch([[201, { result: { won: true, moves: 40, hints: 0 } }]]);
+  const mine = await api.sendResult(new api.Client("http://x/api/v1", f.fetcher), "d1", { moves: [] });
+  assert.equal(mine.moves, 40);
+  f = fakeFetch([]);
+  assert.equal((await api.sendResult(new api.Client("http://x/api/v1", f.fetcher), "d1", {})).moves, 40);
+  assert.equal(f.asked.length, 0); // counted already: not posted again
+  f = fakeFetch([[409, { detail: "counted", result: { won: false, moves: 3, hints: 1 } }]]);
+  assert.equal((await api.sendResult(new api.Client("http://x/api/v1", f.fetcher), "d2", {})).won, false);
+  assert.equal(store.posted("d2").moves, 3);
+});
+
+test("the offline queue: kept while offline or told 'later', dropped on a final answer", async () => {
+  const realFetch = globalThis.fetch;
+  const answers = [];
+  const f = fakeFetch(answers);
+  globalThis.fetch = f.fetcher;
+  try {
+    store.enqueueOffline({ kind: "result", id: "a", api: "http://x/api/v1", body: { moves: [] } });
+    store.enqueueOffline({ kind: "result", id: "b", api: "http://x/api/v1", body: { moves: [] } });
+    store.enqueueOffline({ kind: "result", id: "c", api: "http://x/api/v1", body: { moves: [] } });
+    store.enqueueOffline({ kind: "result", id: "a", api: "http://x/api/v1", body: { moves: [] } }); // once
+    assert.equal(store.queued().length, 3);
+    answers.push("offline", [429, { retry_after: 30 }], [400, { detail: "bad" }]);
+    let sent = await api.flushQueue();
+    assert.deepEqual(store.queued().map((q) => q.id), ["a", "b"]);
+    assert.equal(sent.length, 0);
+    answers.push([201, { result: { won: true, moves: 9, hints: 0 } }], [201, { result: { won: false, moves: 2, hints: 0 } }]);
+    sent = await api.flushQueue();
+    assert.deepEqual(sent.map((q) => q.id), ["a", "b"]);
+    assert.deepEqual(store.queued(), []);
+    assert.equal(store.posted("a").moves, 9);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
+test("an offline win is verified, recorded and its result posted; the element may take its own", async () => {
+  const realFetch = globalThis.fetch;
+  const f = fakeFetch([[200, { won: true, moves: 51 }], [201, { result: { won: true, moves: 51, hints: 1 } }]]);
+  globalThis.fetch = f.fetcher;
+  try {
+    const meta = { id: "2026-12-01-accordion-easy", date: "2026-12-01", game: "accordion", tier: "easy" };
+    store.writeJSON(`play.${meta.id}`, "token1");
+    store.enqueueOffline({ kind: "won", key: meta.id, meta, api: "http://x/api/v1", moves: ["d"], hints: 1, seconds: 30, par: null });
+    store.enqueueOffline({ kind: "won", key: "mine", meta, api: "http://x/api/v1", moves: ["d"], hints: 0, seconds: 3 });
+    const own = async (item) => item.key === "mine";
+    await api.flushQueue(own);
+    assert.deepEqual(f.asked.map((a) => a.url), ["http://x/api/v1/deals/2026-12-01-accordion-easy/verify", "http://x/api/v1/deals/2026-12-01-accordion-easy/results"]);
+    assert.equal(f.asked[1].body.play, "token1");
+    assert.equal(store.results()[meta.id].moves, 51);
+    assert.deepEqual(store.queued(), []);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
+test("streaks count days in a row ending today or yesterday", () => {
+  const win = (id, date) => store.recordWin({ id, date, game: "gaps", tier: "easy" }, 50, 0, null);
+  win("a", "2026-12-01");
+  win("b", "2026-12-02");
+  win("c", "2026-12-03");
+  assert.equal(store.streak("2026-12-03"), 3);
+  assert.equal(store.streak("2026-12-04"), 3);
+  assert.equal(store.streak("2026-12-05"), 0);
+  store.recordWin({ id: "c", date: "2026-12-03", game: "gaps", tier: "easy" }, 60, 0, null);
+  assert.equal(store.results().c.moves, 50); // the best win stays
+  storage.set("dailydeal.v1.results", "{corrupt");
+  assert.equal(store.streak("2026-12-03"), 0); // corrupt storage: play on
+});
+
+test("the finish in words: verdict, ties, the share text", () => {
+  assert.deepEqual(finish.verdictTexts({ won: true, moves: 40 }, 40, 0), { title: "Solved in 40 moves", verdict: "Verified by the server: won in 40 moves. The solver's par is 40: you matched it ⭐." });
+  assert.match(finish.verdictTexts({ won: false, moves: 40, state: "lost" }, null, 0).verdict, /did not confirm the win \(lost\)/);
+  const stats = { plays: 5, wins: 4, win_rate: 0.8, final: false, winning_moves: [{ moves: 40, count: 2 }, { moves: 50, count: 2 }] };
+  assert.equal(finish.statsText(stats, { won: true, moves: 40 }), "5 players, 80% won, you beat 67% of the other winners on moves.");
+  assert.equal(finish.statsText({ ...stats, wins: 1, winning_moves: [{ moves: 40, count: 1 }] }, { won: true, moves: 40 }), "5 players, 80% won, you are the first to win it.");
+  const meta = { id: "2026-12-01-pyramid-hard", date: "2026-12-01", tier: "hard", game: "pyramid" };
+  assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 1, seconds: 65 }),
+    "dailydeal 2026-12-01\nPyramid · hard 🟠\n✅ 30 moves (par 28) with 1 hint\n⏱ 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
+  assert.equal(finish.shareText({ meta: { id: null, game: "gaps", seed: "9", variant: "redeals=0" }, title: "Gaps", origin: "o", n: 3, par: null, hints: 0, seconds: null }),
+    "dailydeal · Gaps #9\n✅ 3 moves\no/play/gaps/9?variant=redeals%3D0");
+  assert.equal(finish.firstResultNote({ won: true, moves: 40 }, true, 40), null);
+  assert.match(finish.firstResultNote({ won: false, moves: 3 }, true, 40), /not won/);
+  assert.equal(clockText(3723), "1:02:03");
+  assert.equal(clockText(-5), "0:00");
+});
+
+test("the hints followed: the server's line goes on while the player follows it", () => {
+  const t = new HintTrail();
+  assert.equal(t.from(["a"]), null);
+  t.add(["a"], "b");
+  assert.equal(t.from(["a"]), 1);
+  assert.equal(t.from(["a", "b"]), 1);
+  t.add(["a", "b"], "c");
+  assert.equal(t.from(["a", "b", "c"]), 1);
+  assert.equal(t.from(["a", "x"]), null); // left the line
+  t.add(["a", "x"], "y");
+  assert.equal(t.from(["a", "x"]), 2);
+  assert.equal(lightWords("winnable", true).text, "yes");
+  assert.match(lightWords("unknown", true, "busy").title, /could not tell \(busy\)/);
+});
