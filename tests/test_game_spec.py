@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers.modules import graph
+from helpers.modules import modules
 
 from dailydeal.games import DAILY, GAMES, SPECS, new_game, spec_of
 from dailydeal.games.spec import load
@@ -110,7 +110,7 @@ def test_unknown_game_has_no_spec() -> None:
 
 STATIC = ROOT / "dailydeal" / "web"
 # the modules of the element: everything it loads but the rules (rules.js, verdict.js)
-BOARD = [STATIC / "static" / n for n in sorted(graph()) if n not in ("rules.js", "verdict.js")]
+BOARD = [p for p in modules() if p.name not in ("rules.js", "verdict.js")]
 
 
 def test_the_element_reads_the_specs() -> None:

@@ -14,6 +14,7 @@ import datetime as dt
 import gzip
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,36 @@ def assets() -> dict[str, Asset]:
 def asset_url(name: str) -> str:
     """The versioned URL of a static file (cached for a year: the version is its hash)."""
     return url_for("pages.static", name=name, v=assets()[name].version)
+
+
+# what a module loads beside it: import ... from "./x.js", and new URL("x", import.meta.url)
+# (a dynamic import, a stylesheet fetched)
+IMPORTS = re.compile(
+    rb"""(?:^\s*(?:import|export)\b[^;]*?\bfrom\s+["']\./([\w.-]+)["'])"""
+    rb"""|(?:new URL\(["']([\w.-]+)["'], import\.meta\.url\))""",
+    re.M | re.S,
+)
+
+
+def module_graph(files: dict[str, bytes], entry: str = "daily-deal.js") -> dict[str, list[str]]:
+    """Every static file reachable from ``entry`` -> the files it loads (of ``files``)."""
+    out: dict[str, list[str]] = {}
+    todo = [entry]
+    while todo:
+        name = todo.pop(0)
+        if name in out or name not in files:
+            continue
+        found = [a.decode() or b.decode() for a, b in IMPORTS.findall(files[name])]
+        out[name] = [f for f in found if f in files]
+        todo.extend(out[name])
+    return out
+
+
+def element_modules() -> list[str]:
+    """The static files the element loads besides its entry module (its modules, static and
+    dynamic imports, and its stylesheet): the pages preload them, so the browser asks for
+    all of them at once instead of one level of imports after another."""
+    return list(module_graph({n: a.body for n, a in assets().items()}))[1:]
 
 
 @bp.get("/static/<path:name>")
@@ -309,4 +340,5 @@ def security_headers(resp: Response) -> Response:
 def register(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals["asset"] = asset_url
+    app.jinja_env.globals["element_modules"] = element_modules
     app.after_request(security_headers)
