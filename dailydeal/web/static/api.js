@@ -123,14 +123,6 @@ export class Client {
     return null;
   }
 
-  /** The state endpoint (thin clients' way; the element plays with rules.js instead). */
-  state(meta, moves) {
-    const q = enc(moves.join(" "));
-    if (meta.id && q.length <= MAX_QUERY) return this.get(`/deals/${enc(meta.id)}/state?moves=${q}`);
-    if (meta.id) return this.post(`/deals/${enc(meta.id)}/state`, { moves });
-    return this.post(`/games/${enc(meta.game)}/state`, { seed: meta.seed, variant: meta.variant, moves });
-  }
-
   verify(meta, moves) {
     if (meta.id) return this.post(`/deals/${enc(meta.id)}/verify`, { moves });
     return this.post(`/games/${enc(meta.game)}/verify`, { seed: meta.seed, variant: meta.variant, moves });
