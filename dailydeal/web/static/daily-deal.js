@@ -15,20 +15,25 @@
 // data-state / data-moves on the board and on the element. docs/embedding.md is the contract.
 //
 // This module holds the element's state and flow; the rest is in modules of one concern
-// each (docs/architecture.md, "The browser"): api.js, store.js, specs.js, shell.js,
-// board.js with a renderer per layout (render-*.js) over cards.js, input.js, motion.js,
-// sound.js, and the stylesheet daily-deal.css.
+// each (docs/architecture.md, "The browser"): rules.js, play.js, api.js, store.js, specs.js,
+// shell.js, board.js with a renderer per layout (render-*.js) over cards.js, input.js,
+// motion.js, clock.js, hints.js, finish.js, and the stylesheet daily-deal.css. It imports
+// every one of them itself, so that a browser that loaded it asks for all the others at once
+// (one round trip, not one per level of imports).
 import { ApiError, Client, flushQueue, hintTrouble, queueResult, retryLater, sendResult } from "./api.js";
 import { Board, placeOf, sections } from "./board.js";
 import { cap, cardName, esc, plural } from "./cards.js";
+import "./render-grid.js";
+import "./render-pyramid.js";
+import "./render-row.js";
+import * as rules from "./rules.js";
 import { Clock, clockText } from "./clock.js";
 import { firstResultNote, shareText, statsText, verdictTexts } from "./finish.js";
 import { HintTrail, lightWords } from "./hints.js";
 import { Drag, decide, dropMove, isArrow, keyCommand, nextFocus } from "./input.js";
-import { animate, celebrate, reduced, settle, shake, slideBack, snapshot } from "./motion.js";
+import { animate, celebrate, play, reduced, settle, shake, slideBack, snapshot } from "./motion.js";
 import { SHELL, parts } from "./shell.js";
 import { LocalPlay } from "./play.js";
-import { play } from "./sound.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
 import * as store from "./store.js";
 
@@ -37,23 +42,14 @@ export const { results, streak, progress, localToday, clientId, timeZone } = sto
 
 const DEFAULT_API = new URL("/api/v1", import.meta.url).href;
 
-// rules.js is loaded beside the deal, not before the element: the board's skeleton is drawn
-// while it comes
-let RULES = null;
-function loadRules() {
-  RULES = RULES || import(new URL("rules.js", import.meta.url).href).catch(() => {
-    RULES = null; // asked again on the next load
-    throw new ApiError("The rules of the game could not be loaded. Check the connection and try again.", 0);
-  });
-  return RULES;
-}
-
-// the stylesheet, adopted by every element's shadow root; the element is defined once it is
-// in, so no board is ever drawn unstyled (site.css sizes `daily-deal:not(:defined)`)
+// the stylesheet, adopted by every element's shadow root; it comes while the deal does, and
+// until it is in the element shows nothing and says so (data-styling: the host page sizes it)
 const SHEET = new CSSStyleSheet();
+let styled = false;
 const STYLED = fetch(new URL("daily-deal.css", import.meta.url))
   .then((resp) => (resp.ok ? resp.text() : ""))
-  .then((css) => SHEET.replaceSync(css), () => {});
+  .then((css) => SHEET.replaceSync(css), () => {})
+  .finally(() => (styled = true));
 
 // --- the element -------------------------------------------------------------------------
 export class DailyDeal extends HTMLElement {
@@ -71,7 +67,7 @@ export class DailyDeal extends HTMLElement {
     this.picked = null; // a place picked up: a card, or a gap waiting for its card
     this.queue = Promise.resolve();
     this.loadToken = 0;
-    this.rules = null; // rules.js, once loaded
+    this.rules = rules; // the rules: the board asks them what a place means
     this.drag = null; // a card being dragged
   }
 
@@ -93,6 +89,15 @@ export class DailyDeal extends HTMLElement {
     root.adoptedStyleSheets = [SHEET];
     root.innerHTML = SHELL;
     this.el = parts(root);
+    if (!styled) {
+      const shell = root.firstElementChild;
+      shell.hidden = true; // [hidden] needs no stylesheet: the browser's own hides it
+      this.dataset.styling = "";
+      STYLED.then(() => {
+        shell.hidden = false;
+        delete this.dataset.styling;
+      });
+    }
     this.board = new Board(this.el.board);
     this.clock = new Clock(this.el.timer, this.el.timerText);
     this.el.board.addEventListener("click", (e) => this.onBoardClick(e));
@@ -413,10 +418,9 @@ export class DailyDeal extends HTMLElement {
       this.el.result.hidden = true;
       this.client = new Client(this.api);
       this.skeleton();
-      const [meta, rules] = await Promise.all([this.describe(), loadRules()]);
+      const meta = await this.describe();
       if (token !== this.loadToken) return;
       this.meta = meta;
-      this.rules = rules;
       this.spec = specOf(meta.game);
       this.play = new LocalPlay(rules, meta);
       this.hint = null;
@@ -775,5 +779,4 @@ export class DailyDeal extends HTMLElement {
   }
 }
 
-await STYLED;
 if (!customElements.get("daily-deal")) customElements.define("daily-deal", DailyDeal);

@@ -1,5 +1,7 @@
-// Motion: cards slide from where they were (FLIP), leave as fading ghosts, jump on a win; a
-// refused move shakes. Nothing here changes what is drawn, and prefers-reduced-motion stops it.
+// Motion and sound: cards slide from where they were (FLIP), leave as fading ghosts, jump on
+// a win; a refused move shakes. Nothing here changes what is drawn, and
+// prefers-reduced-motion stops it. The sounds of the cards: off by default, synthesized (no
+// audio files), one audio context a page.
 
 export const reduced = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 const EASE = "cubic-bezier(.2,.8,.2,1)";
@@ -91,4 +93,36 @@ export function shake(el) {
   el.classList.remove("shake");
   void el.offsetWidth; // restart the animation
   el.classList.add("shake");
+}
+
+// --- sound ----------------------------------------------------------------------------------
+let AUDIO = null;
+const SOUNDS = { // [frequencies, seconds, wave, gain]
+  move: [[660], 0.05, "triangle", 0.04],
+  deal: [[520], 0.04, "sine", 0.04],
+  bad: [[190, 150], 0.09, "square", 0.015],
+  win: [[523, 659, 784, 1047], 0.22, "sine", 0.05],
+};
+
+export function play(sound) {
+  const [freqs, dur, type, gain] = SOUNDS[sound];
+  try {
+    AUDIO = AUDIO || new AudioContext();
+    const t0 = AUDIO.currentTime + 0.01;
+    freqs.forEach((f, i) => {
+      const osc = AUDIO.createOscillator();
+      const amp = AUDIO.createGain();
+      const t = t0 + i * 0.1;
+      osc.type = type;
+      osc.frequency.value = f;
+      amp.gain.setValueAtTime(0.0001, t);
+      amp.gain.exponentialRampToValueAtTime(gain, t + 0.01);
+      amp.gain.exponentialRampToValueAtTime(0.0001, t + dur);
+      osc.connect(amp).connect(AUDIO.destination);
+      osc.start(t);
+      osc.stop(t + dur + 0.02);
+    });
+  } catch {
+    /* no WebAudio here: silence */
+  }
 }
