@@ -19,7 +19,7 @@ import sqlite_utils
 from sqlite_utils import Migrations
 
 from dailydeal.daily import fairness
-from dailydeal.games import default_variant, new_game, spec_of
+from dailydeal.games import Game, default_variant, new_game, spec_of
 from dailydeal.games.spec import EVERY, PROVED
 
 migrations = Migrations("dailydeal")
@@ -269,11 +269,23 @@ def _utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def _commit(row: dict[str, Any], nonce: str) -> tuple[str, str]:
+def _commit(
+    row: dict[str, Any], nonce: str, dealt: Game[Any] | None = None
+) -> tuple[str, str]:
     """(nonce, commitment) of a row with id, game, variant and seed."""
     seed = int(row["seed"])
-    cards = new_game(row["game"], seed, row["variant"]).cards
+    cards = _deal_of(row["game"], row["variant"], seed, dealt).cards
     return nonce, fairness.commitment(row["id"], seed, cards, nonce)
+
+
+def _deal_of(game: str, variant: str, seed: int, dealt: Game[Any] | None) -> Game[Any]:
+    """The deal of a row: ``dealt`` when the caller has it (generation deals a candidate
+    once), which must be that deal, else dealt here from the seed."""
+    if dealt is None:
+        return new_game(game, seed, variant)
+    if (dealt.name, dealt.variant, dealt.seed) != (game, variant, seed):
+        raise ValueError(f"{dealt!r} is not the deal of {game}/{variant} seed {seed}")
+    return dealt
 
 
 JSON_COLUMNS = ("deal", "solution", "solver", "features")
@@ -300,11 +312,13 @@ def deal_row(
     solver: dict[str, Any] | None = None,
     features: dict[str, Any] | None = None,
     secret: bytes | None = None,
+    dealt: Game[Any] | None = None,
 ) -> dict[str, Any]:
     """A row in the shape ``insert_deal`` stores; id, deal JSON and length are derived.
 
     With the server ``secret`` the row's nonce is derived from it (docs/fairness.md);
-    without, ``insert_deal`` draws a random one.
+    without, ``insert_deal`` draws a random one. ``dealt``: the game of ``seed`` when the
+    caller has dealt it already.
     """
     id_ = deal_id(date, game, tier, variant, default_variant(game))
     return {
@@ -315,7 +329,7 @@ def deal_row(
         "tier": tier,
         "seed": seed,
         "rating": float(rating),
-        "deal": new_game(game, seed, variant).deal_json(),
+        "deal": _deal_of(game, variant, seed, dealt).deal_json(),
         "solution": list(solution),
         "solution_length": len(solution),
         "solver": solver or {},
@@ -408,8 +422,11 @@ def _decode(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def insert_deal(db: sqlite_utils.Database, row: dict[str, Any]) -> bool:
-    """Store one deal unless its (date, game, variant, tier) exists. True when inserted."""
+def insert_deal(
+    db: sqlite_utils.Database, row: dict[str, Any], *, dealt: Game[Any] | None = None
+) -> bool:
+    """Store one deal unless its (date, game, variant, tier) exists. True when inserted.
+    ``dealt``: the game of the row's seed when the caller has dealt it already."""
     record = dict(row)
     for col in JSON_COLUMNS:
         record[col] = json.dumps(record.get(col, {} if col in ("solver", "features") else []))
@@ -419,7 +436,7 @@ def insert_deal(db: sqlite_utils.Database, row: dict[str, Any]) -> bool:
     if "commitment" in known:  # (an older schema is committed to by m003 instead)
         # Computed here from the row itself, so it always matches the deal stored.
         nonce = record.get("nonce") or fairness.random_nonce()
-        record["nonce"], record["commitment"] = _commit(record, nonce)
+        record["nonce"], record["commitment"] = _commit(record, nonce, dealt)
         record["committed_at"] = record["created_at"]
     cols = list(record)
     if unknown := set(cols) - known:
