@@ -1,9 +1,11 @@
-"""One game, one place: each game's spec (``dailydeal.games.spec``) is what the rest reads.
+"""One game, one place: each game's spec (``dailydeal.games.spec``) is what the rest reads,
+and the layers above keep their part of a game in a table by its name (the solvers'
+``SOLVERS``, the rating's ``MODELS``), each holding every game of the registry.
 
 No Python module outside ``dailydeal/games/`` compares a game's name: the check walks the
 syntax tree of every module (not a regex), so ``game == "pyramid"``, ``"gaps" != name``,
 ``name in ("accordion", "gaps")`` and a ``case "pyramid":`` are all caught, whatever the
-spacing, quoting or line breaks.
+spacing, quoting or line breaks. A table keyed by the name is a lookup, not a comparison.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ import pytest
 from helpers.modules import modules
 
 from dailydeal.games import DAILY, GAMES, SPECS, new_game, spec_of
-from dailydeal.games.spec import load
 from dailydeal.rating import combine
+from dailydeal.rating.models import MODELS
 from dailydeal.rating.players import Playout
-from dailydeal.solvers import solver_for
+from dailydeal.solvers import SOLVERS, solver_for
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = frozenset(GAMES)
@@ -62,7 +64,7 @@ def test_the_check_sees_every_spelling() -> None:
     for source in caught:
         assert name_comparisons(source), source
     passed = ['x = {"pyramid": 1}["pyramid"]', 'f("gaps")', 'if game == spec.name: pass',
-              'x = "accordion-1"']
+              'x = "accordion-1"', 'SOLVERS = {"accordion": a.solve_game, "gaps": g.solve_game}']
     for source in passed:
         assert not name_comparisons(source), source
 
@@ -85,13 +87,18 @@ def test_each_spec_names_what_exists(game: str) -> None:
     assert all(cls.name == game for cls in spec.variants)
     position = new_game(game, 7)
     assert spec_of(position) is spec
-    assert solver_for(position) is load(spec.solver or "dailydeal.solvers.generic").solve_game
-    playout = load(spec.player)(position, random.Random(1), "careful", record=True)
+    assert solver_for(position) is SOLVERS[game]
+    playout = MODELS[game].player(position, random.Random(1), "careful", record=True)
     assert isinstance(playout, Playout) and playout.moves
     value = combine(game, 0.5, 10.0, 2.0)
     assert 0 <= value <= 100
     assert set(spec.info()) == {"goal", "play", "notation", "score"}
     assert spec.browser()["shows_par"] is spec.shows_par
+
+
+@pytest.mark.parametrize("table", [SOLVERS, MODELS], ids=["solvers", "rating models"])
+def test_each_table_by_game_holds_every_game_of_the_registry(table: dict[str, object]) -> None:
+    assert set(table) == set(GAMES)
 
 
 def test_daily_games_are_the_specs_daily_ones() -> None:

@@ -44,9 +44,10 @@ from dailydeal import __version__
 from dailydeal.config import DAILY_GAMES, Settings
 from dailydeal.daily import fairness, store
 from dailydeal.daily.seeds import candidate_seeds
-from dailydeal.rating import TIERS, rate
-from dailydeal.solvers import UNKNOWN, WON, SolveResult, proved_shortest, solve
-from dailydeal.verify import verify
+from dailydeal.games import Game, new_game
+from dailydeal.rating import TIERS, rate_position
+from dailydeal.solvers import UNKNOWN, WON, SolveResult, proved_shortest, solve_position
+from dailydeal.verify import replay
 
 log = logging.getLogger(__name__)
 
@@ -360,8 +361,9 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
             if not wanted or attempt >= settings.max_attempts:
                 break
             result.attempts = attempt + 1
+            dealt = new_game(unit.game, seed, unit.variant)  # dealt once, handed down
             try:
-                candidate = make_candidate(settings, unit, attempt, seed)
+                candidate = make_candidate(settings, unit, attempt, seed, dealt=dealt)
             except TimeLimitHit as exc:
                 # Stop here: any later candidate stored instead would depend on the clock.
                 log.warning("%s; the search of %s stops for this run", exc, unit.label())
@@ -380,7 +382,7 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
             wanted = [t for t in wanted if t in now_missing]
             if tier not in wanted:
                 continue
-            if store.insert_deal(db, candidate):
+            if store.insert_deal(db, candidate, dealt=dealt):
                 result.filled.append(tier)
             else:
                 result.by_others.append(tier)
@@ -421,17 +423,19 @@ def cut_by_clock(solved: SolveResult, max_nodes: int | None) -> bool:
 
 
 def make_candidate(
-    settings: Settings, unit: Unit, attempt: int, seed: int
+    settings: Settings, unit: Unit, attempt: int, seed: int, *, dealt: Game[Any] | None = None
 ) -> dict[str, Any] | None:
     """The row of a candidate if it is won (within budget), verified and rated; else None.
 
+    ``dealt`` is the game of ``seed`` when the caller has dealt it (else it is dealt here):
+    the solver, the verifier, the rating and the row all take it, not a deal of their own.
     Raises ``TimeLimitHit`` when the clock cut the solve short before its node budget, and
     ``NotProvedShortest`` for a win not proved shortest within the node budget.
     """
     game, variant = unit.game, unit.variant
-    solved = solve(
-        game, seed, variant,
-        time_limit=settings.solve_time_limit, max_nodes=settings.solve_max_nodes,
+    position = dealt if dealt is not None else new_game(game, seed, variant)
+    solved = solve_position(
+        position, time_limit=settings.solve_time_limit, max_nodes=settings.solve_max_nodes,
     )
     if cut_by_clock(solved, settings.solve_max_nodes):
         raise TimeLimitHit(
@@ -442,12 +446,12 @@ def make_candidate(
         raise NotProvedShortest(f"{unit.label()} seed {seed}")
     if solved.status != WON:
         return None
-    verdict = verify(game, seed, solved.moves, variant)
+    verdict = replay(position.copy(), solved.moves)  # a copy: the deal itself stays unplayed
     if not verdict.won:  # a solver bug must never become a daily deal
         log.error("solver solution rejected by the verifier: %s seed %d", unit.label(), seed)
         return None
     try:
-        rating = rate(game, seed, variant, solution=solved)
+        rating = rate_position(position, solution=solved)
     except ValueError:
         return None
     if rating.tier not in TIERS:
@@ -473,6 +477,7 @@ def make_candidate(
         version=row_version(game),
         solver=solver,
         features=features,
+        dealt=position,
     )
     row["attempt"] = attempt
     return row

@@ -19,7 +19,7 @@ import sqlite_utils
 from sqlite_utils import Migrations
 
 from dailydeal.daily import fairness
-from dailydeal.games import default_variant, new_game, spec_of
+from dailydeal.games import Game, default_variant, new_game, spec_of
 from dailydeal.games.spec import EVERY, PROVED
 
 migrations = Migrations("dailydeal")
@@ -60,7 +60,7 @@ def m002_attempt_and_unfilled(db: sqlite_utils.Database) -> None:
     the same (deterministic, expensive) search; it is tried again when the generator
     version or budget changes or when more attempts are allowed.
     """
-    cols = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    cols = db.table("deals").columns_dict
     if "attempt" not in cols:
         db.execute("ALTER TABLE deals ADD COLUMN attempt INTEGER")
     db.execute(
@@ -86,7 +86,7 @@ def m003_deal_commitments(db: sqlite_utils.Database) -> None:
     no secret; a random nonce hides the deal just as well), and ``committed_at`` says that
     their commitment is only as old as this migration. A trigger makes the three columns
     unchangeable once set, and the committed deal (id, seed) with them."""
-    cols = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    cols = db.table("deals").columns_dict
     for col in ("nonce", "commitment", "committed_at"):
         if col not in cols:
             db.execute(f"ALTER TABLE deals ADD COLUMN {col} TEXT")
@@ -156,7 +156,7 @@ def m005_plays_and_stats(db: sqlite_utils.Database) -> None:
     ``results.reported_seconds``: the time the client says it played (``seconds`` is the
     server's, from the play token).
     """
-    cols = {r["name"] for r in db.query("PRAGMA table_info(results)")}
+    cols = db.table("results").columns_dict
     if "reported_seconds" not in cols:
         db.execute("ALTER TABLE results ADD COLUMN reported_seconds INTEGER")
     db.execute(
@@ -215,7 +215,7 @@ def m006_deal_revisions(db: sqlite_utils.Database) -> None:
     solution of a row, with when and why it was replaced, and a trigger refuses to change
     a row's solution, its length or its solver statistics unless the revision that keeps
     the old ones was written first (``revise_deal``)."""
-    cols = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    cols = db.table("deals").columns_dict
     if "checked" not in cols:
         db.execute("ALTER TABLE deals ADD COLUMN checked TEXT")
     db.execute(
@@ -269,11 +269,23 @@ def _utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def _commit(row: dict[str, Any], nonce: str) -> tuple[str, str]:
+def _commit(
+    row: dict[str, Any], nonce: str, dealt: Game[Any] | None = None
+) -> tuple[str, str]:
     """(nonce, commitment) of a row with id, game, variant and seed."""
     seed = int(row["seed"])
-    cards = new_game(row["game"], seed, row["variant"]).cards
+    cards = _deal_of(row["game"], row["variant"], seed, dealt).cards
     return nonce, fairness.commitment(row["id"], seed, cards, nonce)
+
+
+def _deal_of(game: str, variant: str, seed: int, dealt: Game[Any] | None) -> Game[Any]:
+    """The deal of a row: ``dealt`` when the caller has it (generation deals a candidate
+    once), which must be that deal, else dealt here from the seed."""
+    if dealt is None:
+        return new_game(game, seed, variant)
+    if (dealt.name, dealt.variant, dealt.seed) != (game, variant, seed):
+        raise ValueError(f"{dealt!r} is not the deal of {game}/{variant} seed {seed}")
+    return dealt
 
 
 JSON_COLUMNS = ("deal", "solution", "solver", "features")
@@ -300,11 +312,13 @@ def deal_row(
     solver: dict[str, Any] | None = None,
     features: dict[str, Any] | None = None,
     secret: bytes | None = None,
+    dealt: Game[Any] | None = None,
 ) -> dict[str, Any]:
     """A row in the shape ``insert_deal`` stores; id, deal JSON and length are derived.
 
     With the server ``secret`` the row's nonce is derived from it (docs/fairness.md);
-    without, ``insert_deal`` draws a random one.
+    without, ``insert_deal`` draws a random one. ``dealt``: the game of ``seed`` when the
+    caller has dealt it already.
     """
     id_ = deal_id(date, game, tier, variant, default_variant(game))
     return {
@@ -315,7 +329,7 @@ def deal_row(
         "tier": tier,
         "seed": seed,
         "rating": float(rating),
-        "deal": new_game(game, seed, variant).deal_json(),
+        "deal": _deal_of(game, variant, seed, dealt).deal_json(),
         "solution": list(solution),
         "solution_length": len(solution),
         "solver": solver or {},
@@ -408,29 +422,27 @@ def _decode(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def insert_deal(db: sqlite_utils.Database, row: dict[str, Any]) -> bool:
-    """Store one deal unless its (date, game, variant, tier) exists. True when inserted."""
+def insert_deal(
+    db: sqlite_utils.Database, row: dict[str, Any], *, dealt: Game[Any] | None = None
+) -> bool:
+    """Store one deal unless its (date, game, variant, tier) exists. True when inserted.
+    ``dealt``: the game of the row's seed when the caller has dealt it already."""
     record = dict(row)
-    for col in JSON_COLUMNS:
-        record[col] = json.dumps(record.get(col, {} if col in ("solver", "features") else []))
+    for col in JSON_COLUMNS:  # sqlite-utils writes lists and dicts as JSON
+        record.setdefault(col, {} if col in ("solver", "features") else [])
     record["seed"] = str(record["seed"])
     record.setdefault("created_at", _utc_now())
-    known = {r["name"] for r in db.query("PRAGMA table_info(deals)")}
+    known = db.table("deals").columns_dict
     if "commitment" in known:  # (an older schema is committed to by m003 instead)
         # Computed here from the row itself, so it always matches the deal stored.
         nonce = record.get("nonce") or fairness.random_nonce()
-        record["nonce"], record["commitment"] = _commit(record, nonce)
+        record["nonce"], record["commitment"] = _commit(record, nonce, dealt)
         record["committed_at"] = record["created_at"]
-    cols = list(record)
-    if unknown := set(cols) - known:
+    if unknown := set(record) - set(known):
         raise ValueError(f"unknown deal columns: {sorted(unknown)}")
-    marks = ", ".join("?" for _ in cols)
-    with db.conn:
-        cur = db.execute(
-            f"INSERT OR IGNORE INTO deals ({', '.join(cols)}) VALUES ({marks})",
-            [record[c] for c in cols],
-        )
-    return cur.rowcount == 1
+    before = db.conn.total_changes  # sqlite-utils does not say whether a row was ignored
+    db.table("deals").insert(record, ignore=True)
+    return db.conn.total_changes > before
 
 
 def get_deal(db: sqlite_utils.Database, id_: str) -> dict[str, Any] | None:
@@ -515,14 +527,11 @@ def record_unfilled(
     signature: str,
 ) -> None:
     """Remember that ``attempts`` candidates did not fill a tier (replaces an older note)."""
-    with db.conn:
-        db.execute(
-            "INSERT OR REPLACE INTO unfilled"
-            " (date, game, variant, tier, attempts, signature, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [date.isoformat(), game, variant, tier, attempts, signature,
-             dt.datetime.now(dt.UTC).isoformat(timespec="seconds")],
-        )
+    db.table("unfilled").insert(
+        {"date": date.isoformat(), "game": game, "variant": variant, "tier": tier,
+         "attempts": attempts, "signature": signature, "created_at": _utc_now()},
+        replace=True,
+    )
 
 
 def unfilled_between(
@@ -596,27 +605,18 @@ def revise_deal(
     """Replace a row's solution and solver statistics with a re-solve's (by solver
     version ``checked``), keeping the old ones in ``deal_revisions`` with ``reason``, in
     one transaction. The deal itself (seed, tier, rating, commitment) never changes."""
-    row = get_deal(db, id_)
-    if row is None:
-        raise KeyError(id_)
-    old_solution = json.dumps(row["solution"])
-    old_solver = json.dumps(row["solver"])
-    new_solution = json.dumps(list(solution))
-    new_solver = json.dumps(solver)
-    with db.conn:
-        db.execute(
-            "INSERT INTO deal_revisions (deal_id, revised_at, reason, old_solution,"
-            " old_solution_length, old_solver, old_checked, new_solution,"
-            " new_solution_length, new_solver, new_checked)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [id_, _utc_now(), reason, old_solution, row["solution_length"], old_solver,
-             row.get("checked"), new_solution, len(solution), new_solver, checked],
-        )
-        db.execute(
-            "UPDATE deals SET solution = ?, solution_length = ?, solver = ?, checked = ?"
-            " WHERE id = ?",
-            [new_solution, len(solution), new_solver, checked, id_],
-        )
+    try:
+        old = db.table("deals").get(id_)  # as stored: its JSON text is kept as it is
+    except sqlite_utils.db.NotFoundError:
+        raise KeyError(id_) from None
+    new = {"solution": list(solution), "solution_length": len(solution), "solver": solver,
+           "checked": checked}
+    with db.atomic():
+        db.table("deal_revisions").insert({
+            "deal_id": id_, "revised_at": _utc_now(), "reason": reason,
+            **{f"old_{col}": old[col] for col in new}, **{f"new_{col}": new[col] for col in new},
+        })
+        db.table("deals").update(id_, new)
 
 
 def revisions(db: sqlite_utils.Database, id_: str) -> list[dict[str, Any]]:
@@ -669,16 +669,17 @@ def claim_webhook_post(
     """Claim the announcement of ``day`` to ``hook`` (``sending``): False when it was sent,
     failed, or is being sent by another scheduler. A claim older than ``stale_before`` was
     left by a process that died while posting, and is taken over."""
-    with db.conn:
+    with db.atomic():
         db.execute(
             "DELETE FROM webhook_posts WHERE date = ? AND hook = ? AND status = "
             "'sending' AND at < ?", [day.isoformat(), hook, stale_before.isoformat()],
         )
-        claimed = db.execute(
-            "INSERT OR IGNORE INTO webhook_posts VALUES (?, ?, 'sending', ?)",
-            [day.isoformat(), hook, now.isoformat()],
-        ).rowcount
-    return bool(claimed)
+        before = db.conn.total_changes
+        db.table("webhook_posts").insert(
+            {"date": day.isoformat(), "hook": hook, "status": "sending", "at": now.isoformat()},
+            ignore=True,
+        )
+        return db.conn.total_changes > before
 
 
 def finish_webhook_post(db: sqlite_utils.Database, day: dt.date, hook: str, status: str) -> None:

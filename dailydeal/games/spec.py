@@ -2,21 +2,18 @@
 variant classes.
 
 Everything outside ``dailydeal/games/`` that behaves differently from game to game reads
-the game's spec (``dailydeal.games.spec_of``) instead of comparing its name: the solver
-module, the player model, the rating formula and model version, the playouts, the hint
+the game's spec (``dailydeal.games.spec_of``) instead of comparing its name: the hint
 budgets, whether a solution is shortest, and what the CLI and the web show.
 (``tests/test_game_spec.py`` fails when a module outside ``games/`` compares a name.)
 
 The solver, the player model and the rating formula live in layers above ``games/``
-(docs/architecture.md), so the spec names them (``"module:function"``) and ``load``
-imports them when they are first asked for.
+(docs/architecture.md), so they are not here: each of those layers keeps a table by game
+name (``dailydeal.solvers.SOLVERS``, ``dailydeal.rating.models.MODELS``).
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from functools import cache
 from types import ModuleType
 from typing import Any, Literal
 
@@ -36,20 +33,13 @@ Layout = Literal["pyramid", "grid", "row"]
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game: its variants, its rules core, the modules that search and play it, and
+    """One game: its variants, its rules core, its hint budgets and shortest claims, and
     what is shown of it."""
 
     name: str  # as in URLs and the API
     title: str  # as a person reads it
     variants: tuple[GameClass, ...]  # the engines; the first is the default variant
     rules: ModuleType  # the rules core, dailydeal.games.rules.<game>
-    solver: str | None  # "module" with solve_game(game, budget); None: the generic search
-    player: str  # "module:function": (game, rng, model, record=) -> Playout
-    rating: str  # "module:function": (win_rate, mean_score, mean_passes) -> 0..100
-    model_version: str  # bump when the player model changes, then recalibrate
-    playouts: int  # playouts of the careful model per rated deal
-    counts_passes: bool  # the rating reads the passes through the stock
-    solution_counts: tuple[tuple[str, str], ...]  # (feature, move text) counted in a solution
     hint_max_nodes: int  # the node budget of a hint's search
     hint_first_nodes: int | None  # a first, smaller search; None: search once
     shortest: Shortest
@@ -90,14 +80,6 @@ class GameSpec:
                 "score_title": self.score_title}
 
 
-@cache
-def load(ref: str) -> Any:
-    """The object a spec names: ``"module"`` or ``"module:attribute"``."""
-    module_name, _, attribute = ref.partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attribute) if attribute else module
-
-
 def _specs() -> tuple[GameSpec, ...]:
     from dailydeal.games.accordion import Accordion, ForcedAccordion, OpenAccordion
     from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps
@@ -109,11 +91,6 @@ def _specs() -> tuple[GameSpec, ...]:
             name="accordion", title="Accordion",
             variants=(Accordion, ForcedAccordion, OpenAccordion),
             rules=accordion,
-            solver="dailydeal.solvers.accordion",
-            player="dailydeal.rating.players:accordion_player",
-            rating="dailydeal.rating:accordion_rating",
-            model_version="accordion-1", playouts=160, counts_passes=False,
-            solution_counts=(),
             hint_max_nodes=30_000, hint_first_nodes=None,
             # Every win has the same length: each deal adds a pile, each move takes one
             # away, and a win is one pile with the stock empty, so from s cards in stock
@@ -143,11 +120,6 @@ def _specs() -> tuple[GameSpec, ...]:
             name="pyramid", title="Pyramid",
             variants=(Pyramid, *PASSES_VARIANTS),
             rules=pyramid,
-            solver="dailydeal.solvers.pyramid",
-            player="dailydeal.rating.players:pyramid_player",
-            rating="dailydeal.rating:pyramid_rating",
-            model_version="pyramid-2", playouts=160, counts_passes=True,
-            solution_counts=(("solution_draws", "d"), ("solution_recycles", "r")),
             # A Pyramid node (A*) costs far more than the others; past its budget, Pyramid
             # still answers with its pool plan (a win, not proved shortest). The first
             # search: within 600 nodes its A* proves the line shortest on about half of
@@ -175,11 +147,6 @@ def _specs() -> tuple[GameSpec, ...]:
             name="gaps", title="Gaps",
             variants=(Gaps, *REDEALS_VARIANTS),
             rules=gaps,
-            solver="dailydeal.solvers.gaps",
-            player="dailydeal.rating.players:gaps_player",
-            rating="dailydeal.rating:gaps_rating",
-            model_version="gaps-1", playouts=32, counts_passes=False,
-            solution_counts=(("solution_redeals", "R"),),
             hint_max_nodes=30_000, hint_first_nodes=None,
             shortest=NEVER, shortest_since=0, layout="grid",
             daily=True, shows_par=True, shows_dealing_order=False,

@@ -10,14 +10,13 @@ import random
 import zlib
 from typing import Any
 
-from dailydeal.games import SPECS, Game, spec_of
-from dailydeal.games.spec import load
+from dailydeal.games import Game
+from dailydeal.rating.models import MODELS
 from dailydeal.rating.players import Playout
 from dailydeal.solvers import SolveResult
 
-# Playouts per deal for the rating model (A), from each game's spec: about 0.1-0.3 s of
-# CPU per deal.
-PLAYOUTS = {game: spec.playouts for game, spec in SPECS.items()}
+# Playouts per deal for the rating model (A), from each game's rating model.
+PLAYOUTS = {game: model.playouts for game, model in MODELS.items()}
 
 
 def playout_rng(game: Game[Any], model: str, k: int) -> random.Random:
@@ -28,17 +27,16 @@ def playout_rng(game: Game[Any], model: str, k: int) -> random.Random:
 
 def play(game: Game[Any], model: str, rng: random.Random, *, record: bool = False) -> Playout:
     """One playout of ``model`` on the deal of ``game`` (its variant's settings honoured):
-    the player model its spec names."""
-    playout: Playout = load(spec_of(game).player)(game, rng, model, record=record)
-    return playout
+    the player of its rating model."""
+    return MODELS[game.name].player(game, rng, model, record=record)
 
 
 def playout_stats(
     game: Game[Any], model: str = "careful", n: int | None = None
 ) -> dict[str, float]:
     """Win rate and mean score of ``n`` seeded playouts of ``model`` on the deal."""
-    spec = spec_of(game)
-    count = n if n is not None else spec.playouts
+    rating = MODELS[game.name]
+    count = n if n is not None else rating.playouts
     wins = 0
     total = 0
     passes = 0
@@ -48,7 +46,7 @@ def playout_stats(
         total += p.score
         passes += p.passes
     out = {"playouts": count, "win_rate": wins / count, "mean_score": total / count}
-    if spec.counts_passes:
+    if rating.counts_passes:
         out["mean_passes"] = passes / count
     return out
 
@@ -58,6 +56,6 @@ def solver_features(game: Game[Any], solution: SolveResult) -> dict[str, Any]:
     solvers find different (not shortest) solutions with very different effort."""
     moves = solution.moves
     out: dict[str, Any] = {"solution_length": len(moves), "solver_nodes": solution.nodes}
-    for feature, text in spec_of(game).solution_counts:
+    for feature, text in MODELS[game.name].solution_counts:
         out[feature] = sum(m == text for m in moves)
     return out

@@ -417,8 +417,8 @@ def play_gaps(
 
 
 # ---------------------------------------------------------------------------------------
-# The entries the games' specs name (``GameSpec.player``): a playout of a game's deal with
-# its variant's settings.
+# The entries of the games' rating models (``rating/models.py``): a playout of a game's
+# deal with its variant's settings.
 # ---------------------------------------------------------------------------------------
 
 def accordion_player(
