@@ -196,6 +196,7 @@ def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
     # the same browser wins again with its record of the post lost (another tab, cleared
     # entry): it posts again, and the server still counts this client once
     page.evaluate("localStorage.removeItem('dailydeal.v1.posted')")
+    player.host.locator('[data-action="close-result"]').click()  # the card is over the board
     player.host.locator("[data-restart]").click()
     player.wait_moves(0)
     # the statistics still show the first post's count: wait for the second post itself
@@ -207,12 +208,13 @@ def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
     expect(stats).to_have_attribute("data-plays", "1")
     assert len(posts) == 2
     assert api_stats(site, id_)["plays"] == 1
-    # another browser (another client id) with the same count beats none of the others
+    # another browser (another client id) with the same count ties the other (said as a
+    # tie, not "you beat 0%")
     other = browser.new_context(viewport=PHONE)
     second = open_player(other.new_page(), f"{site}/play/{id_}", "gaps")
     type_moves(second, solutions["gaps"])
     expect(second.host.locator("[data-stats]")).to_have_text(
-        "2 players, 100% won, you beat 0% of the other winners on moves."
+        "2 players, 100% won, you tied the other winner on moves."
     )
     other.close()
 

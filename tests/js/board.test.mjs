@@ -157,7 +157,6 @@ test("each renderer draws every card of the position once, and the view's marks"
       assert.deepEqual(drawn.sort(), [...shown].sort(), `${game} after ${st.moves.length} moves`);
       if (picked) assert.match(html, new RegExp(`class="[^"]*selected[^"]*" data-card="${picked}"`));
       for (const t of targets) assert.match(html, new RegExp(`class="[^"]*target[^"]*" data-(card|gap)="${t}"`), `${game} target ${t}`);
-      if (st.state !== "in progress") assert.match(html, new RegExp(`data-banner="${st.state}"`));
     }
   }
 });

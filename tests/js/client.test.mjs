@@ -152,13 +152,19 @@ test("the finish in words: verdict, ties, the share text", () => {
   assert.deepEqual(finish.verdictTexts({ won: true, moves: 40 }, 40, 0), { title: "Solved in 40 moves", verdict: "Verified by the server: won in 40 moves. The solver's par is 40: you matched it ⭐." });
   assert.match(finish.verdictTexts({ won: false, moves: 40, state: "lost" }, null, 0).verdict, /did not confirm the win \(lost\)/);
   const stats = { plays: 5, wins: 4, win_rate: 0.8, final: false, winning_moves: [{ moves: 40, count: 2 }, { moves: 50, count: 2 }] };
-  assert.equal(finish.statsText(stats, { won: true, moves: 40 }), "5 players, 80% won, you beat 67% of the other winners on moves.");
+  assert.equal(finish.statsText(stats, { won: true, moves: 40 }), "5 players, 80% won, the fewest moves, tied with 1: you beat 2 of the 3 other winners.");
   assert.equal(finish.statsText({ ...stats, wins: 1, winning_moves: [{ moves: 40, count: 1 }] }, { won: true, moves: 40 }), "5 players, 80% won, you are the first to win it.");
   const meta = { id: "2026-12-01-pyramid-hard", date: "2026-12-01", tier: "hard", game: "pyramid" };
   assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 1, seconds: 65 }),
     "dailydeal 2026-12-01\nPyramid · hard 🟠\n✅ 30 moves (par 28) with 1 hint\n⏱ 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
   assert.equal(finish.shareText({ meta: { id: null, game: "gaps", seed: "9", variant: "redeals=0" }, title: "Gaps", origin: "o", n: 3, par: null, hints: 0, seconds: null }),
     "dailydeal · Gaps #9\n✅ 3 moves\no/play/gaps/9?variant=redeals%3D0");
+  const ties = (wm, moves) => finish.statsText({ plays: 9, wins: wm.reduce((a, w) => a + w.count, 0), win_rate: 0.5, final: false, winning_moves: wm }, { won: true, moves });
+  assert.equal(ties([{ moves: 40, count: 2 }], 40), "9 players, 50% won, you tied the other winner on moves.");
+  assert.equal(ties([{ moves: 40, count: 3 }], 40), "9 players, 50% won, you tied the 2 other winners on moves.");
+  assert.equal(ties([{ moves: 40, count: 1 }, { moves: 50, count: 2 }], 40), "9 players, 50% won, the fewest moves: you beat the 2 other winners.");
+  assert.equal(ties([{ moves: 40, count: 2 }, { moves: 50, count: 1 }], 40), "9 players, 50% won, the fewest moves, tied with 1: you beat 1 of the 2 other winners.");
+  assert.equal(ties([{ moves: 30, count: 1 }, { moves: 40, count: 2 }, { moves: 50, count: 1 }], 40), "9 players, 50% won, you beat 33% of the other winners on moves, tied with 1.");
   assert.equal(finish.firstResultNote({ won: true, moves: 40 }, true, 40), null);
   assert.match(finish.firstResultNote({ won: false, moves: 3 }, true, 40), /not won/);
   assert.equal(clockText(3723), "1:02:03");

@@ -144,12 +144,20 @@ export class Client {
     return meta.id ? this.post(`/deals/${enc(meta.id)}/hint`, body) : this.post(`/games/${enc(meta.game)}/hint`, body);
   }
 
+  /** The review of a lost game: where the win slipped away (docs/api.md, Review). */
+  review(meta, moves) {
+    if (meta.id) return this.post(`/deals/${enc(meta.id)}/review`, { moves });
+    return this.post(`/games/${enc(meta.game)}/review`, { seed: meta.seed, variant: meta.variant, moves });
+  }
+
   postResult(id, body) {
     return this.post(`/deals/${enc(id)}/results`, body);
   }
 
+  /** Everybody's plays of a deal, asked again of the server (never the browser's copy: it
+   *  must hold the play just posted). */
   stats(id) {
-    return this.get(`/deals/${enc(id)}/stats`);
+    return this.json(`${this.base}/deals/${enc(id)}/stats`, { cache: "no-cache" });
   }
 
   commitmentsURL(date) {

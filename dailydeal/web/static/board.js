@@ -8,15 +8,12 @@ import * as row from "./render-row.js";
 import { esc } from "./cards.js";
 
 const RENDERERS = { row, pyramid, grid };
-const BANNER = { won: "Solved!", lost: "No moves left" };
 const TEMPLATE = typeof document === "undefined" ? null : document.createElement("template");
 
-/** The sections of HTML (one [class, items] per box) of a position: the renderer of the
- *  layout, and the banner of a finished game. */
+/** The sections of HTML (one [class, items] per box) of a position: its layout's renderer
+ *  (the end of a game is the result card's to say, never a banner over the cards). */
 export function sections(layout, st, view) {
-  const out = RENDERERS[layout].render(st, view);
-  if (BANNER[st.state]) out.push(["banner-box", [`<div class="banner" data-banner="${st.state}" aria-hidden="true">${BANNER[st.state]}</div>`]]);
-  return out;
+  return RENDERERS[layout].render(st, view);
 }
 
 /** The place a board element stands for ("7S", "3,1", "draw"), or null. */

@@ -22,18 +22,23 @@
 // (one round trip, not one per level of imports).
 import { ApiError, Client, flushQueue, hintTrouble, queueResult, retryLater, sendResult } from "./api.js";
 import { Board, placeOf, sections } from "./board.js";
-import { cap, cardName, esc, plural } from "./cards.js";
+import { ResultCard, copyText, share } from "./card.js";
+import { cap, cardName, plural } from "./cards.js";
 import "./render-grid.js";
 import "./render-pyramid.js";
 import "./render-row.js";
 import * as rules from "./rules.js";
 import { Clock, clockText } from "./clock.js";
 import { firstResultNote, shareText, statsText, verdictTexts } from "./finish.js";
+import { showFair } from "./fair.js";
 import { HintTrail, lightWords } from "./hints.js";
 import { Drag, decide, dropMove, isArrow, keyCommand, nextFocus } from "./input.js";
 import { animate, celebrate, play, reduced, settle, shake, slideBack, snapshot } from "./motion.js";
 import { SHELL, parts } from "./shell.js";
+import * as options from "./options.js";
 import { LocalPlay } from "./play.js";
+import { Replay, ReplayBar } from "./replay.js";
+import { showReview } from "./review.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
 import * as store from "./store.js";
 
@@ -107,6 +112,14 @@ export class DailyDeal extends HTMLElement {
     this.el.undo.addEventListener("click", () => this.enqueue(() => this.undo()));
     this.el.restart.addEventListener("click", () => this.enqueue(() => this.restart()));
     this.el.copy.addEventListener("click", () => this.copyShare());
+    this.card = new ResultCard(this.el);
+    const on = (action, fn) => root.querySelector(`[data-action="${action}"]`).addEventListener("click", fn);
+    on("close-result", () => this.card.close());
+    on("show-result", () => this.card.open());
+    on("share", () => this.shareResult());
+    on("replay", () => this.startReplay(this.moves.slice(), 0));
+    on("review", () => showReview(this.el.review, this.client, this.meta, this.moves.slice(), (line, at) => this.startReplay(line, at, at)));
+    this.replayBar = new ReplayBar(this.el, (r, animated) => this.drawReplay(r, animated), () => this.show(this.st));
     this.el.hint.addEventListener("click", () => this.askHint());
     this.el.lightToggle.addEventListener("click", () => this.toggleLight());
     this.el.giveUp.addEventListener("click", () => this.confirmGiveUp());
@@ -118,7 +131,7 @@ export class DailyDeal extends HTMLElement {
       e.preventDefault();
       this.enqueue(() => this.typed(this.el.input.value));
     });
-    this.applyOptions();
+    options.apply(this, root, this.el.timer);
   }
 
   connectedCallback() {
@@ -136,35 +149,11 @@ export class DailyDeal extends HTMLElement {
     this.stopClock();
   }
 
-  // --- options: dark table, four colours, sound, timer (kept in localStorage) ---------------
+  // --- options (options.js) ------------------------------------------------------------------
   toggleOption(name) {
-    const o = store.options();
-    if (name === "dark") o.theme = this.isDark() ? "light" : "dark";
-    else if (name === "timer") o.timer = o.timer === false;
-    else o[name] = !o[name];
-    store.writeJSON("options", o);
-    this.applyOptions();
+    const o = options.toggle(name);
+    options.apply(this, this.shadowRoot, this.el.timer);
     if (name === "sound" && o.sound) play("move");
-  }
-
-  isDark() {
-    const theme = store.options().theme;
-    return theme ? theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
-  }
-
-  /** The options on the element (data-theme only when chosen: else the system's), so the
-   *  host page's CSS can follow them too (site.css does for the service's pages). */
-  applyOptions() {
-    const o = store.options();
-    if (o.theme === "dark" || o.theme === "light") this.dataset.theme = o.theme;
-    else delete this.dataset.theme;
-    if (o.four) this.dataset.deck = "four";
-    else delete this.dataset.deck;
-    const pressed = { dark: this.isDark(), four: Boolean(o.four), sound: Boolean(o.sound), timer: o.timer !== false };
-    for (const b of this.shadowRoot.querySelectorAll("[data-option]")) {
-      b.setAttribute("aria-pressed", String(pressed[b.dataset.option]));
-    }
-    this.el.timer.hidden = o.timer === false;
   }
 
   sound(name) {
@@ -317,7 +306,10 @@ export class DailyDeal extends HTMLElement {
       return this.showStats(null, mine, `The statistics are not available: ${err.message}`);
     }
     this.showStats(stats, mine, note);
-    this.emit("dailydeal-result", { deal: m.id, result: mine, stats });
+    if (mine && !this.resulted) {
+      this.resulted = true;
+      this.emit("dailydeal-result", { deal: m.id, result: mine, stats });
+    }
   }
 
   /** Send what waited for the network; this element's own offline win is verified by it
@@ -369,36 +361,10 @@ export class DailyDeal extends HTMLElement {
   async giveUp() {
     if (!this.meta || !this.meta.id || !this.st || this.st.state === "won") return;
     this.stopClock();
-    this.el.result.hidden = false;
-    this.el.resultTitle.textContent = "Counted as not won";
-    this.el.verdict.textContent = `You stopped after ${plural(this.moves.length, "move")}. Play on if you like: this result is the one that counts.`;
-    this.el.share.closest(".share").hidden = true;
+    this.endCard("given-up", "Counted as not won",
+      `You stopped after ${plural(this.moves.length, "move")}. Play on if you like: this result is the one that counts.`);
     this.say("");
     await this.sendResult();
-  }
-
-  /** The fairness note: when the deal was committed to, and "before its day" only when the
-   *  commitments list says so (in_advance). */
-  async showFair() {
-    const m = this.meta;
-    const c = m && m.commitment;
-    this.el.fair.hidden = !c;
-    if (!c) return;
-    const check = this.client.commitmentsURL(m.date);
-    const link = `<a href="${esc(check)}" target="_blank" rel="noopener" title="sha256 ${esc(c.sha256 || "")}">check the commitment</a>`;
-    this.el.fair.innerHTML = `<span aria-hidden="true">🔒</span> Fair deal: its cards were committed to (SHA-256) · ${link}`;
-    let row = null;
-    try {
-      const list = await this.client.json(check);
-      row = (list.commitments || []).find((r) => r.id === m.id) || null;
-    } catch {
-      return; // offline: the short note stays
-    }
-    if (!row || !row.committed_at || this.meta !== m) return;
-    const at = String(row.committed_at).replace("T", " ").replace(/:\d\d(\.\d+)?(\+00:00|Z)$/, " UTC");
-    const when = row.in_advance ? "before its day began" : "after its day began, so it proves less";
-    this.el.fair.innerHTML = `<span aria-hidden="true">🔒</span> Fair deal: committed ${esc(at)}, ${when} · ${link}`;
-    this.el.fair.dataset.inAdvance = String(Boolean(row.in_advance));
   }
 
   // --- flow ----------------------------------------------------------------------------------
@@ -415,7 +381,9 @@ export class DailyDeal extends HTMLElement {
       this.meta = null;
       this.st = null;
       this.picked = null;
-      this.el.result.hidden = true;
+      this.card.reset();
+      this.replayBar.stop();
+      this.resulted = false; // dailydeal-result: once a play
       this.client = new Client(this.api);
       this.skeleton();
       const meta = await this.describe();
@@ -438,8 +406,9 @@ export class DailyDeal extends HTMLElement {
       this.moves = st.moves.slice();
       this.show(st);
       this.say(this.moves.length ? "Welcome back: your game as you left it." : "");
-      this.showFair();
+      showFair(this.el.fair, meta, this.client, () => this.meta === meta);
       if (st.state === "won") await this.won(false);
+      else if (st.state === "lost") this.lost();
       else this.offerRest();
       this.flush();
     });
@@ -488,6 +457,7 @@ export class DailyDeal extends HTMLElement {
     animate(this.el.board, this.el.fx, before);
     this.sound(this.rules.placesOf(st, last).from === null ? "deal" : "move");
     this.say(st.state === "lost" ? "No moves left. Undo or restart to try another way." : "");
+    if (st.state === "lost") this.lost();
     for (const move of more) {
       this.emit("dailydeal-move", { move, moves: this.moves.length, state: st.state, score: st.score });
     }
@@ -502,7 +472,7 @@ export class DailyDeal extends HTMLElement {
     const before = snapshot(this.el.board);
     this.moves = st.moves.slice();
     this.picked = null;
-    this.el.result.hidden = true;
+    this.card.reset();
     this.show(st);
     animate(this.el.board, this.el.fx, before);
     this.say("Undone.");
@@ -514,7 +484,7 @@ export class DailyDeal extends HTMLElement {
     const st = this.stateOf([]);
     this.moves = [];
     this.picked = null;
-    this.el.result.hidden = true;
+    this.card.reset();
     this.show(st);
     this.say("Dealt again from the start.");
     this.offerRest();
@@ -569,9 +539,7 @@ export class DailyDeal extends HTMLElement {
   async won(fresh) {
     const m = this.meta;
     this.stopClock();
-    this.el.result.hidden = false;
-    this.el.resultTitle.textContent = "Solved!";
-    this.el.verdict.textContent = "Checking with the server…";
+    this.endCard("won", "Solved!", "Checking with the server…");
     if (fresh && !this.el.verdict.dataset.pending) {
       this.sound("win");
       celebrate(this.el.board, this.el.fx);
@@ -588,7 +556,6 @@ export class DailyDeal extends HTMLElement {
       });
       this.el.verdict.dataset.pending = "true";
       this.el.verdict.textContent = "You are offline: the server will check your moves as soon as the network is back.";
-      this.el.share.closest(".share").hidden = true;
       return;
     }
     delete this.el.verdict.dataset.pending;
@@ -598,32 +565,62 @@ export class DailyDeal extends HTMLElement {
     this.verdictMoves = n;
     const par = meaningfulPar(m);
     const texts = verdictTexts(verdict, par, this.hintsUsed);
-    this.el.resultTitle.textContent = texts.title;
-    this.el.verdict.textContent = texts.verdict;
     if (verdict.won) store.recordWin(m, n, this.hintsUsed, par);
+    this.endCard("won", texts.title, texts.verdict, n);
     const seconds = store.options().timer === false ? null : this.clock.seconds();
     const origin = new URL(this.api).origin;
-    this.el.share.value = shareText({ meta: m, title: this.spec.title, origin, n, par, hints: this.hintsUsed, seconds });
-    this.el.share.closest(".share").hidden = false;
+    this.card.setShare(shareText({ meta: m, title: this.spec.title, origin, n, par, hints: this.hintsUsed, seconds }));
     if (fresh) {
       this.say("");
-      this.el.result.scrollIntoView({ block: "nearest", behavior: reduced() ? "auto" : "smooth" });
       this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict });
     }
     if (verdict.won && m.id) await this.sendResult(); // then everybody's statistics
   }
 
-  async copyShare() {
-    const text = this.el.share.value;
-    try {
-      await navigator.clipboard.writeText(text);
-      this.el.copy.textContent = "Copied ✓";
-    } catch {
-      this.el.share.focus();
-      this.el.share.select();
-      this.el.copy.textContent = "Selected: copy it";
-    }
-    setTimeout(() => (this.el.copy.textContent = "Copy"), 2000);
+  /** The result card at the end of a game ("won", "lost", "given-up"), in view: ``moves``
+   *  the verified count where the server gave one. */
+  endCard(end, title, verdict, moves = this.moves.length) {
+    const m = this.meta;
+    const seconds = store.options().timer === false ? null : this.clock.seconds();
+    const streak = m.id ? store.streak(store.localToday()) : null;
+    this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak });
+    this.card.setShare("");
+    this.card.open();
+  }
+
+  /** No move is left: the card says so, and offers the review (nothing is counted until the
+   *  player gives up: undo plays on). */
+  lost() {
+    this.stopClock();
+    this.endCard("lost", "No moves left",
+      `Lost after ${plural(this.moves.length, "move")}. Undo to try another way, or see where the win slipped away.`);
+  }
+
+  async shareResult() {
+    const how = await share(this.el.share.value);
+    if (how === "copied") this.say("The result is copied: paste it where you like.", "good");
+    if (how === "select") this.copyShare();
+  }
+
+  // --- replay (replay.js): a line on the board again, the game's own state untouched ------
+  startReplay(line, at, from = null) {
+    this.card.close();
+    this.replayBar.start(new Replay(this.rules, this.meta, line, at, from));
+  }
+
+  drawReplay(r, animated) {
+    const st = r.state();
+    const before = animated ? snapshot(this.el.board) : null;
+    const last = r.at ? this.rules.placesOf(st, r.line[r.at - 1]) : null;
+    this.board.draw(sections(this.spec.layout, st, { picked: null, targets: new Set(), landed: last && last.from, drew: Boolean(last && last.from === null) }));
+    animate(this.el.board, this.el.fx, before);
+    const next = r.at < r.line.length ? this.rules.placesOf(st, r.line[r.at]) : null;
+    this.board.light("hint", next ? [next.from, next.to] : []);
+    for (const el of [this.el.board, this]) el.dataset.moves = String(r.at);
+  }
+
+  copyShare() {
+    copyText(this.el.share, this.el.copy);
   }
 
   emit(name, detail) {
@@ -644,7 +641,7 @@ export class DailyDeal extends HTMLElement {
   }
 
   onBoardClick(e) {
-    if (this.dropped) return; // the click that ends a drag
+    if (this.dropped || this.replayBar.replay) return; // the click that ends a drag; a replay
     const ref = this.refOf(e.target);
     if (ref) this.enqueue(() => this.activate(ref[0], ref[1]));
   }
@@ -666,7 +663,7 @@ export class DailyDeal extends HTMLElement {
 
   /** A press on a card may start a drag (pointer events: mouse, pen and touch). */
   onPointerDown(e) {
-    if (!this.st || this.st.state === "won" || e.button > 0) return;
+    if (!this.st || this.st.state === "won" || e.button > 0 || this.replayBar.replay) return;
     settle(this.shadowRoot);
     const el = e.target.closest("[data-card]");
     if (!el || el.disabled || el.classList.contains("blocked") || !this.el.board.contains(el)) return;
@@ -699,7 +696,7 @@ export class DailyDeal extends HTMLElement {
 
   /** Arrow keys move focus to the nearest playable place that way (covered cards skipped). */
   onBoardKey(e) {
-    if (!isArrow(e.key)) return;
+    if (!isArrow(e.key) || this.replayBar.replay) return;
     e.preventDefault();
     settle(this.shadowRoot);
     const items = [...this.el.board.querySelectorAll("button:not(:disabled)")].filter((b) => !b.classList.contains("empty") && !b.classList.contains("blocked"));
@@ -708,6 +705,10 @@ export class DailyDeal extends HTMLElement {
   }
 
   onKey(e) {
+    if (this.replayBar.replay && !e.ctrlKey && !e.metaKey && this.replayBar.act(e.key)) {
+      e.preventDefault(); // the arrows, Home and End step through the replay
+      return;
+    }
     const target = e.composedPath()[0];
     const inText = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
     const command = keyCommand(e, inText);
@@ -726,6 +727,7 @@ export class DailyDeal extends HTMLElement {
 
   // --- drawing: the board module draws, this says what --------------------------------------
   show(st, lastMove) {
+    this.replayBar.stop(); // the game's own position again
     this.st = st;
     this.last = lastMove || null;
     const m = this.meta;

@@ -18,12 +18,24 @@ export function verdictTexts(verdict, par, hints) {
  *  winners on moves"); ``mine``: this browser's counted result, or null. */
 export function statsText(stats, mine, note = "") {
   let text = `${plural(stats.plays, "player")}, ${Math.round(stats.win_rate * 100)}% won`;
-  if (mine && mine.won) {
-    const others = stats.wins - 1;
-    const above = stats.winning_moves.filter((w) => w.moves > mine.moves).reduce((a, w) => a + w.count, 0);
-    text += others > 0 ? `, you beat ${Math.round((100 * above) / others)}% of the other winners on moves` : ", you are the first to win it";
-  }
+  if (mine && mine.won) text += versus(stats, mine.moves);
   return `${text}${stats.final ? " (final)" : ""}.${note}`;
+}
+
+/** A winner among the other winners, on moves: ties are said as ties. */
+function versus(stats, moves) {
+  const others = stats.wins - 1;
+  if (others <= 0) return ", you are the first to win it";
+  const count = (keep) => stats.winning_moves.filter((w) => keep(w.moves)).reduce((a, w) => a + w.count, 0);
+  const beaten = count((m) => m > moves);
+  const tied = count((m) => m === moves) - 1; // this play is one of them
+  const them = (n) => (n === 1 ? "the other winner" : `the ${n} other winners`);
+  if (beaten + tied === others) {
+    if (!beaten) return `, you tied ${them(tied)} on moves`;
+    return tied ? `, the fewest moves, tied with ${tied}: you beat ${beaten} of ${them(others)}` : `, the fewest moves: you beat ${them(others)}`;
+  }
+  const pct = `you beat ${Math.round((100 * beaten) / others)}% of the other winners on moves`;
+  return tied ? `, ${pct}, tied with ${tied}` : `, ${pct}`;
 }
 
 /** The share text of a win, without spoilers: the deal, the moves against par, the hints,

@@ -27,6 +27,7 @@ export const SHELL = `
       <span class="light" data-light="off" aria-hidden="true"></span><span class="light-text" data-light-text>off</span></button>
     <button type="button" class="tool primary" data-action="deal-rest" hidden>⏩ Deal the rest</button>
     <button type="button" class="tool" data-action="give-up" hidden>Give up</button>
+    <button type="button" class="tool" data-action="show-result" hidden>🏁 Result</button>
   </div>
   <div class="more">
     <form class="notation" data-notation>
@@ -43,16 +44,40 @@ export const SHELL = `
     </div>
   </div>
   <p class="fair" data-fair hidden></p>
-  <section class="result" data-result hidden aria-live="polite">
-    <h3 data-result-title></h3>
+  <section class="result" data-result data-result-card popover="manual" role="dialog" aria-labelledby="dd-result-title" aria-live="polite">
+    <button type="button" class="close" data-action="close-result" aria-label="Close the result">×</button>
+    <h3 id="dd-result-title" data-result-title></h3>
     <p class="verdict" data-verdict></p>
+    <dl class="tiles">
+      <div><dt>Moves</dt><dd data-tile="moves">–</dd></div>
+      <div data-tile-box="par"><dt>Par</dt><dd data-tile="par">–</dd></div>
+      <div data-tile-box="time"><dt>Time</dt><dd data-tile="time">–</dd></div>
+      <div><dt>Hints</dt><dd data-tile="hints">0</dd></div>
+      <div><dt>Streak</dt><dd data-tile="streak">0</dd></div>
+    </dl>
     <p class="players" data-stats hidden></p>
-    <div class="share">
+    <p class="review" data-review hidden></p>
+    <div class="actions">
+      <button type="button" class="tool primary" data-action="share">Share</button>
+      <button type="button" class="tool" data-action="replay">▶ Replay</button>
+      <button type="button" class="tool" data-action="review" hidden>Where did it go wrong?</button>
+    </div>
+    <div class="share" data-share-box>
       <label class="sr" for="dd-share">Share text</label>
-      <textarea id="dd-share" readonly data-share></textarea>
-      <button type="button" class="tool primary" data-copy>Copy</button>
+      <textarea id="dd-share" readonly data-share rows="5"></textarea>
+      <button type="button" class="tool" data-copy>Copy</button>
     </div>
   </section>
+  <div class="replay" data-replay hidden role="group" aria-label="Replay">
+    <button type="button" class="tool" data-action="replay-first" aria-label="First position">⏮</button>
+    <button type="button" class="tool" data-action="replay-back" aria-label="One move back">◀</button>
+    <button type="button" class="tool" data-action="replay-play" aria-label="Play">⏯</button>
+    <button type="button" class="tool" data-action="replay-forward" aria-label="One move forward">▶</button>
+    <button type="button" class="tool" data-action="replay-last" aria-label="Last position">⏭</button>
+    <input type="range" min="0" max="0" value="0" data-replay-scrub aria-label="Position in the line">
+    <span class="replay-at" data-replay-at></span>
+    <button type="button" class="tool" data-action="replay-exit">Back to the game</button>
+  </div>
   <details class="log"><summary>Your moves</summary><code data-log></code></details>
 </div>`;
 
@@ -70,5 +95,7 @@ export function parts(root) {
     lightToggle: $('[data-action="winnable"]'), light: $("[data-light]"), giveUp: $('[data-action="give-up"]'),
     stats: $("[data-stats]"), fair: $("[data-fair]"), lightText: $("[data-light-text]"),
     fx: $("[data-fx]"), timer: $("[data-timer]"), timerText: $("[data-timer-text]"), rest: $('[data-action="deal-rest"]'),
+    showResult: $('[data-action="show-result"]'), review: $("[data-review]"), reviewButton: $('[data-action="review"]'),
+    replay: $("[data-replay]"), scrub: $("[data-replay-scrub]"), replayAt: $("[data-replay-at]"),
   };
 }

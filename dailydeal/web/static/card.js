@@ -1,0 +1,116 @@
+// The result card, shown at the end of every game (won, lost, given up): in the top layer (a
+// popover) so it is in view wherever the page is scrolled, over the board, dismissible and
+// opened again from the controls; in the flow, under the board, where popovers are unknown.
+import { clockText } from "./clock.js";
+
+const POPOVER = typeof HTMLElement !== "undefined" && "showPopover" in HTMLElement.prototype;
+
+export class ResultCard {
+  /** ``el``: the element's parts (shell.js). */
+  constructor(el) {
+    this.el = el;
+    this.card = el.result;
+    this.shown = false; // a result to show: the controls offer it back when closed
+    if (!POPOVER) {
+      this.card.removeAttribute("popover");
+      this.card.hidden = true;
+    }
+  }
+
+  isOpen() {
+    return POPOVER ? this.card.matches(":popover-open") : !this.card.hidden;
+  }
+
+  open() {
+    this.shown = true;
+    this.el.showResult.hidden = true;
+    if (this.isOpen()) return;
+    if (POPOVER) this.card.showPopover();
+    else {
+      this.card.hidden = false;
+      this.card.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  /** Put the card away; ``keep``: the controls offer it back (a result stands). */
+  close(keep = true) {
+    if (this.isOpen()) {
+      if (POPOVER) this.card.hidePopover();
+      else this.card.hidden = true;
+    }
+    this.shown = keep && this.shown;
+    this.el.showResult.hidden = !this.shown;
+  }
+
+  /** No result: a new game, an undo, a restart. */
+  reset() {
+    this.close(false);
+    this.el.stats.hidden = true;
+    this.el.review.hidden = true;
+    this.el.reviewButton.hidden = true;
+    delete this.card.dataset.end;
+  }
+
+  /** The title, the verdict, and the tiles: ``moves`` (with ``par``: matched, tied or over),
+   *  the player's ``seconds`` (null: not shown), ``hints``, ``streak`` (null: no streak). */
+  fill({ end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null }) {
+    this.card.dataset.end = end; // "won", "lost" or "given-up"
+    this.el.resultTitle.textContent = title;
+    this.el.verdict.textContent = verdict;
+    const tile = (name, text) => (this.card.querySelector(`[data-tile="${name}"]`).textContent = text);
+    tile("moves", String(moves));
+    this.card.querySelector('[data-tile-box="par"]').hidden = par === null;
+    if (par !== null) tile("par", String(par));
+    const vs = end !== "won" || par === null ? "" : moves < par ? "under par ⭐" : moves === par ? "par ⭐" : `+${moves - par}`;
+    this.card.querySelector('[data-tile="moves"]').insertAdjacentHTML("beforeend", vs ? `<small>${vs}</small>` : "");
+    this.card.querySelector('[data-tile-box="time"]').hidden = seconds === null;
+    if (seconds !== null) tile("time", clockText(seconds));
+    tile("hints", String(hints));
+    tile("streak", streak === null ? "–" : String(streak));
+    this.el.reviewButton.hidden = end === "won";
+    this.el.review.hidden = true;
+  }
+
+  /** The share text (its last line the link), in the card and for the share button. */
+  setShare(text) {
+    this.el.share.value = text;
+    this.el.share.rows = text.split("\n").length;
+    this.card.querySelector("[data-share-box]").hidden = !text;
+    this.card.querySelector('[data-action="share"]').hidden = !text;
+  }
+}
+
+/** Share ``text`` (its last line a link): the system's share sheet where the browser has
+ *  one, else the clipboard; what happened ("shared", "copied", or "select"). */
+export async function share(text) {
+  const lines = text.split("\n");
+  const url = lines[lines.length - 1];
+  if (navigator.share) {
+    try {
+      await navigator.share({ text: lines.slice(0, -1).join("\n"), url });
+      return "shared";
+    } catch (err) {
+      if (err && err.name === "AbortError") return "shared"; // the player closed the sheet
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(text);
+    return "copied";
+  } catch {
+    return "select";
+  }
+}
+
+/** Copy the text of ``field`` with the ``button`` that says how it went; where the clipboard
+ *  is refused, the text is selected for the player to copy. */
+export async function copyText(field, button) {
+  try {
+    await navigator.clipboard.writeText(field.value);
+    button.textContent = "Copied ✓";
+  } catch {
+    field.focus();
+    field.select();
+    button.textContent = "Selected: copy it";
+  }
+  setTimeout(() => (button.textContent = "Copy"), 2000);
+}

@@ -1,0 +1,162 @@
+"""The end of a game in a real browser (issue 38): the result card in view on a phone, a
+phone on its side and a desktop, its tiles and statistics, sharing through the system's
+share sheet, replaying the line with the keys, one result event, and a lost game's card."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+import pytest
+from helpers.browser import DESKTOP, PHONE, SKIP, Player, open_player, shot, today_id
+
+from dailydeal.games import new_game
+
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+LANDSCAPE = {"width": 844, "height": 390}
+EVENTS_JS = """() => { window.results = [];
+document.addEventListener("dailydeal-result", (e) => window.results.push(e.detail)); }"""
+SHARE_JS = """() => { window.shared = [];
+navigator.share = async (data) => { window.shared.push(data); }; }"""
+
+
+def type_moves(player: Player, moves: list[str]) -> None:
+    box = player.host.locator("input[name=moves]")
+    before = player.moves()
+    box.fill(" ".join(moves))
+    box.press("Enter")
+    player.wait_moves(before + len(moves))
+
+
+def in_view(page: Any, locator: Any) -> None:
+    """The box is wholly inside the viewport, with nothing to scroll."""
+    box = locator.bounding_box()
+    view = page.viewport_size
+    assert box is not None
+    assert box["x"] >= 0 and box["y"] >= 0, box
+    assert box["x"] + box["width"] <= view["width"] + 0.5, (box, view)
+    assert box["y"] + box["height"] <= view["height"] + 0.5, (box, view)
+
+
+def lost_line(seed: int) -> list[str]:
+    """Moves of numbered Gaps deal ``seed`` (no redeal) that end lost: random, pinned by
+    the seed of the generator."""
+    rng = random.Random(seed)
+    game = new_game("gaps", seed, "redeals=0")
+    moves = []
+    while game.status() == "in progress":
+        move = rng.choice(game.legal_moves())
+        game.push(move)
+        moves.append(str(move))
+    assert game.status() == "lost"
+    return moves
+
+
+# each screen plays its own deal (a tier each): the statistics are of this module's plays
+SCREENS = [(PHONE, "easy"), (LANDSCAPE, "hard"), (DESKTOP, "expert")]
+
+
+@pytest.mark.parametrize(("viewport", "tier"), SCREENS, ids=["phone", "landscape", "desktop"])
+def test_the_result_card_is_in_view_with_the_game_s_figures(
+    browser: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]],
+    viewport: dict[str, int], tier: str,
+) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.add_init_script(f"({EVENTS_JS})()")
+    id_ = today_id(days, "gaps", tier)
+    player = open_player(page, f"{site}/play/{id_}", "gaps")
+    page.mouse.wheel(0, 2000)  # scrolled away from the board: the card still comes into view
+    moves = solutions["gaps"]
+    type_moves(player, moves)
+    card = player.host.locator("[data-result-card]")
+    expect(card).to_be_visible()
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified by the server")
+    expect(player.host.locator("[data-stats]")).to_contain_text("won")
+    in_view(page, card)
+    expect(card.locator('[data-tile="moves"]')).to_contain_text(str(len(moves)))
+    expect(card.locator('[data-tile="hints"]')).to_have_text("0")
+    expect(card.locator('[data-tile="streak"]')).to_have_text("1")
+    shot(page, f"result-card-{'x'.join(map(str, viewport.values()))}")
+    # one dailydeal-result for the play, after the server's verdict, with the result
+    page.wait_for_function("() => window.results.length > 0")
+    page.wait_for_timeout(300)
+    results = page.evaluate("window.results")
+    assert len(results) == 1 and results[0]["result"]["won"] is True
+    # dismissible, and offered again from the controls
+    card.locator('[data-action="close-result"]').click()
+    expect(card).to_be_hidden()
+    player.host.locator('[data-action="show-result"]').click()
+    expect(card).to_be_visible()
+    context.close()
+
+
+def test_share_uses_the_system_sheet_with_the_text_and_the_link(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    page.add_init_script(f"({SHARE_JS})()")
+    id_ = today_id(days, "pyramid", "medium")
+    player = open_player(page, f"{site}/play/{id_}", "pyramid")
+    type_moves(player, solutions["pyramid"])
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
+    player.host.locator('[data-action="share"]').click()
+    page.wait_for_function("() => window.shared.length === 1")
+    data = page.evaluate("window.shared[0]")
+    assert data["url"] == f"{site}/play/{id_}"
+    assert f"{len(solutions['pyramid'])} moves" in data["text"] and site not in data["text"]
+
+
+def test_replay_steps_through_the_line_with_the_keys(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "accordion", "hard")
+    player = open_player(page, f"{site}/play/{id_}", "accordion")
+    type_moves(player, solutions["accordion"])
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
+    n = player.moves()
+    player.host.locator('[data-action="replay"]').click()
+    bar = player.host.locator("[data-replay]")
+    expect(bar).to_be_visible()
+    expect(player.host).to_have_attribute("data-moves", "0")
+    page.keyboard.press("ArrowRight")
+    expect(player.host).to_have_attribute("data-moves", "1")
+    expect(player.host.locator("[data-card]")).to_have_count(1)  # one card dealt
+    page.keyboard.press("End")
+    expect(player.host).to_have_attribute("data-moves", str(n))
+    expect(player.host.locator("[data-card]")).to_have_count(1)  # won: one pile
+    page.keyboard.press("Home")
+    expect(player.host).to_have_attribute("data-moves", "0")
+    bar.locator("[data-replay-scrub]").fill("5")
+    expect(player.host).to_have_attribute("data-moves", "5")
+    bar.locator('[data-action="replay-exit"]').click()
+    expect(bar).to_be_hidden()
+    expect(player.host).to_have_attribute("data-moves", str(n))
+    assert player.state() == "won"
+
+
+def test_a_lost_game_gets_its_card_and_undo_plays_on(page: Any, site: str) -> None:
+    from playwright.sync_api import expect
+
+    seed = 7
+    moves = lost_line(seed)
+    player = open_player(page, f"{site}/play/gaps/{seed}?variant=redeals%3D0", "gaps")
+    type_moves(player, moves)
+    card = player.host.locator("[data-result-card]")
+    expect(card).to_be_visible()
+    expect(player.host.locator("[data-result-title]")).to_have_text("No moves left")
+    expect(card.locator('[data-action="review"]')).to_be_visible()
+    in_view(page, card)
+    card.locator('[data-action="close-result"]').click()
+    player.host.locator("[data-undo]").click()
+    player.wait_moves(len(moves) - 1)
+    expect(card).to_be_hidden()
+    expect(player.host.locator('[data-action="show-result"]')).to_be_hidden()
