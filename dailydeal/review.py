@@ -4,19 +4,21 @@ the deal could still be won, and the move that lost it.
 Winnability along a line is monotone one way: a successor of a lost position is lost, so
 the positions after 0, 1, ..., n moves are winnable up to some k and lost after it. The
 review finds k by bisection over the prefixes, each position answered by
-``dailydeal.hints.hint`` (a stored winning line, the hint cache, or a search with the
-hint's node budget): about log2(n) searches instead of n. Shortcuts before any search:
+``dailydeal.hints.hint`` (the hint cache, or a search with the hint's node budget): about
+log2(n) searches instead of n. Shortcuts, without a search:
 
-- a position of the deal's stored winning line (same ``key()``) is winnable: the last
-  one the player's line passes through starts the bisection (a daily deal's start always
-  does: stored deals are proved winnable);
+- a position of a known winning line (same ``key()``) is winnable: the last one the
+  player's line passes through, on the deal's stored solution (a daily deal's start
+  always is: stored deals are proved winnable) or on the line a search found from an
+  earlier position (a player who followed hints), moves the bisection on at once;
 - the end of the line: a won line is reviewed as won, a position the rules call lost is
   lost, and if the last position is still winnable nothing was lost (the player gave up).
 
 An ``unknown`` (the node budget ran out) decides nothing, so the review never guesses:
-it then probes the later positions of the undecided range first (fewer cards, cheaper
-searches), and if ``max_searches`` are spent before the bracket closes, the verdict is
-``unknown`` with the positions proved on either side and the undecided ones named.
+the undecided positions cut the range left into runs, the next search is in the middle of
+the longest run (away from the undecided one: its neighbours are as hard), and if
+``max_searches`` are spent before the bracket closes, the verdict is ``unknown`` with the
+positions proved on either side and the undecided ones named.
 
 As for a hint, the answer is a function of the deal, the moves and the budget alone (node
 budgets, never the clock); the time limit is one safety net for the whole review, and
@@ -25,6 +27,7 @@ when it stops a search ``HintTimeout`` is raised: no answer at all.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -160,48 +163,48 @@ def review(
     if finished.status() == GAME_WON:
         return Review(WON, n, None, (), None, (), ((n, WON),), 0, budget, cap, n)
 
-    on_line = -1  # the last position of the stored line the player's line passes
-    if line is not None:
-        keys = _line_keys(start, line)
-        on_line = max((k for k in range(n + 1) if played.at(k).key() in keys), default=-1)
+    lo = -1  # the last position proved winnable
+    hi: int | None = None  # the first position proved lost
 
-    def ask(k: int) -> str:
-        nonlocal searches
+    def follow(winning: Sequence[str], k: int) -> None:
+        """The last position of the player's line (past ``lo``) that is one of the
+        positions of ``winning`` played from the position after ``k`` moves is winnable,
+        with the rest of that line: no search (a player who followed a line, or hints)."""
+        nonlocal lo
+        at = _line_keys(played.at(k), winning)
+        last = max((j for j in range(lo + 1, n + 1) if played.at(j).key() in at), default=-1)
+        if last > lo:
+            rest = tuple(winning[at[played.at(last).key()]:])
+            lo, known[last], lines[last] = last, WINNABLE, rest
+
+    def ask(k: int) -> None:
+        nonlocal searches, lo, hi
         position = played.at(k)
         left = None if deadline is None else max(0.0, deadline - clock())
-        answer = hint(position, max_nodes=budget, time_limit=left, cache=cache, line=line,
-                      clock=clock)
-        if answer.nodes:  # not from the stored line, nor the rules (a cached search counts)
+        answer = hint(position, max_nodes=budget, time_limit=left, cache=cache, clock=clock)
+        if answer.nodes:  # not the rules' answer (a cached search counts: the same answer)
             searches += 1
         known[k] = answer.verdict
         if answer.verdict == WINNABLE:
-            lines[k] = answer.line
-        return answer.verdict
+            lo, lines[k] = max(lo, k), answer.line
+            follow(answer.line, k)
+        elif answer.verdict == HOPELESS:
+            hi = k if hi is None else min(hi, k)
 
-    if on_line >= 0:
-        ask(on_line)  # from the stored line: no search
-    lo = max((k for k, v in known.items() if v == WINNABLE), default=-1)
-    hi: int | None = None  # the first position proved lost
-    if lo < n:  # the end first: the rules or one search may settle it (a give-up)
-        verdict = ask(n)
-        if verdict == WINNABLE:
-            lo = n
-        elif verdict == HOPELESS:
-            hi = n
-    while lo + 1 < (hi if hi is not None else n + 1) and searches < cap:
+    if line is not None:
+        follow(line, 0)  # a daily deal: at least its start is on its stored line
+    if lo < n:
+        ask(n)  # the end first: the rules or one search may settle it (a give-up)
+    while searches < cap:
+        # the open positions between lo and hi, cut by the undecided ones into runs: probe
+        # the middle of the longest run (the later one of a tie: fewer cards, cheaper), so
+        # an unknown sends the next search away from it, not to its neighbour
         upper = hi if hi is not None else n + 1
-        open_ = [k for k in range(lo + 1, upper) if k not in known]
-        if not open_:
+        bounds = [lo, *(k for k in range(lo + 1, upper) if k in known), upper]
+        width, start_at = max((b - a - 1, a) for a, b in itertools.pairwise(bounds))
+        if width <= 0:
             break
-        unknowns = [k for k in range(lo + 1, upper) if known.get(k) == UNKNOWN]
-        later = [k for k in open_ if not unknowns or k > unknowns[-1]]
-        pool = later or open_
-        k = pool[len(pool) // 2]
-        verdict = ask(k)
-        if verdict == WINNABLE:
-            lo = k
-        elif verdict == HOPELESS:
-            hi = k
+        ask(start_at + 1 + width // 2)
     upper = hi if hi is not None else n + 1
     undecided = tuple(k for k in range(lo + 1, upper) if known.get(k) == UNKNOWN)
     checked = tuple(sorted(known.items()))
@@ -216,16 +219,17 @@ def review(
     return Review(UNKNOWN, index, None, best, hi, undecided, checked, searches, budget, cap, n)
 
 
-def _line_keys(start: Game[Any], line: Sequence[str]) -> set[Any]:
-    """The ``key()`` of every position of a winning line played from the deal's start."""
-    probe = type(start)(start.cards, start.seed)
-    keys = {probe.key()}
-    for text in line:
+def _line_keys(position: Game[Any], line: Sequence[str]) -> dict[Any, int]:
+    """The ``key()`` of every position of a winning line played from ``position`` (not
+    changed), and the moves of the line played to reach it (the first time)."""
+    probe = position.copy()
+    keys = {probe.key(): 0}
+    for i, text in enumerate(line, 1):
         try:
             probe.play(probe.parse_move(text))
         except ValueError:
             break  # hints.line_hint logs a line that does not replay
-        keys.add(probe.key())
+        keys.setdefault(probe.key(), i)
     return keys
 
 
