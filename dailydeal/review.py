@@ -61,6 +61,8 @@ def max_searches_for(moves: int) -> int:
 
 @dataclass(frozen=True)
 class Review:
+    """Where a line lost the deal, and what the review spent to tell."""
+
     verdict: str  # one of VERDICTS
     index: int | None  # moves kept: the position after them is the last proved winnable
     move: str | None  # the move after which no win was left (the player's move index + 1)
@@ -68,7 +70,7 @@ class Review:
     lost_from: int | None  # the first position proved lost (moves played), if any
     undecided: tuple[int, ...]  # positions between the two whose search ran out of budget
     checked: tuple[tuple[int, str], ...]  # (moves, verdict) of every position asked
-    searches: int  # positions answered by the solver (not by the stored line or the rules)
+    searches: int  # positions the solver searched (not answered by a known line or the rules)
     max_nodes: int  # the node budget of each search
     max_searches: int
     moves: int  # moves in the player's line
