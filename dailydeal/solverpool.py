@@ -5,7 +5,9 @@ for as long as it takes, and under gevent every other request of the worker wait
 behind it (issue 25: a probe GET took seconds with 16 hints in flight). So each request
 worker hands its searches to ``processes`` solver processes of its own, niced (``NICE``:
 the request workers win the CPU when both want it), and waits on a socket, which under
-gevent lets its other requests go on.
+gevent lets its other requests go on. A review of a lost game (dailydeal.review: a
+bisection of a few hint searches) is one job too (``ReviewJob``): the same bound, the same
+processes, one safety net for the whole review.
 
 Bounded: at most ``processes`` searches run and ``queue`` wait per request worker; one more
 is refused at once (``PoolBusy``, with the seconds after which the queue has drained at
@@ -77,20 +79,61 @@ class HintJob:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HintJob:
-        fields: dict[str, Any] = {
-            k: (tuple(v) if k in ("cards", "moves", "line") and v is not None else v)
-            for k, v in data.items()
-        }
-        return cls(**fields)
+        return cls(**_fields(data))
 
 
-def run_job(job: HintJob, clock: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
-    """Compute a job here: ``{"hint": Hint.to_json()}`` or ``{"timeout": reason}``."""
+@dataclass(frozen=True)
+class ReviewJob:
+    """One review to compute (``dailydeal.review.review``): the deal, the player's moves
+    (legal: the caller replayed them), the deal's stored winning line and the budget."""
+
+    game: str
+    variant: str
+    seed: int | None
+    cards: tuple[int, ...] | None
+    moves: tuple[str, ...]
+    max_nodes: int | None
+    time_limit: float | None  # the whole review's safety net, not each search's
+    line: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        fields = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+        return {"kind": "review", **fields}
+
+
+Job = HintJob | ReviewJob
+
+
+def _fields(data: dict[str, Any]) -> dict[str, Any]:
+    """A job's fields from its JSON line: the lists back to tuples."""
+    return {
+        k: (tuple(v) if k in ("cards", "moves", "line") and v is not None else v)
+        for k, v in data.items() if k != "kind"
+    }
+
+
+def job_from_json(data: dict[str, Any]) -> Job:
+    """A job from its JSON line (a review's says ``"kind": "review"``)."""
+    return ReviewJob(**_fields(data)) if data.get("kind") == "review" else HintJob.from_json(data)
+
+
+def run_job(job: Job, clock: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
+    """Compute a job here: ``{"hint": Hint.to_json()}`` (``{"review": Review.to_json()}``)
+    or ``{"timeout": reason}``."""
     from dailydeal.games import new_game
     from dailydeal.hints import HintTimeout, hint
 
     position = new_game(job.game, job.seed, job.variant,
                         None if job.seed is not None else list(job.cards or ()))
+    if isinstance(job, ReviewJob):
+        from dailydeal.review import review
+
+        try:
+            done = review(position, job.moves, line=job.line, max_nodes=job.max_nodes,
+                          time_limit=job.time_limit, clock=clock)
+        except HintTimeout as exc:
+            return {"timeout": str(exc)}
+        return {"review": done.to_json()}
     for text in job.moves:
         position.play(position.parse_move(text))
     try:
@@ -128,7 +171,7 @@ class _Process:
             self.close()
             raise OSError("the solver process did not start")
 
-    def ask(self, job: HintJob, timeout: float | None) -> dict[str, Any]:
+    def ask(self, job: Job, timeout: float | None) -> dict[str, Any]:
         self.sock.settimeout(timeout)
         self.file.write(json.dumps(job.to_json()).encode() + b"\n")
         self.file.flush()
@@ -177,7 +220,7 @@ class SolverPool:
             raise PoolBusy(f"{self.in_flight} hints are being computed or waiting here",
                            self.retry_after())
 
-    def run(self, job: HintJob) -> dict[str, Any]:
+    def run(self, job: Job) -> dict[str, Any]:
         """The job's answer (``run_job``'s), or ``PoolBusy``."""
         with self.lock:
             self.check()
@@ -199,7 +242,7 @@ class SolverPool:
             with self.lock:
                 self.in_flight -= 1
 
-    def _run(self, job: HintJob) -> dict[str, Any]:
+    def _run(self, job: Job) -> dict[str, Any]:
         if self.processes == 0:
             return run_job(job)
         with self.lock:
@@ -246,7 +289,7 @@ def serve(fd: int) -> None:
     file.flush()
     for line in file:
         try:
-            answer = run_job(HintJob.from_json(json.loads(line)), clock=time.process_time)
+            answer = run_job(job_from_json(json.loads(line)), clock=time.process_time)
         except Exception as exc:  # a bug: the worker answers 503, the log says why
             log.exception("hint job failed")
             answer = {"error": f"{type(exc).__name__}: {exc}"}

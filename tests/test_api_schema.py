@@ -46,6 +46,7 @@ def app(db_path: Path, clock: Clock) -> Iterator[Flask]:
             "DATABASE": db_path,
             "NOW": clock,
             "STATS_RATE_LIMIT": "2 per day",
+            "HINT_RATE_LIMIT": "100 per minute",  # hints and reviews share it
             "PUBLIC_URL": "https://cards.example/",
         }
     )
@@ -121,7 +122,7 @@ def test_every_operation_answers_as_documented(
     check("GET", f"{API}/games/gaps/deals/42", 304, headers={"If-None-Match": etag})
     check("GET", f"{API}/games/gaps/deals/x", 400)
     check("GET", f"{API}/games/chess/deals/1", 404)
-    for op in ("verify", "state", "hint"):
+    for op in ("verify", "state", "hint", "review"):
         check("POST", f"{API}/games/gaps/{op}", 200, json=numbered)
         check("POST", f"{API}/games/gaps/{op}", 400, json={"moves": []})
         check("POST", f"{API}/games/chess/{op}", 404, json=numbered)
@@ -176,6 +177,13 @@ def test_every_operation_answers_as_documented(
     check("POST", hint, 400, json={"moves": 3})
     check("POST", hint, 413, json={"moves": ["x" * 70000]})
     check("POST", hint, 415, data="x")
+    review = f"{API}/deals/{locked_id}/review"
+    assert check("POST", review, 200, json={"moves": moves[:4]}).get_json()["line"] is None
+    assert check("POST", f"{API}/deals/{open_id}/review", 200,
+                 data=" ".join(moves[:4]), content_type="text/plain").get_json()["line"]
+    check("POST", review, 422, json={"moves": ["ZZ>QQ"]})
+    check("POST", review, 400, json={"moves": 3})
+    check("POST", f"{API}/deals/nope/review", 404, json={"moves": []})
 
     play = check("POST", f"{API}/deals/{locked_id}/plays", 201).get_json()["play"]
     check("POST", f"{API}/deals/{open_id}/plays", 403)

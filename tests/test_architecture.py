@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("dailydeal.games",),
     ("dailydeal.verify",),
     ("dailydeal.solvers",),
-    ("dailydeal.rating", "dailydeal.hints", "dailydeal.config"),
+    ("dailydeal.rating", "dailydeal.hints", "dailydeal.review", "dailydeal.config"),
     ("dailydeal.solverpool",),
     ("dailydeal.daily",),
     ("dailydeal.results",),

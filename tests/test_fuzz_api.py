@@ -240,3 +240,42 @@ def test_random_bytes(fuzz_client: FlaskClient, now: dt.datetime, raw: bytes, ct
         )
     )
     check(fuzz_client.post("/api/v1/games/gaps/verify", data=raw, content_type=ctype or None))
+
+
+@pytest.fixture(scope="module")
+def review_client(
+    tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
+) -> Iterator[FlaskClient]:
+    """The fuzz deals with the hint limit out of the way (reviews count against it) and a
+    small search budget: the answer must be a 200 or a problem whatever the budget."""
+    from dailydeal.web import create_app
+    from dailydeal.web.db import forget
+
+    path = tmp_path_factory.mktemp("fuzz-review") / "fuzz.db"
+    db = open_db(path)
+    for row in deal_rows:
+        insert_deal(db, row)
+    db.close()
+    app: Flask = create_app({"DATABASE": path, "NOW": lambda: now, "HINT_PROCESSES": 0,
+                             "HINT_RATE_LIMIT": "1000000 per minute", "HINT_MAX_NODES": 500})
+    yield app.test_client()
+    forget(path)
+
+
+@settings(FUZZ, max_examples=200)
+@given(
+    index=st.integers(min_value=0, max_value=10**6),
+    game=st.sampled_from([*GAMES, "chess"]),
+    body=bodies,
+    ctype=content_types,
+    numbered=st.booleans(),
+)
+def test_random_bodies_on_reviews(
+    review_client: FlaskClient, now: dt.datetime, index: int, game: str, body: Any,
+    ctype: str, numbered: bool,
+) -> None:
+    ids = _ids(now)
+    url = f"/api/v1/games/{game}/review" if numbered else (
+        f"/api/v1/deals/{ids[index % len(ids)]}/review")
+    data = body if ctype.startswith("text/plain") and isinstance(body, str) else json.dumps(body)
+    check(review_client.post(url, data=data, content_type=ctype or None))

@@ -90,6 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pages,
         problems,
         results,
+        review,
         share,
     )
 
@@ -141,6 +142,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for endpoint in api.STATE_ENDPOINTS:
         app.view_functions[endpoint] = state(app.view_functions[endpoint])  # type: ignore
     hints.register(app, limiter, exempt)
+    review.register(app, limiter, exempt)  # counted against the hint limit
     results.register(app, limiter, exempt)
     commitments.register(app)
     app.extensions["dailydeal_limiter"] = limiter

@@ -124,6 +124,7 @@ def schemas() -> dict[str, Any]:
 @functools.cache
 def document(max_body: int) -> dict[str, Any]:
     """The OpenAPI document; ``max_body`` is the app's MAX_CONTENT_LENGTH."""
+    from dailydeal.web.review import review_paths
     from dailydeal.web.share_openapi import share_paths  # oEmbed, previews, calendar
 
     verify_responses = {
@@ -309,6 +310,7 @@ def document(max_body: int) -> dict[str, Any]:
                 },
             },
             **play_paths(),
+            **review_paths(),
             **share_paths(),
             "/feed.json": {
                 "get": {

@@ -423,6 +423,37 @@ class Hint(Answer):
     max_nodes: int | None = None
 
 
+class CheckedPosition(Answer):
+    moves: int = Field(description="The position after this many moves of the line")
+    verdict: Literal["winnable", "lost", "won", "unknown"]
+
+
+class Review(Answer):
+    """Where a line lost the deal: the last position still winnable and the move after it."""
+
+    deal: str | None = None
+    game: GameName | None = None
+    variant: str | None = None
+    seed: SeedText | None = None
+    moves_played: int = Field(description="Moves in the line as sent")
+    verdict: Literal["lost", "winnable", "won", "unwinnable", "unknown"]
+    index: int | None = Field(description="Moves kept: the last position proved winnable")
+    move: str | None = Field(description="The move that lost the game (number index + 1)")
+    line: list[str] | None = Field(
+        description="A winning line from the position after `index` moves; null while the "
+        "deal's date is open (see opens_at)"
+    )
+    moves_left: int | None = Field(description="The length of that line")
+    opens_at: dt.datetime | None = Field(description="When the hidden line is given")
+    lost_from: int | None = Field(description="The first position proved lost")
+    undecided: list[int] = Field(description="Positions whose search ran out of budget")
+    moves_checked: list[CheckedPosition]
+    searches: int
+    max_searches: int
+    max_nodes: int = Field(description="The node budget of each search")
+    words: str
+
+
 class Play(Answer):
     """A play begun: its token."""
 
@@ -518,5 +549,5 @@ BODIES: tuple[type[BaseModel], ...] = (
 )
 ANSWERS: tuple[type[BaseModel], ...] = (
     Problem, Index, GameList, GameRules, NumberedDeal, Deal, DealList, TodayRedirect, Solution,
-    Verdict, State, Health, Hint, Play, ResultAnswer, Stats, Commitments, OEmbed,
+    Verdict, State, Health, Hint, Review, Play, ResultAnswer, Stats, Commitments, OEmbed,
 )
