@@ -40,11 +40,11 @@ def in_view(page: Any, locator: Any) -> None:
     assert box["y"] + box["height"] <= view["height"] + 0.5, (box, view)
 
 
-def lost_line(seed: int) -> list[str]:
-    """Moves of numbered Gaps deal ``seed`` (no redeal) that end lost: random, pinned by
-    the seed of the generator."""
+def lost_line(seed: int, game_name: str = "gaps", variant: str | None = "redeals=0") -> list[str]:
+    """Moves of numbered deal ``seed`` that end lost: random, pinned by the seed of the
+    generator."""
     rng = random.Random(seed)
-    game = new_game("gaps", seed, "redeals=0")
+    game = new_game(game_name, seed, variant)
     moves = []
     while game.status() == "in progress":
         move = rng.choice(game.legal_moves())
@@ -160,3 +160,31 @@ def test_a_lost_game_gets_its_card_and_undo_plays_on(page: Any, site: str) -> No
     player.wait_moves(len(moves) - 1)
     expect(card).to_be_hidden()
     expect(player.host.locator('[data-action="show-result"]')).to_be_hidden()
+
+
+def test_the_review_names_the_move_that_lost_and_replays_the_winning_line(
+    page: Any, site: str
+) -> None:
+    from playwright.sync_api import expect
+
+    seed = 5  # Pyramid #5: this random line loses it at move 18, 5D+8D (the solver proves it)
+    moves = lost_line(seed, "pyramid", None)
+    player = open_player(page, f"{site}/play/pyramid/{seed}", "pyramid")
+    type_moves(player, moves)
+    card = player.host.locator("[data-result-card]")
+    card.locator('[data-action="review"]').click()
+    review = player.host.locator("[data-review]")
+    expect(review).to_have_attribute("data-verdict", "lost", timeout=30_000)
+    index = int(review.get_attribute("data-index") or "-1")
+    assert 0 <= index < len(moves)
+    expect(review).to_contain_text(f"Move {index + 1}, {moves[index]}: no win was left after it.")
+    line = (review.get_attribute("data-line") or "").split()
+    game = new_game("pyramid", seed)  # the line wins from the position kept
+    for move in [*moves[:index], *line]:
+        game.push(game.parse_move(move))
+    assert game.status() == "won"
+    review.locator('[data-action="review-line"]').click()
+    expect(player.host.locator("[data-replay]")).to_be_visible()
+    expect(player.host).to_have_attribute("data-moves", str(index))
+    page.keyboard.press("End")
+    expect(player.host).to_have_attribute("data-moves", str(index + len(line)))

@@ -16,11 +16,14 @@ export async function showReview(el, client, meta, moves, replay) {
     el.textContent = hintTrouble(err);
     return;
   }
-  el.dataset.index = String(a.index);
+  if (a.index !== null && a.index !== undefined) el.dataset.index = String(a.index);
+  el.dataset.verdict = a.verdict;
   if (a.move === null) {
-    el.textContent = a.verdict === "unknown"
-      ? "The solver could not tell within its budget where the win slipped away."
-      : "A win was still in reach at the end of your moves.";
+    el.textContent = {
+      unknown: "The solver could not tell within its budget where the win slipped away.",
+      unwinnable: "This deal cannot be won from its start: no move of yours lost it.",
+      won: "You won this one.",
+    }[a.verdict] || "A win was still in reach at the end of your moves: undo and look for it.";
     return;
   }
   el.textContent = `Move ${a.index + 1}, ${a.move}: no win was left after it.`;
