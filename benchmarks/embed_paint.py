@@ -1,7 +1,8 @@
 """The embed's first paint and transfer size: what ``<daily-deal>`` costs an embedder's page.
 
     .venv/bin/python benchmarks/embed_paint.py [--runs 5] [--conditions none rtt40 slow4g]
-        [--game pyramid] [--json FILE] [--against BEFORE.json]
+        [--game pyramid] [--via gunicorn|nginx] [--tree PATH] [--json FILE]
+        [--against BEFORE.json]
     .venv/bin/python benchmarks/embed_paint.py --show AFTER.json --against BEFORE.json
 
 Made to be run before and after a change to the element's files (one script, or an entry
@@ -12,7 +13,30 @@ browser fetched.
 Fills a temporary database with today's four deals of one game (a real solver solution,
 benchmarks/api.py's ``fill``), starts the real gunicorn from deploy/gunicorn.conf.py on a free
 loopback port (benchmarks/servers.py, as benchmarks/web.py does) and drives Debian's Chromium
-with Playwright (tests/helpers/browser.py's launch arguments). Two pages are loaded:
+with Playwright (tests/helpers/browser.py's launch arguments).
+
+``--via`` says what the browser talks to:
+
+- ``gunicorn`` (the default): gunicorn itself, plain HTTP/1.1 (at most 6 connections to the
+  origin: with an element of many module files, more round trips than production);
+- ``nginx``: production's front, deploy/nginx.conf.example adapted as tests/helpers/nginx.py
+  adapts it for the tests (local ports and paths, a self-signed certificate made with
+  openssl; TLS and HTTP/2 as deployed, the cache of the static files too; the test's low
+  verification rate limit put back to the example's), started in front of the same
+  gunicorn (run with ``DAILYDEAL_PROXIES=1``, as the systemd unit behind nginx). Chromium
+  trusts the certificate by its public key (``--ignore-certificate-errors-spki-list``):
+  a certificate error (Playwright's ``ignore_https_errors``) would keep the responses out
+  of the HTTP cache and the service worker from registering, and change the warm loads.
+  Every file's protocol (Resource Timing's ``nextHopProtocol``, else DevTools') is
+  recorded and printed: ``h2`` through nginx.
+
+``--tree PATH`` serves (and fills the database with) the ``dailydeal`` package of another
+checkout, e.g. a ``git worktree`` of an older commit: the script re-runs itself with PATH
+first on ``PYTHONPATH`` (gunicorn inherits it); the code's commit is PATH's. The benchmark,
+its helpers, deploy/gunicorn.conf.py and deploy/nginx.conf.example stay this checkout's, so
+that one script measures two versions of the element alike.
+
+Two pages are loaded:
 
 - ``embed``: somebody else's page (another origin: a small server on another loopback port)
   with the two lines of docs/embedding.md, ``<script type="module"
@@ -53,9 +77,10 @@ for small differences; every run is in the JSON.
 Per file: how many times it was requested, its gzip body, decoded size, and where the warm
 load found it (network, 304, disk or memory cache, service worker).
 
-``--json FILE`` writes every run and the medians; ``--against FILE`` then prints, for each
-median, the ratio this run / that of an earlier ``--json`` file (below 1: faster, smaller),
-and the files that came, went or changed size; ``--show FILE`` prints a saved run instead
+``--json FILE`` writes every run and the medians (and the mode: ``via``, the protocols seen);
+``--against FILE`` then prints, for each median, the ratio this run / that of an earlier
+``--json`` file (below 1: faster, smaller; either mode against either), and the files that
+came, went or changed size; ``--show FILE`` prints a saved run instead
 of measuring (``--show AFTER --against BEFORE`` compares two saved runs). No figure is
 asserted: timings on a shared machine vary, compare medians of runs taken on the same
 machine. The JSON files are a run's, not the repository's: keep them outside it.
@@ -66,10 +91,14 @@ DevTools target); the page's requests served by it are listed as ``service worke
 from __future__ import annotations
 
 import argparse
+import base64
 import datetime as dt
+import hashlib
 import json
 import os
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -87,7 +116,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
 
 from api import QUIET, fill, running  # noqa: E402  (benchmarks/api.py, servers.py)
+from helpers import free_port, stop, wait_for  # noqa: E402  (tests/helpers)
 from helpers.browser import CHROMIUM_ARGS, chromium_path, why_no_browser  # noqa: E402
+from helpers.nginx import EXAMPLE, NGINX, OPENSSL, SERVER_NAME, adapted  # noqa: E402
 
 from dailydeal.daily.store import deal_id  # noqa: E402
 from dailydeal.games import GAMES  # noqa: E402
@@ -96,7 +127,8 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, CDPSession, Page
 
 ENTRY = "daily-deal.js"  # what an embedder writes (docs/embedding.md); all else is found
-SCHEMA = 1
+SCHEMA = 2  # 2: setup's "via", "tree" and "protocols"; a file's "protocol"
+VIAS = ("gunicorn", "nginx")
 
 # name -> Network.emulateNetworkConditions (None: no emulation). Throughputs in bytes/s.
 CONDITIONS: dict[str, dict[str, Any] | None] = {
@@ -170,7 +202,7 @@ COLLECT = """() => {
     fcp: fcp ? fcp.startTime : null,
     resources: performance.getEntriesByType("resource").map((e) => ({
       url: e.name, end: e.responseEnd, transfer: e.transferSize,
-      encoded: e.encodedBodySize, decoded: e.decodedBodySize })),
+      encoded: e.encodedBodySize, decoded: e.decodedBodySize, protocol: e.nextHopProtocol })),
   };
 }"""
 
@@ -218,6 +250,72 @@ def host_site(site: str) -> Iterator[str]:
         thread.join(5)
 
 
+# --- production's front: nginx with TLS and HTTP/2 -----------------------------------------
+def certificate(tmp: Path) -> str:
+    """A self-signed certificate for nginx (tmp/cert.pem, tmp/key.pem, as the tests make
+    it, with 127.0.0.1 among its names): the base64 SHA-256 of its public key, for
+    Chromium's ``--ignore-certificate-errors-spki-list``."""
+    assert OPENSSL is not None
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-subj", f"/CN={SERVER_NAME}",
+         "-addext", f"subjectAltName=DNS:{SERVER_NAME},IP:127.0.0.1",
+         "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")],
+        check=True, capture_output=True, timeout=60,
+    )
+    der = subprocess.run(
+        [OPENSSL, "x509", "-in", str(tmp / "cert.pem"), "-noout", "-pubkey"],
+        check=True, capture_output=True, timeout=30,
+    ).stdout
+    spki = subprocess.run([OPENSSL, "pkey", "-pubin", "-outform", "DER"], input=der,
+                          check=True, capture_output=True, timeout=30).stdout
+    return base64.b64encode(hashlib.sha256(spki).digest()).decode()
+
+
+def listening(port: int) -> bool:
+    with socket.create_connection(("127.0.0.1", port), 1):
+        return True
+
+
+@contextmanager
+def nginx_front(tmp: Path, upstream: str) -> Iterator[str]:
+    """deploy/nginx.conf.example adapted (tests/helpers/nginx.py) in front of ``upstream``
+    (gunicorn's http://127.0.0.1:PORT), on a free port: yield its https origin."""
+    assert NGINX is not None
+    port = free_port()
+    text = adapted(EXAMPLE.read_text(), tmp, port, urllib.parse.urlsplit(upstream).port or 80)
+    # the test's rate limit (reachable by a test) back to the example's: nothing else differs
+    for test, example in (("rate=1r/m", "rate=5r/s"), ("burst=1 nodelay", "burst=20 nodelay")):
+        assert test in text, f"tests/helpers/nginx.py no longer writes {test!r}"
+        text = text.replace(test, example)
+    conf = tmp / "nginx.conf"
+    conf.write_text(text)
+    checked = subprocess.run([NGINX, "-t", "-p", str(tmp), "-c", str(conf)],
+                             capture_output=True, text=True, timeout=30)
+    if checked.returncode != 0:
+        raise SystemExit(f"nginx -t refused the adapted example:\n{checked.stderr}")
+    proc = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(conf), "-g", "daemon off;"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: listening(port), "nginx", tmp / "error.log")
+        yield f"https://127.0.0.1:{port}"
+    finally:
+        stop(proc, signal.SIGQUIT)  # a graceful stop, then SIGKILL after 20 s
+
+
+@contextmanager
+def front(via: str, tmp: Path, env: dict[str, str]) -> Iterator[str]:
+    """The site's origin as the browser reaches it: gunicorn's, or nginx's in front of it."""
+    if via == "gunicorn":
+        with running("gunicorn", tmp, env=env, args=QUIET) as (site, _):
+            yield site
+        return
+    env = {**env, "DAILYDEAL_PROXIES": "1"}  # as the systemd unit behind nginx
+    with running("gunicorn", tmp, env=env, args=QUIET) as (upstream, _), \
+            nginx_front(tmp, upstream) as site:
+        yield site
+
+
 # --- what the browser fetched (the page's DevTools Network domain) --------------------------
 class Requests:
     """Every request of one page load, from DevTools events: URL, type, where it was served
@@ -239,7 +337,7 @@ class Requests:
         return self.items.setdefault(
             rid,
             {"url": "", "type": "", "mime": "", "status": 0, "from": "network", "wire": 0,
-             "decoded": 0, "body": None, "done": False},
+             "decoded": 0, "body": None, "done": False, "protocol": ""},
         )
 
     def sent(self, event: dict[str, Any]) -> None:
@@ -257,6 +355,7 @@ class Requests:
         item["type"] = event.get("type", item["type"])
         item["mime"] = resp.get("mimeType", "")
         item["status"] = resp.get("status", 0)
+        item["protocol"] = resp.get("protocol", "")
         if resp.get("fromServiceWorker"):
             item["from"] = "service worker"
         elif resp.get("fromDiskCache"):
@@ -330,7 +429,8 @@ def load(page: Page, url: str, requests: Requests, site: str) -> dict[str, Any]:
             continue
         f = files.setdefault(
             static_path(item["url"]),
-            {"requests": 0, "network": 0, "wire": 0, "body": None, "decoded": 0, "from": []},
+            {"requests": 0, "network": 0, "wire": 0, "body": None, "decoded": 0, "from": [],
+             "protocol": ""},
         )
         f["requests"] += 1
         f["network"] += item["from"] in ("network", "304")
@@ -340,11 +440,21 @@ def load(page: Page, url: str, requests: Requests, site: str) -> dict[str, Any]:
             f["body"] = item["body"]
         if item["from"] not in f["from"]:
             f["from"].append(item["from"])
+        if item["from"] in ("network", "304") and item["protocol"]:
+            f["devtools_protocol"] = item["protocol"]
     # the same origin's Resource Timing knows the body sizes where the headers did not say
+    # and the protocol it went by (nextHopProtocol: "" from a cache, or where the origin
+    # does not allow timing details); DevTools' response.protocol where it says nothing
     for r in drawn["resources"]:
         known = files.get(static_path(r["url"])) if is_static(r["url"], site) else None
         if known is not None and known["body"] is None and r["encoded"]:
             known["body"] = r["encoded"]
+        if known is not None and r.get("protocol"):
+            known["protocol"] = r["protocol"]
+    for f in files.values():
+        fallback = f.pop("devtools_protocol", "")
+        if not f["protocol"] and fallback:
+            f["protocol"] = f"{fallback} (devtools)"
     web = [i for i in requests.items.values() if i["url"].startswith("http")]
     return {
         **times,
@@ -433,9 +543,9 @@ def print_results(results: dict[str, Any]) -> None:
     setup = results["setup"]
     print(
         f"{setup['runs']} runs, medians; ms from navigation start; KB on the wire "
-        f"(headers + gzip body). Chromium {setup['chromium']}, gunicorn {setup['workers']} "
-        f"workers, {setup['cpus']} CPUs, code {setup['commit']}{' (dirty)' * setup['dirty']}, "
-        f"deal {setup['deal']}"
+        f"(headers + gzip body). Chromium {setup['chromium']}, {mode(setup)}, "
+        f"gunicorn {setup['workers']} workers, {setup['cpus']} CPUs, "
+        f"code {setup['commit']}{' (dirty)' * setup['dirty']}, deal {setup['deal']}"
     )
     widths = [max(len(HEAD[c]), 6) for c in COLUMNS]
     head = f"{'page':<6} {'network':<8} {'cache':<5} " + " ".join(
@@ -453,16 +563,24 @@ def print_results(results: dict[str, Any]) -> None:
         cold, warm = by_cond[cond]["cold"]["files"], by_cond[cond]["warm"]["files"]
         print(f"\n{name}: JS and CSS under /static/ ({results['urls'][name]}), cold load, "
               f"'{cond}'")
-        print(f"  {'file':<28} {'req':>3} {'gzip B':>8} {'wire B':>8} {'decoded B':>9}  warm load")
+        print(f"  {'file':<28} {'req':>3} {'gzip B':>8} {'wire B':>8} {'decoded B':>9} "
+              f"{'protocol':<8}  warm load")
         for path, f in cold.items():
             again = ", ".join(warm[path]["from"]) if path in warm else "not loaded"
             body = "-" if f["body"] is None else str(f["body"])
             print(f"  {path:<28} {f['requests']:>3} {body:>8} {f['wire']:>8} "
-                  f"{f['decoded']:>9}  {again}")
+                  f"{f['decoded']:>9} {f.get('protocol') or '-':<8}  {again}")
         print(f"  {'total':<28} {sum(f['requests'] for f in cold.values()):>3} "
               f"{sum(f['body'] or 0 for f in cold.values()):>8} "
               f"{sum(f['wire'] for f in cold.values()):>8} "
               f"{sum(f['decoded'] for f in cold.values()):>9}")
+
+
+def mode(setup: dict[str, Any]) -> str:
+    """How the browser reached the site: "via gunicorn (http/1.1)", "via nginx (h2)"."""
+    via = setup.get("via", "gunicorn")  # schema 1 files: gunicorn, the only way then
+    seen = sorted({p for got in setup.get("protocols", {}).values() for p in got})
+    return f"via {via} ({', '.join(seen) or 'protocol not recorded'})"
 
 
 def ratio(after: float | None, before: float | None) -> str:
@@ -478,8 +596,9 @@ def print_against(after: dict[str, Any], before: dict[str, Any], label: str) -> 
     shape of the figures' table, then the files that changed, came or went."""
     b_setup, a_setup = before["setup"], after["setup"]
     print(f"\nratio this run / {label}: code {b_setup['commit']} ({b_setup['when']}, "
-          f"{b_setup['runs']} runs) -> {a_setup['commit']} ({a_setup['when']}, "
-          f"{a_setup['runs']} runs); below 1: this run is faster or smaller")
+          f"{b_setup['runs']} runs, {mode(b_setup)}) -> {a_setup['commit']} "
+          f"({a_setup['when']}, {a_setup['runs']} runs, {mode(a_setup)}); "
+          "below 1: this run is faster or smaller")
     widths = [max(len(HEAD[c]), 6) for c in COLUMNS]
     head = f"{'page':<6} {'network':<8} {'cache':<5} " + " ".join(
         f"{HEAD[c]:>{w}}" for c, w in zip(COLUMNS, widths, strict=True))
@@ -515,9 +634,37 @@ def print_against(after: dict[str, Any], before: dict[str, Any], label: str) -> 
 
 
 # --- main ----------------------------------------------------------------------------------
-def code_version() -> tuple[str, bool]:
+def reexec(tree: Path, argv: list[str] | None) -> None:
+    """Run this script again with ``tree`` first on PYTHONPATH (unless it is already), so
+    that every ``dailydeal`` import, here and in gunicorn, is that checkout's."""
+    import dailydeal
+
+    if Path(dailydeal.__file__).resolve().parent == tree / "dailydeal":
+        return
+    paths = [str(tree), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    sys.stdout.flush()
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()),
+                           *(sys.argv[1:] if argv is None else argv)], env=env, check=False)
+    raise SystemExit(done.returncode)
+
+
+def protocols(pages: dict[str, Any]) -> dict[str, list[str]]:
+    """page -> the protocols its static files came by from the network, over every run."""
+    out: dict[str, set[str]] = {}
+    for name, by_cond in pages.items():
+        for by_cache in by_cond.values():
+            for cell in by_cache.values():
+                for run in cell["runs"]:
+                    for f in run["files"].values():
+                        if f["network"] and f.get("protocol"):
+                            out.setdefault(name, set()).add(f["protocol"])
+    return {name: sorted(got) for name, got in out.items()}
+
+
+def code_version(tree: Path = ROOT) -> tuple[str, bool]:
     def git(*args: str) -> str:
-        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True,
+        done = subprocess.run(["git", "-C", str(tree), *args], capture_output=True, text=True,
                               check=False)
         return done.stdout.strip()
 
@@ -533,6 +680,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=list(GAMES), default="pyramid")
     parser.add_argument("--tier", default="hard")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--via", choices=VIAS, default="gunicorn",
+                        help="what the browser talks to: gunicorn (HTTP/1.1) or the deploy "
+                             "nginx in front of it (TLS, HTTP/2)")
+    parser.add_argument("--tree", type=Path, metavar="PATH",
+                        help="serve the dailydeal package of this checkout (a git worktree)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures here")
     parser.add_argument("--against", type=Path, metavar="FILE",
                         help="an earlier --json file: print the ratio this / that per figure")
@@ -549,6 +701,14 @@ def main(argv: list[str] | None = None) -> int:
     reason = why_no_browser()
     if reason:
         raise SystemExit(reason)
+    tree = ROOT
+    if args.tree is not None:
+        tree = args.tree.resolve()
+        if not (tree / "dailydeal" / "__init__.py").is_file():
+            raise SystemExit(f"--tree {args.tree}: no dailydeal package there")
+        reexec(tree, argv)
+    if args.via == "nginx" and (NGINX is None or OPENSSL is None):
+        raise SystemExit("--via nginx needs nginx and openssl (Debian packages)")
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="dailydeal-embed-paint-"))
@@ -556,12 +716,15 @@ def main(argv: list[str] | None = None) -> int:
     deal = deal_id(today, args.game, args.tier)
     fill(tmp / "dailydeal.db", args.game, today)
     env = {"DAILYDEAL_WORKERS": str(args.workers), "DAILYDEAL_LOGLEVEL": "warning"}
-    commit, dirty = code_version()
+    commit, dirty = code_version(tree)
+    browser_args = list(CHROMIUM_ARGS)
+    if args.via == "nginx":  # trusted, not ignored: see the module's docstring
+        browser_args.append(f"--ignore-certificate-errors-spki-list={certificate(tmp)}")
     try:
-        with running("gunicorn", tmp, env=env, args=QUIET) as (site, _), host_site(site) as host:
+        with front(args.via, tmp, env) as site, host_site(site) as host:
             urls = {"embed": f"{host}/?deal={deal}", "play": f"{site}/play/{deal}"}
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+                browser = pw.chromium.launch(executable_path=chromium_path(), args=browser_args)
                 try:
                     pages = measure(browser, urls, site, args.conditions, args.runs)
                     version = browser.version
@@ -581,6 +744,9 @@ def main(argv: list[str] | None = None) -> int:
             "chromium": version,
             "deal": deal,
             "entry": ENTRY,
+            "via": args.via,
+            "tree": str(tree),
+            "protocols": protocols(pages),
         },
         "conditions": {c: CONDITIONS[c] for c in args.conditions},
         "urls": {"embed": f"{{host}}/?deal={deal} -> <script src=SITE/static/{ENTRY}>",
