@@ -137,6 +137,12 @@ class Settings:
     webhook_secret: str | None = setting(
         None, Var("DAILYDEAL_WEBHOOK_SECRET", credential=True)
     )
+    #: Let webhooks reach loopback, private and link-local addresses (local testing only:
+    #: otherwise a hook's URL could make the scheduler probe its own network).
+    webhook_private: bool = setting(
+        False, Var("DAILYDEAL_WEBHOOK_PRIVATE", lambda text: parse_flag(text),
+                   "expected 1 or 0 (true or false)")
+    )
     #: Absolute base of links (feeds, previews, webhooks); never a request's Host.
     public_url: str | None = setting(
         None, Var("DAILYDEAL_PUBLIC_URL", lambda text: _public_url(text), key="PUBLIC_URL")
@@ -379,6 +385,16 @@ def parse_games(text: str) -> tuple[tuple[str, str], ...]:
     if not out:
         raise ValueError("no game")
     return tuple(dict.fromkeys(out))
+
+
+def parse_flag(text: str) -> bool:
+    """``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``, else ValueError."""
+    word = text.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"expected 1 or 0, not {text[:20]!r}")
 
 
 WEBHOOK_FORMATS = ("slack", "discord", "json")

@@ -297,3 +297,93 @@ def test_ctrl_c_during_the_first_fill_stops_serve_at_once(tmp_path: Path) -> Non
     output = "".join(lines) + rest
     assert "stopping the fill of deals" in output, output
     assert "KeyboardInterrupt" not in output, output  # the workers left it to the server
+
+
+def _serve_cli(args: list[str], tmp_path: Path) -> Any:
+    import subprocess
+    import sys
+
+    env = {"PATH": "/usr/bin:/bin", "DAILYDEAL_SECRET": "host-test-4e8a1c9d7b3f5e2a6c0d8b4f1e7a"}
+    return subprocess.run(
+        [sys.executable, "-c", "from dailydeal.cli import main; main()", "serve",
+         "--db", str(tmp_path / "never.db"), "--fill", "no", "--no-scheduler", *args],
+        capture_output=True, text=True, timeout=60, env=env, check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "words"),
+    [
+        ("nope..x", "is neither an IP address nor a host name"),
+        ("a b", "is neither an IP address nor a host name"),
+        ("127.0.0.1:8000", "holds a port: give the port with --port"),
+        ("[::1]:8000", "holds a port: give the port with --port"),
+        ("[::1", "is not an IPv6 address"),
+        ("::1::2", "is not an IPv6 address"),
+        ("999.1.1.1", "is not an IPv4 address"),
+        ("no-such-host.invalid", "cannot find the address of --host 'no-such-host.invalid'"),
+        ("192.0.2.1", "192.0.2.1 is not an address of this machine"),  # TEST-NET-1
+    ],
+)
+def test_a_bad_host_is_one_line_saying_what_is_wrong(
+    host: str, words: str, tmp_path: Path
+) -> None:
+    """Issue 39: `serve --host ::1` was refused as "'' is not a valid port number" (or a
+    traceback for a name with an empty label): now each bad host says what is wrong."""
+    done = _serve_cli(["--host", host, "--port", "0"], tmp_path)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], lines
+    assert not (tmp_path / "never.db").exists()
+
+
+def _ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="this machine has no IPv6 loopback (::1)")
+@pytest.mark.parametrize("host", ["::1", "[::1]", "::"])
+def test_serve_listens_on_ipv6(host: str, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    from helpers import free_port
+
+    port = free_port()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "DAILYDEAL_SECRET": "host-test-4e8a1c9d7b3f5e2a6c0d8b4f1e7a"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from dailydeal.cli import main; main()", "serve",
+         "--db", str(tmp_path / "d.db"), "--fill", "no", "--no-scheduler",
+         "--host", host, "--port", str(port)],
+        stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        status = None
+        while status is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://[::1]:{port}/api/v1/healthz",
+                                            timeout=2) as resp:
+                    status = resp.status
+            except urllib.error.HTTPError as exc:
+                status = exc.code  # answered (no deals stored: not healthy, but served)
+            except OSError:
+                time.sleep(0.2)
+        assert status is not None, "no answer on [::1]"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        err = proc.communicate(timeout=30)[1]
+    assert f"serving the daily page at http://[{host.strip('[]')}]:{port}/" in err, err

@@ -89,6 +89,7 @@ BAD = {
     "DAILYDEAL_JOBS": ("1.5", "='1.5': expected a whole number"),
     "DAILYDEAL_GAMES": ("chess", "unknown game 'chess'"),
     "DAILYDEAL_WEBHOOKS": ("ftp=x", "webhook 1 is not FORMAT=URL"),
+    "DAILYDEAL_WEBHOOK_PRIVATE": ("maybe", "='maybe': expected 1 or 0 (true or false)"),
     "DAILYDEAL_PUBLIC_URL": ("cards.example", "must be an http:// or https:// URL"),
     "DAILYDEAL_REDIS_URL": ("localhost:6379", "must be a redis://, rediss:// or unix:// URL"),
     "DAILYDEAL_PROXIES": ("one", "='one': expected a whole number"),

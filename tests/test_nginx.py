@@ -184,6 +184,29 @@ def test_a_get_state_is_cached_by_nginx_and_carries_no_client_s_budget(
     assert statuses == ["MISS", "HIT"], statuses
 
 
+def test_a_hint_with_a_play_token_is_never_cached_by_nginx(
+    front: Front, days: dict[str, Any]
+) -> None:
+    """Issue 39: each GET hint with ``&play=`` reaches the API (which counts it for the
+    play), never the cache, and says so to any cache further on."""
+    id_ = f"{days['today']}-pyramid-easy"
+    status, _, body = front.request("POST", f"/api/v1/deals/{id_}/plays", b"{}",
+                                    {"Content-Type": "application/json"})
+    assert status == 201, body[:300]
+    token = json.loads(body)["play"]
+    url = f"/api/v1/deals/{id_}/hint?moves=&play={token}"
+    seen = []
+    for _ in range(2):  # two requests: the test's limit_req lets two through
+        status, headers, body = front.request("GET", url)
+        assert status == 200, body[:300]
+        assert headers["cache-control"] == "private, no-store"
+        seen.append(headers.get("x-cache-status"))
+    assert seen == ["BYPASS", "BYPASS"], seen
+    assert not list((front.tmp / "cache").rglob("*")) or all(
+        token.encode() not in p.read_bytes() for p in (front.tmp / "cache").rglob("*")
+        if p.is_file())
+
+
 def test_nginx_answers_over_long_urls_as_a_problem_and_posts_are_not_cached(
     front: Front, days: dict[str, Any]
 ) -> None:

@@ -127,6 +127,20 @@ def test_a_play_counts_once_with_the_servers_hints_and_time(
     assert stats["solution_length"] == len(win) and stats["final"] is False
 
 
+def test_a_hint_with_a_play_is_never_kept_by_a_shared_cache(
+    client: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    """Issue 39: a GET hint with ``&play=`` was ``public, max-age=3600``: a shared cache
+    answering it again gave hints the play never counted."""
+    id_ = today_id(days)
+    token = begin(client, id_)
+    counted = client.get(f"{API}/deals/{id_}/hint?moves=&play={token}")
+    assert counted.status_code == 200
+    assert counted.headers["Cache-Control"] == "private, no-store"
+    public = client.get(f"{API}/deals/{id_}/hint?moves=")
+    assert public.headers["Cache-Control"] == "public, max-age=3600"
+
+
 def test_forged_and_reused_plays_do_not_count(
     client: FlaskClient, clock: Clock, days: dict[str, dt.date], problem: Any,
     solutions: dict[str, list[str]],

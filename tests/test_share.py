@@ -104,6 +104,42 @@ def test_oembed_without_a_public_url_takes_paths_only(
 
 
 @pytest.mark.parametrize(
+    "path",
+    [
+        "/play/Free%20prizes%20at%20evil.example/x",  # issue 39: no such game
+        "/play/Free%20prizes/42",
+        "/play/gaps/x",  # no deal number
+        "/play/gaps/-1",
+        "/play/gaps/18446744073709551616",  # past the largest seed
+        "/play/gaps/%D9%A1%D9%A2",  # Arabic-Indic digits: no seed to the API
+        "/play/gaps/12?variant=Free%20prizes",  # no such variant
+    ],
+)
+def test_oembed_never_vouches_for_a_page_that_does_not_exist(
+    public: FlaskClient, problem: Callable[[Any, int], Any], path: str
+) -> None:
+    """A URL of ours whose page is an error gets no title (the attacker's words, cached
+    for an hour, vouched for by the site), and its page's tags none either."""
+    body = problem(public.get("/api/v1/oembed", query_string={"url": BASE + path}), 404)
+    assert "title" not in body or "prizes" not in body["title"]
+    page = public.get(path)
+    assert page.status_code in (400, 404)
+    html = page.get_data(as_text=True)
+    assert "json+oembed" not in html and "prizes" not in _tags(html)["og:title"]
+
+
+def test_oembed_titles_are_the_sites_own_words(public: FlaskClient) -> None:
+    for path, title in [("/play/gaps/0042", "Gaps deal #42"),
+                        ("/play/pyramid/7?variant=relaxed", "Pyramid deal #7"),
+                        ("/play/gaps/18446744073709551615", "Gaps deal #18446744073709551615")]:
+        resp = public.get("/api/v1/oembed", query_string={"url": BASE + path})
+        assert resp.status_code == 200, (path, resp.get_data(as_text=True))
+        assert resp.get_json()["title"] == title
+        html = public.get(path).get_data(as_text=True)
+        assert _tags(html)["og:title"] == title + " — dailydeal"
+
+
+@pytest.mark.parametrize(
     ("query", "status"),
     [
         ({}, 400),

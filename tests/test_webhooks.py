@@ -66,9 +66,12 @@ def receiver() -> Iterator[Receiver]:
 
 
 def settings_for(db: Path, hooks: list[tuple[str, str]]) -> Settings:
+    """The receivers of these tests listen on 127.0.0.1: webhooks need the setting that
+    allows a private address."""
     games = tuple((g, default_variant(g)) for g in GAMES)
     return Settings(db_path=db, secret=SECRET, games=games, webhooks=tuple(hooks),
-                    webhook_secret=SECRET, public_url="https://cards.example")
+                    webhook_secret=SECRET, public_url="https://cards.example",
+                    webhook_private=True)
 
 
 def test_each_format_once_with_links_that_work(
@@ -263,3 +266,235 @@ def test_fill_stock_starts_the_announcement(
     assert calls == [settings]
 
 
+
+
+# --- hostile receivers and targets (issue 39) --------------------------------------------
+class Trickle:
+    """A receiver that reads a request, then sends one byte a second, forever (or, with
+    ``tls``, before any TLS handshake): what held a delivery past 100 s when the timeout
+    was per read."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        self.stop = threading.Event()
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.drip, args=(conn,), daemon=True).start()
+
+    def drip(self, conn: Any) -> None:
+        with conn:
+            conn.settimeout(0.5)
+            try:
+                conn.recv(65536)
+            except OSError:
+                pass
+            for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"x" * 1000:
+                if self.stop.wait(1.0):
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    def close(self) -> None:
+        self.stop.set()
+        self.listener.close()
+
+
+@pytest.fixture
+def trickle() -> Iterator[Trickle]:
+    t = Trickle()
+    yield t
+    t.close()
+
+
+HEADERS = {"Content-Type": "application/json"}
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_receiver_sending_a_byte_a_second_is_cut_at_the_deadline(
+    trickle: Trickle, scheme: str
+) -> None:
+    """The deadline holds for the whole request (https: a handshake that trickles too)."""
+    t0 = time.monotonic()
+    ok, again, reason = webhooks.post(f"{scheme}://127.0.0.1:{trickle.port}/h", b"{}",
+                                      HEADERS, timeout=2.5, private=True)
+    took = time.monotonic() - t0
+    assert (ok, again) == (False, True) and "timed out" in reason, reason
+    assert 2.4 <= took < 3.5, took
+
+
+def test_a_slow_hook_delays_no_other(
+    trickle: Trickle, receiver: Receiver, tmp_path: Path, fill_db: Any,
+    days: dict[str, dt.date],
+) -> None:
+    received: list[float] = []
+    handler = receiver.server.RequestHandlerClass
+    original = handler.do_POST  # type: ignore[attr-defined]
+
+    def timed(self: Any) -> None:
+        received.append(time.monotonic())
+        original(self)
+
+    handler.do_POST = timed  # type: ignore[attr-defined]
+    hooks = [("json", f"http://127.0.0.1:{trickle.port}/slow")] + [
+        ("slack", receiver.url + f"/fast{n}") for n in range(3)]
+    settings = settings_for(fill_db(tmp_path / "p.db"), hooks)
+    t0 = time.monotonic()
+    done = webhooks.announce(settings, clock.begins_at(days["today"]), backoff=FAST,
+                             timeout=2)
+    took = time.monotonic() - t0
+    assert [d.status for d in done] == ["retry", "sent", "sent", "sent"]
+    assert "timed out" in done[0].reason and done[0].attempts == webhooks.ATTEMPTS
+    # the others were posted before the slow one's first attempt had even ended
+    assert len(received) == 3 and max(received) - t0 < 2, [r - t0 for r in received]
+    # the slow one: three attempts of 2 s and the pauses, not a byte's worth each
+    assert took < webhooks.ATTEMPTS * 2 + sum(FAST) + 1.5, took
+
+
+SPELLINGS = [
+    "127.0.0.1", "2130706433", "0x7f.1", "017700000001", "0x7f000001", "127.1",
+    "[::1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[0:0:0:0:0:ffff:7f00:1]",
+    "localhost", "LocalHost", "0.0.0.0", "0", "[::]",
+]
+TARGETS = [
+    "169.254.169.254", "2852039166", "[::ffff:169.254.169.254]", "[fd00:ec2::254]",
+    "100.100.100.200", "192.0.0.192", "10.0.0.1", "172.16.0.1", "192.168.1.1",
+    "100.64.0.1", "224.0.0.1", "240.0.0.1", "255.255.255.255", "[fe80::1]", "[fc00::1]",
+    "[ff02::1]", "[64:ff9b::a9fe:a9fe]", "[2002:7f00:1::]", "[2002:a9fe:a9fe::]",
+]
+
+
+@pytest.mark.parametrize("host", SPELLINGS)
+def test_loopback_is_refused_in_every_spelling(receiver: Receiver, host: str) -> None:
+    port = receiver.server.server_address[1]
+    ok, again, reason = webhooks.post(f"http://{host}:{port}/h", b"{}", HEADERS, timeout=2)
+    assert (ok, again) == (False, False), reason  # final: never tried again
+    assert reason.startswith("refused: ") and "DAILYDEAL_WEBHOOK_PRIVATE" in reason, reason
+    assert receiver.got == []
+
+
+@pytest.mark.parametrize("host", TARGETS)
+def test_private_link_local_and_metadata_targets_are_refused(host: str) -> None:
+    ok, again, reason = webhooks.post(f"http://{host}/latest/meta-data/", b"{}", HEADERS,
+                                      timeout=2)
+    assert (ok, again) == (False, False) and reason.startswith("refused: "), reason
+
+
+@pytest.mark.parametrize("address", ["8.8.8.8", "2001:4860:4860::8888", "1.1.1.1",
+                                     "::ffff:8.8.8.8", "2002:808:808::1"])
+def test_public_addresses_are_allowed(address: str) -> None:
+    assert webhooks.refused(address) == ""
+
+
+def test_a_name_resolving_to_a_private_address_is_refused(
+    monkeypatch: pytest.MonkeyPatch, receiver: Receiver
+) -> None:
+    import socket
+
+    answers = {"inside.example": ["10.1.2.3"], "mixed.example": ["8.8.8.8", "127.0.0.1"]}
+    monkeypatch.setattr(webhooks, "lookup", lambda host, port: [
+        (socket.AF_INET, (a, port)) for a in answers[host]])
+    for host in answers:
+        ok, again, reason = webhooks.post(f"https://{host}/h", b"{}", HEADERS, timeout=2)
+        assert (ok, again) == (False, False) and "refused" in reason, (host, reason)
+
+
+def test_a_refused_hook_is_final_and_never_posted(
+    receiver: Receiver, tmp_path: Path, fill_db: Any, days: dict[str, dt.date]
+) -> None:
+    hooks = [("slack", receiver.url.replace("127.0.0.1", "2130706433") + "/h")]
+    settings = settings_for(fill_db(tmp_path / "x.db"), hooks).with_(webhook_private=False)
+    moment = clock.begins_at(days["today"])
+    [done] = webhooks.announce(settings, moment, backoff=FAST)
+    assert (done.status, done.attempts) == ("failed", 1) and "loopback" in done.reason
+    assert webhooks.announce(settings, moment + dt.timedelta(hours=1), backoff=FAST) == []
+    assert receiver.got == []
+
+
+def test_the_checked_address_is_the_one_connected_to(
+    monkeypatch: pytest.MonkeyPatch, receiver: Receiver
+) -> None:
+    """One lookup per attempt, checked, then the connection goes to that address with the
+    name in Host: a second lookup (DNS rebinding) would fail this test."""
+    import socket
+
+    port = receiver.server.server_address[1]
+    calls: list[str] = []
+
+    def lookup(host: str, port: int) -> list[tuple[int, Any]]:
+        calls.append(host)
+        return [(socket.AF_INET, ("127.0.0.1", port))]
+
+    real = socket.getaddrinfo
+
+    def no_second_lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        assert host != "hooks.test", "resolved again after the check"
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(webhooks, "lookup", lookup)
+    monkeypatch.setattr(socket, "getaddrinfo", no_second_lookup)
+    ok, _, reason = webhooks.post(f"http://hooks.test:{port}/p?a=b", b"{}", HEADERS, 2,
+                                  private=True)
+    assert ok, reason
+    assert calls == ["hooks.test"]
+    [(path, headers, _)] = receiver.got
+    assert path == "/p?a=b" and headers["Host"] == f"hooks.test:{port}"
+    # without the setting, the same name is refused for the address it resolves to
+    ok, again, reason = webhooks.post(f"http://hooks.test:{port}/p", b"{}", HEADERS, 2)
+    assert (ok, again) == (False, False) and "127.0.0.1, a loopback address" in reason
+
+
+def test_tls_goes_to_the_checked_address_with_the_name_as_sni(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import shutil
+    import socket
+    import ssl
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command to make a test certificate")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(tmp_path / "k.pem"), "-out", str(tmp_path / "c.pem"),
+         "-subj", "/CN=hooks.test", "-addext", "subjectAltName=DNS:hooks.test"],
+        check=True, capture_output=True, timeout=60,
+    )
+    server_side = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_side.load_cert_chain(tmp_path / "c.pem", tmp_path / "k.pem")
+    names: list[str | None] = []
+    server_side.sni_callback = lambda sock, name, ctx: names.append(name)  # type: ignore[assignment,func-returns-value]
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+
+    def answer() -> None:
+        conn, _ = listener.accept()
+        with server_side.wrap_socket(conn, server_side=True) as tls:
+            tls.recv(65536)
+            tls.sendall(b"HTTP/1.1 204 No Content\r\n\r\n")
+
+    threading.Thread(target=answer, daemon=True).start()
+    client_side = ssl.create_default_context(cafile=str(tmp_path / "c.pem"))
+    monkeypatch.setattr(webhooks, "_TLS", client_side)
+    monkeypatch.setattr(webhooks, "lookup",
+                        lambda host, p: [(socket.AF_INET, ("127.0.0.1", p))])
+    try:
+        ok, _, reason = webhooks.post(f"https://hooks.test:{port}/h", b"{}", HEADERS, 5,
+                                      private=True)
+    finally:
+        listener.close()
+    assert ok, reason
+    assert names == ["hooks.test"]

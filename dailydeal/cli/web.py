@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
+import errno
+import ipaddress
 import logging
 import multiprocessing
 import os
+import re
 import socket
 import sys
 from typing import Any
@@ -48,25 +52,77 @@ def fill_today_then_stock(settings: Any) -> None:
     scheduler.fill_stock(settings)
 
 
+#: A host name as ``--host`` takes it: ASCII labels of letters, digits and inner hyphens.
+HOST_NAME = re.compile(
+    r"(?=.{1,253}\.?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?"
+)
+HOST_EXAMPLES = "e.g. 127.0.0.1, 0.0.0.0, ::1, [::1], :: or localhost"
+
+
+def listen_host(text: str) -> str:
+    """The address ``--host`` names, an IPv6 one without its brackets (``[::1]`` is
+    ``::1``), else one line saying what is wrong with it."""
+    host = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    with contextlib.suppress(ValueError):
+        return str(ipaddress.ip_address(host))
+    shown = repr(text[:80])
+    if re.fullmatch(r"[^:\[\]]+:[0-9]*", text) or re.fullmatch(r"\[.*\]:[0-9]*", text):
+        raise click.ClickException(f"--host {shown} holds a port: give the port with --port")
+    if ":" in host or "[" in host or "]" in host:
+        raise click.ClickException(
+            f"--host {shown} is not an IPv6 address ({HOST_EXAMPLES})"
+        )
+    if re.fullmatch(r"[0-9.]+", host):
+        raise click.ClickException(
+            f"--host {shown} is not an IPv4 address: four numbers 0..255 ({HOST_EXAMPLES})"
+        )
+    if not HOST_NAME.fullmatch(host):
+        raise click.ClickException(
+            f"--host {shown} is neither an IP address nor a host name ({HOST_EXAMPLES})"
+        )
+    return host
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as a URL or gunicorn's bind writes it (``[::1]:8000``)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def check_port(host: str, port: int) -> None:
     """Stop with one line if ``host:port`` cannot be listened on: before a first run spends
     minutes filling deals, not after. (SO_REUSEADDR, as the server binds: a port left in
     TIME_WAIT by the last run is free.)"""
-    if port == 0:
-        return
+    where = host_port(host, port)
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM
         )[0]
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise click.ClickException(
+            f"cannot find the address of --host {host[:80]!r} ({reason}): give an address "
+            f"of this machine ({HOST_EXAMPLES})"
+        ) from None
+    try:
         with socket.socket(family, kind, proto) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind(address)
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise click.ClickException(
-            f"cannot listen on {host}:{port} ({reason}): stop what uses it, or choose "
-            "another with --port (make run PORT=8080)"
-        ) from None
+        if exc.errno == errno.EADDRINUSE:
+            hint = "stop what uses it, or choose another with --port (make run PORT=8080)"
+        elif exc.errno == errno.EACCES:
+            hint = "a port below 1024 needs root: choose another with --port"
+        elif exc.errno in (errno.EAFNOSUPPORT, errno.EPROTONOSUPPORT):
+            hint = "this machine has no IPv6: listen on an IPv4 address such as 127.0.0.1"
+        elif exc.errno == errno.EADDRNOTAVAIL:
+            hint = f"{host} is not an address of this machine"
+        elif exc.errno == errno.EINVAL and host.lower().startswith("fe80:"):
+            hint = "a link-local IPv6 address needs its interface, e.g. fe80::1%eth0"
+        else:
+            hint = "choose another --host or --port"
+        raise click.ClickException(f"cannot listen on {where} ({reason}): {hint}") from None
 
 
 def exit_stopping_fills(older: set[multiprocessing.process.BaseProcess]) -> None:
@@ -104,7 +160,12 @@ def start_background_fill(settings: Any, jobs: int) -> multiprocessing.process.B
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on: IPv4, IPv6 (::1 or [::1]; :: for every address) or a name.",
+)
 @click.option(
     "--port",
     default=8000,
@@ -187,6 +248,7 @@ def serve(
             stream=sys.stderr,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
+    host = listen_host(host)
     check_port(host, port)
     settings = Settings.from_env(db_path)
     if jobs is not None:
@@ -216,7 +278,8 @@ def serve(
             sched.add_job(fill_today_then_stock, "date", run_date=first, args=[settings],
                           id=FIRST_RUN_ID, name="store today's deals, then the days ahead")
     click.echo(
-        f"serving the daily page at http://{host}:{port}/ (the API at /api/v1/; Ctrl-C to stop)",
+        f"serving the daily page at http://{host_port(host, port)}/ (the API at /api/v1/; "
+        "Ctrl-C to stop)",
         err=True,
     )
     try:

@@ -41,6 +41,9 @@ bp = Blueprint("hints", __name__)
 
 ENDPOINTS = ("hints.deal_hint", "hints.numbered_hint")
 GET_CACHE = "public, max-age=3600"  # a hint of a position is the same tomorrow
+#: A hint asked with a play token counts for that play: a shared cache that answered it
+#: again would give hints the play never paid for.
+PLAY_CACHE = "private, no-store"
 POOL = "dailydeal_solverpool"  # app.extensions key
 
 
@@ -170,7 +173,9 @@ def deal_hint(id_: str) -> Response:
     play = plays.hint_play(id_)  # a forged play token is refused before any search
     out = {"deal": id_, **hint_json(req)}
     plays.note_hint(id_, play)  # the hint counts for the play whose token came with it
-    return json_response(out, GET_CACHE if request.method == "GET" else NO_STORE)
+    if request.method != "GET":
+        return json_response(out, NO_STORE)
+    return json_response(out, GET_CACHE if play is None else PLAY_CACHE)
 
 
 @bp.post("/games/<game>/hint")

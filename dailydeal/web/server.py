@@ -47,7 +47,7 @@ def serve(
     """Run gunicorn on ``host:port`` until SIGINT/SIGTERM; the settings are those of
     deploy/gunicorn.conf.py that matter on one machine."""
     settings = {
-        "bind": f"{host}:{port}",
+        "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",  # IPv6 in brackets
         "workers": workers,
         "worker_class": WORKER_CLASS,
         "worker_connections": connections,

@@ -5,7 +5,10 @@
   numbered deal's play page and the daily page answer ``type: link``. A URL that is not
   this service's is a 404: it must be a path (``/play/...``) or start with
   ``DAILYDEAL_PUBLIC_URL``; the request's Host is never trusted to say what "this
-  service" is. Formats other than JSON are a 501, as the spec asks.
+  service" is. So is a URL of ours whose page is an error (an unknown game, a seed or
+  variant the page refuses): an answer, cached for an hour, would vouch for a page that
+  does not exist, under a title of the URL's words. Formats other than JSON are a 501, as
+  the spec asks.
 - ``GET /api/v1/deals/{id}/preview.png``: the deal's layout (``preview.draw_deal``), only
   for a published deal (``published_row``: a future deal is a 404, as everywhere), drawn
   once per process and then served from memory; with ``?v=`` equal to the drawing's
@@ -22,16 +25,17 @@ crawler cannot use a relative picture, and a Host header must not make one absol
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, request, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
+from dailydeal.games import get_game
 from dailydeal.memo import Memo
 from dailydeal.web import preview
 from dailydeal.web.conditional import conditional
-from dailydeal.web.http import IMMUTABLE, json_response, published_row
+from dailydeal.web.http import IMMUTABLE, json_response, parse_seed, published_row
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("share", __name__)
@@ -175,7 +179,12 @@ def oembed() -> Response:
                 thumbnail_height=thumb[1],
             )
     elif endpoint == "pages.play_numbered":
-        answer.update(type="link", title=f"{str(args['game']).capitalize()} deal #{args['seed']}")
+        variant = parse_qs(urlsplit(url).query).get("variant", [""])[0]
+        numbered = numbered_title(str(args["game"]), str(args["seed"]), variant)
+        if numbered is None:  # the page itself is an error: nothing to vouch for
+            raise Problem(404, f"no deal at {url[:100]!r}: a game, a deal number and a variant "
+                          "of this service")
+        answer.update(type="link", title=numbered)
     elif endpoint == "pages.daily_page":
         answer.update(type="link", title="dailydeal: today's solitaire deals")
     else:
@@ -187,6 +196,18 @@ def _attr(text: str) -> str:
     return (
         text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
     )
+
+
+def numbered_title(game: str, seed: str, variant: str | None) -> str | None:
+    """``Gaps deal #42`` for a numbered deal the play page serves (a game, a seed as the API
+    reads it, a known variant), else None: a title is made of the site's own words and
+    numbers, never of a URL's (an oEmbed answer or a page's tags would vouch for them)."""
+    try:
+        cls = get_game(game, variant or None)
+        number = parse_seed(seed)
+    except (ValueError, Problem):
+        return None
+    return f"{cls.name.capitalize()} deal #{number}"
 
 
 def deal_title(row: dict[str, Any]) -> str:
@@ -202,7 +223,7 @@ def share_tags() -> dict[str, Any]:
     args = request.view_args or {}
     page = base + request.script_root + request.path
     title, description, image = "dailydeal — daily solitaire", DESCRIPTION, None
-    row = None
+    row, numbered = None, None
     if endpoint in ("pages.play_deal", "pages.embed"):
         try:
             row = published_row(str(args.get("id_", "")))
@@ -217,7 +238,10 @@ def share_tags() -> dict[str, Any]:
         )
         image = preview_url(row["id"])
     elif endpoint == "pages.play_numbered":
-        title = f"{str(args.get('game', '')).capitalize()} deal #{args.get('seed', '')} — dailydeal"
+        numbered = numbered_title(str(args.get("game", "")), str(args.get("seed", "")),
+                                  request.args.get("variant"))
+        if numbered is not None:
+            title = numbered + " — dailydeal"
     meta: list[tuple[str, str, str]] = [
         ("property", "og:type", "website"),
         ("property", "og:site_name", PROVIDER),
@@ -238,9 +262,8 @@ def share_tags() -> dict[str, Any]:
             ("name", "twitter:image", base + image),
         ]
     links: list[tuple[str, str, str, str]] = []
-    if endpoint in ("pages.play_deal", "pages.play_numbered", "pages.daily_page") and (
-        row is not None or endpoint != "pages.play_deal"
-    ):
+    if (endpoint == "pages.daily_page" or row is not None
+            or (endpoint == "pages.play_numbered" and numbered is not None)):
         href = base + url_for("share.oembed", url=page, format="json")
         links.append(("alternate", OEMBED_TYPE, href, title))
     if endpoint == "pages.daily_page":
