@@ -43,10 +43,10 @@ def app(db_path: Path, clock: Clock) -> Iterator[Flask]:
     app = create_app(
         {
             "TESTING": True,
-            "DATABASE": db_path,
+            "db_path": db_path,
             "NOW": clock,
-            "STATS_RATE_LIMIT": "2 per day",
-            "PUBLIC_URL": "https://cards.example/",
+            "stats_rate_limit": "2 per day",
+            "public_url": "https://cards.example/",
         }
     )
     yield app

@@ -22,6 +22,7 @@ from dailydeal.rating import TIERS
 from dailydeal.shuffle import seed_text
 from dailydeal.verify import replay
 from dailydeal.web.db import get_db
+from dailydeal.web.extensions import limit
 from dailydeal.web.gameinfo import RULES
 from dailydeal.web.http import (
     IMMUTABLE,
@@ -44,9 +45,7 @@ from dailydeal.web.problems import Problem
 
 bp = Blueprint("api", __name__)
 
-VERIFY_ENDPOINTS = ("api.verify_daily", "api.verify_numbered")
-# a player's page asks for the state after every click: its own, larger budget (see __init__)
-STATE_ENDPOINTS = ("api.state", "api.state_numbered")
+# a player's page asks for the state after every click: its own, larger budget than verify's
 
 
 # --- helpers of this blueprint ---------------------------------------------------------
@@ -143,6 +142,7 @@ def numbered_deal(game: str, seed: str) -> Response:
 
 
 @bp.post("/games/<game>/verify")
+@limit("verify")
 def verify_numbered(game: str) -> Response:
     """Body ``{"seed": N | "cards": ..., "variant": ..., "moves": ...}`` -> verdict."""
     position, moves = numbered_position(game)
@@ -152,6 +152,7 @@ def verify_numbered(game: str) -> Response:
 
 
 @bp.post("/games/<game>/state")
+@limit("state")
 def state_numbered(game: str) -> Response:
     """The position after the moves of a numbered-deal body (thin clients)."""
     position, moves = numbered_position(game, required=False)
@@ -235,6 +236,7 @@ def deal(id_: str) -> Response:
 
 
 @bp.post("/deals/<id_>/verify")
+@limit("verify")
 def verify_daily(id_: str) -> Response:
     """Body ``{"moves": [...]}`` or the moves as text/plain -> verdict (200 even if illegal)."""
     row = published_row(id_)
@@ -284,6 +286,7 @@ def deal_position(id_: str) -> tuple[Game[Any], list[str]]:
 
 
 @bp.route("/deals/<id_>/state", methods=["GET", "POST"])
+@limit("state")
 def state(id_: str) -> Response:
     """The position after a move list (``?moves=`` or a body like verify's): for clients
     that do not implement the rules. An illegal move stops the replay and is reported."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import Blueprint, Flask, Response, request, url_for
+from flask import Blueprint, Response, request, url_for
 
 from dailydeal.daily import clock, fairness, store
 from dailydeal.web.db import get_db
@@ -58,7 +58,3 @@ def _date_arg(name: str) -> dt.date | None:
         # not parse_date's words: they offer 'today', which this list does not take
         detail = f"'{name}' is a date of the calendar, YYYY-MM-DD, not {text[:40]!r}"
         raise Problem(400, detail) from None
-
-
-def register(app: Flask) -> None:
-    app.register_blueprint(bp, url_prefix="/api/v1")

@@ -23,6 +23,7 @@ from dailydeal import __version__
 from dailydeal.daily import clock, store
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
+from dailydeal.web.extensions import settings
 from dailydeal.web.http import now
 
 bp = Blueprint("feeds", __name__)
@@ -33,16 +34,15 @@ TITLE = "dailydeal: daily solitaire challenges"
 
 
 def _base() -> str:
-    """The prefix of links: ``PUBLIC_URL`` if set, else none (links relative to the feed).
+    """The prefix of links: ``public_url`` if set, else none (links relative to the feed).
     Never the request's Host or X-Forwarded-Host: a client sets those, and a feed is
     cached and served to everyone."""
-    public = current_app.config.get("PUBLIC_URL")
-    return (public or "").rstrip("/")
+    return (settings().public_url or "").rstrip("/")
 
 
 def _atom_id(url: str) -> str:
     """An atom:id, which must be an absolute IRI (RFC 4287): the link itself when
-    ``PUBLIC_URL`` makes it absolute, else a URN of its path."""
+    ``public_url`` makes it absolute, else a URN of its path."""
     return url if "://" in url else "urn:dailydeal:" + url.lstrip("/")
 
 

@@ -8,7 +8,7 @@ without a search; any other is searched in this worker's solver processes
 worker. A full queue, a failed solver process and a search stopped by the wall-clock
 safety net are a 503 with ``Retry-After`` (``busy``, the one place it is set), never a
 different answer. An illegal move in the list is a 422 (there is no position to hint
-from). Hints have their own per-client rate limit (``HINT_RATE_LIMIT``).
+from). Hints have their own per-client rate limit (``hint_rate_limit``).
 
 The body is a function of the deal, the moves, ``from`` and the budget alone: the same on
 every worker and node, whatever each answered before (``dailydeal.hints``).
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Response, current_app, request
 
 from dailydeal.games import Game, new_game, spec_of
 from dailydeal.games.spec import EVERY, PROVED
@@ -27,6 +27,7 @@ from dailydeal.hints import line_hint
 from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
 from dailydeal.verify import replay
 from dailydeal.web import plays
+from dailydeal.web.extensions import limit, settings
 from dailydeal.web.http import (
     NO_STORE,
     json_response,
@@ -39,7 +40,6 @@ from dailydeal.web.problems import Problem
 
 bp = Blueprint("hints", __name__)
 
-ENDPOINTS = ("hints.deal_hint", "hints.numbered_hint")
 GET_CACHE = "public, max-age=3600"  # a hint of a position is the same tomorrow
 POOL = "dailydeal_solverpool"  # app.extensions key
 
@@ -101,10 +101,7 @@ def solvers() -> SolverPool:
     extensions = current_app.extensions
     found: SolverPool | None = extensions.get(POOL)
     if found is None:
-        config = current_app.config
-        found = extensions[POOL] = SolverPool(
-            int(config["HINT_PROCESSES"]), int(config["HINT_QUEUE"])
-        )
+        found = extensions[POOL] = SolverPool(settings().hint_processes, settings().hint_queue)
     return found
 
 
@@ -135,10 +132,10 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
             "a hint needs a legal move list",
             error=asdict(error),
         )
-    config = current_app.config
+    config = settings()
     if req.line is not None:  # no search, no queue: a replay of the stored line, here
         known = line_hint(position, req.line, req.line_shortest,
-                          max_nodes=config["HINT_MAX_NODES"])
+                          max_nodes=config.hint_max_nodes)
         if known is not None:
             return {"moves_played": len(position.move_stack), **known.to_json()}
     job = HintJob(
@@ -147,8 +144,8 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
         seed=position.seed,
         cards=None if position.seed is not None else position.cards,
         moves=tuple(req.moves),  # replayed there as here
-        max_nodes=config["HINT_MAX_NODES"],  # None: the game's default budget
-        time_limit=config["HINT_TIME_LIMIT"],
+        max_nodes=config.hint_max_nodes,  # None: the game's default budget
+        time_limit=config.hint_time_limit,
         line=None if req.line is None else tuple(req.line),
         line_shortest=req.line_shortest,
         follow_from=req.follow_from,
@@ -164,6 +161,7 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
 
 
 @bp.route("/deals/<id_>/hint", methods=["GET", "POST"])
+@limit("hint")
 def deal_hint(id_: str) -> Response:
     """The hint after a move list of a daily deal (``?moves=`` or a body like state's)."""
     req = read_hint_request(id_=id_)
@@ -174,6 +172,7 @@ def deal_hint(id_: str) -> Response:
 
 
 @bp.post("/games/<game>/hint")
+@limit("hint")
 def numbered_hint(game: str) -> Response:
     """The hint after the moves of a numbered-deal body (``seed`` or ``cards``)."""
     admit()
@@ -182,13 +181,3 @@ def numbered_hint(game: str) -> Response:
     out = {"game": req.position.name, "variant": req.position.variant, "seed": seed}
     out.update(hint_json(req))
     return json_response(out, NO_STORE)
-
-
-def register(app: Flask, limiter: Any, exempt: Any) -> None:
-    """Mount the routes under /api/v1 with their own per-client limit."""
-    app.register_blueprint(bp, url_prefix="/api/v1")
-    limit = limiter.shared_limit(
-        lambda: str(current_app.config["HINT_RATE_LIMIT"]), scope="hint", exempt_when=exempt
-    )
-    for endpoint in ENDPOINTS:
-        app.view_functions[endpoint] = limit(app.view_functions[endpoint])

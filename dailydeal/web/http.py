@@ -25,6 +25,7 @@ from dailydeal.verify import MAX_MOVES
 from dailydeal.web import schema
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
+from dailydeal.web.extensions import settings
 from dailydeal.web.problems import Problem
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -119,8 +120,8 @@ def published_row(id_: str) -> dict[str, Any]:
 
 def daily_games() -> tuple[tuple[str, str], ...]:
     """The (game, variant) pairs dealt every day: ``DAILYDEAL_GAMES``, as the pipeline
-    reads it (``Settings.games``, in the app config as ``DAILY_GAMES``)."""
-    return tuple(current_app.config["DAILY_GAMES"])
+    reads it (``Settings.games``)."""
+    return tuple(settings().games)
 
 
 # --- request bodies ----------------------------------------------------------------------

@@ -124,8 +124,6 @@ def schemas() -> dict[str, Any]:
 @functools.cache
 def document(max_body: int) -> dict[str, Any]:
     """The OpenAPI document; ``max_body`` is the app's MAX_CONTENT_LENGTH."""
-    from dailydeal.web.share_openapi import share_paths  # oEmbed, previews, calendar
-
     verify_responses = {
         "200": _json("The verdict, also for illegal moves", _ref("Verdict")),
         "400": E400,
@@ -409,7 +407,7 @@ def play_paths() -> dict[str, Any]:
                     "201": _json("A play begun", _ref("Play")),
                     "403": _problem("Results closed: the solution is published"),
                     "404": E404,
-                    "429": _problem("More than PLAYS_RATE_LIMIT plays from this address"),
+                    "429": _problem("More than DAILYDEAL_PLAYS_LIMIT plays from this address"),
                     "503": _problem("The results store does not answer (Retry-After)"),
                 },
             }
@@ -439,8 +437,8 @@ def play_paths() -> dict[str, Any]:
                                     "`empty` (no move) or `illegal` (`error` says which)"),
                     "425": _problem("reason `too-fast`: sooner than a person plays; the play "
                                     "is kept, post again after `retry_after` seconds"),
-                    "429": _problem("reason `counted-limit` (COUNTED_RATE_LIMIT per address: "
-                                    "the play is kept) or RESULTS_RATE_LIMIT posts"),
+                    "429": _problem("reason `counted-limit` (DAILYDEAL_COUNTED_LIMIT per address: "
+                                    "the play is kept) or DAILYDEAL_RESULTS_LIMIT posts"),
                     "503": _problem("The results store does not answer or cannot be written"),
                 },
             }
@@ -454,7 +452,7 @@ def play_paths() -> dict[str, Any]:
                     "200": _json("Statistics", _ref("Stats")),
                     "304": {"description": "Not modified"},
                     "404": E404,
-                    "429": _problem("More than STATS_RATE_LIMIT requests from this address"),
+                    "429": _problem("More than DAILYDEAL_STATS_LIMIT requests from this address"),
                     "503": _problem("The results store does not answer (Retry-After)"),
                 },
             }
@@ -472,6 +470,61 @@ def play_paths() -> dict[str, Any]:
                     "200": _json("Commitments", _ref("Commitments")),
                     "304": {"description": "Not modified"},
                     "400": E400,
+                },
+            }
+        },
+    }
+
+
+# --- sharing: oEmbed, preview pictures (web/share.py), the calendar (web/feeds.py) -----
+def share_paths() -> dict[str, Any]:
+    size = {"type": "integer", "minimum": 1}
+    return {
+        "/oembed": {
+            "get": {
+                "summary": "oEmbed of a play page: an iframe of the embed page and a thumbnail",
+                "parameters": [
+                    {**_param("url", "A play or embed page of this service: a path, or an "
+                              "absolute URL under DAILYDEAL_PUBLIC_URL (at most 2048 "
+                              "characters)", {"type": "string"}, "query"), "required": True},
+                    _param("maxwidth", "Largest width of the iframe (pixels)", size, "query"),
+                    _param("maxheight", "Largest height of the iframe (pixels)", size, "query"),
+                    _param("format", "Only `json`", {"type": "string", "enum": ["json"]},
+                           "query"),
+                ],
+                "responses": {
+                    "200": _json("The oEmbed answer", _ref("OEmbed")),
+                    "304": {"description": "Not modified"},
+                    "400": E400,
+                    "404": _problem("Not a page of this service, or a deal not published"),
+                    "501": _problem("A format other than json"),
+                },
+            }
+        },
+        "/deals/{id}/preview.png": {
+            "get": {
+                "summary": "A 1200x630 PNG of a published deal's layout (link previews)",
+                "parameters": [
+                    ID,
+                    _param("v", "The drawing's version: with the current one the answer is "
+                           "immutable", {"type": "string"}, "query"),
+                ],
+                "responses": {
+                    "200": {"description": "The picture",
+                            "content": {"image/png": {"schema": {"type": "string",
+                                                                 "format": "binary"}}}},
+                    "304": {"description": "Not modified"},
+                    "404": E404,
+                },
+            }
+        },
+        "/calendar.ics": {
+            "get": {
+                "summary": "iCalendar (RFC 5545): an all-day event per date, last 30 days",
+                "responses": {
+                    "200": {"description": "The calendar",
+                            "content": {"text/calendar": {"schema": {"type": "string"}}}},
+                    "304": {"description": "Not modified"},
                 },
             }
         },

@@ -3,7 +3,7 @@
 The answer is a signed, single-use token (dailydeal.results.plays) that the result of this
 play must carry to count in the deal's statistics. Issuing one stores nothing (the token
 carries its deal and start, signed), so a flood of plays costs hashes, not rows; the
-per-address budget ``PLAYS_RATE_LIMIT`` (default 3000 per day) lets a thousand players
+per-address budget ``plays_rate_limit`` (default 3000 per day) lets a thousand players
 behind one address (an office, a school, a carrier's NAT) each play a deal or three.
 
 ``hint_play(deal_id)`` before the search and ``note_hint(deal_id, play)`` after it: the
@@ -20,10 +20,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, Response, request, url_for
 
 from dailydeal.daily import clock
 from dailydeal.results import plays
+from dailydeal.web.extensions import limit, settings
 from dailydeal.web.http import NO_STORE, json_response, now, published_row
 from dailydeal.web.results import (
     is_open,
@@ -40,6 +41,7 @@ bp.after_request(no_store_refusals)
 
 
 @bp.post("/deals/<id_>/plays")
+@limit("plays")
 def new_play(id_: str) -> Response:
     """201 ``{"deal", "play", "issued", "expires", "min_seconds_per_move", "links"}``."""
     row, current = open_row(id_)
@@ -49,7 +51,7 @@ def new_play(id_: str) -> Response:
         "play": token,
         "issued": clock.iso(dt.datetime.fromtimestamp(play.issued, dt.UTC)),
         "expires": clock.iso(results_close(row)),
-        "min_seconds_per_move": float(current_app.config["MIN_SECONDS_PER_MOVE"]),
+        "min_seconds_per_move": float(settings().min_seconds_per_move),
         "links": {"results": url_for("results.post_result", id_=id_)},
     }
     return json_response(body, NO_STORE, status=201)

@@ -31,6 +31,7 @@ from werkzeug.routing import RequestRedirect
 from dailydeal.memo import Memo
 from dailydeal.web import preview
 from dailydeal.web.conditional import conditional
+from dailydeal.web.extensions import settings
 from dailydeal.web.http import IMMUTABLE, json_response, published_row
 from dailydeal.web.problems import Problem
 
@@ -51,7 +52,7 @@ OEMBED_TYPE = "application/json+oembed"
 
 def public_base() -> str:
     """``DAILYDEAL_PUBLIC_URL`` without its trailing slash, or "" (links stay relative)."""
-    return str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+    return (settings().public_url or "").rstrip("/")
 
 
 def preview_url(id_: str) -> str:
@@ -228,7 +229,7 @@ def share_tags() -> dict[str, Any]:
         ("name", "twitter:title", title),
         ("name", "twitter:description", description),
     ]
-    if image and base:  # crawlers need an absolute picture URL: only with PUBLIC_URL
+    if image and base:  # crawlers need an absolute picture URL: only with public_url
         meta += [
             ("property", "og:image", base + image),
             ("property", "og:image:type", "image/png"),
