@@ -12,8 +12,10 @@ import datetime as dt
 from flask import Blueprint, Response, request, url_for
 
 from dailydeal.daily import clock, fairness, store
+from dailydeal.web import schema
 from dailydeal.web.db import get_db
 from dailydeal.web.http import json_response, now, parse_date
+from dailydeal.web.operations import NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("commitments", __name__)
@@ -24,6 +26,15 @@ CACHE = "public, max-age=300"  # new deals are committed to as they are generate
 
 
 @bp.get("/commitments")
+@operation(
+    "GET", "SHA-256 commitments of stored deals, future dates included",
+    params=(param("from", "First date (default: today, earliest zone)",
+                  {"type": "string", "format": "date"}, "query"),
+            param("to", f"Last date (default: from + {DEFAULT_DAYS - 1} days; at most "
+                  f"{MAX_DAYS} dates)", {"type": "string", "format": "date"}, "query")),
+    answer=schema.Commitments, answer_text="Commitments", problems=(400,),
+    responses=NOT_MODIFIED,
+)
 def commitments() -> Response:
     start = _date_arg("from") or clock.earliest_today(now())
     # the calendar ends at 9999-12-31: a default range near it stops there

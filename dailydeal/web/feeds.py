@@ -25,6 +25,7 @@ from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
 from dailydeal.web.extensions import settings
 from dailydeal.web.http import now
+from dailydeal.web.operations import NOT_MODIFIED, operation
 
 bp = Blueprint("feeds", __name__)
 
@@ -124,6 +125,8 @@ def _etagged(body: str, mimetype: str) -> Response:
 
 
 @bp.get("/feed.json")
+@operation("GET", "JSON Feed 1.1 of the last 30 days", answer_text="Feed",
+           media={"application/feed+json": {"type": "object"}}, responses=NOT_MODIFIED)
 def feed_json() -> Response:
     base = _base()
     items = feed_items()
@@ -155,6 +158,8 @@ def feed_json() -> Response:
 
 
 @bp.get("/feed.atom")
+@operation("GET", "Atom feed of the last 30 days", answer_text="Feed",
+           media={"application/atom+xml": {"type": "string"}}, responses=NOT_MODIFIED)
 def feed_atom() -> Response:
     base = _base()
     items = feed_items()
@@ -224,6 +229,9 @@ def _stamp(instant: dt.datetime) -> str:
 
 
 @bp.get("/calendar.ics")
+@operation("GET", "iCalendar (RFC 5545): an all-day event per date, last 30 days",
+           answer_text="The calendar", media={"text/calendar": {"type": "string"}},
+           responses=NOT_MODIFIED)
 def calendar() -> Response:
     """One all-day event per published date of the window, with the play page of each deal.
     Only dates that have begun somewhere are listed: a calendar must not announce a deal

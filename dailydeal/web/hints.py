@@ -26,22 +26,28 @@ from dailydeal.games.spec import EVERY, PROVED
 from dailydeal.hints import line_hint
 from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
 from dailydeal.verify import replay
-from dailydeal.web import plays
+from dailydeal.web import plays, schema
 from dailydeal.web.extensions import limit, settings
 from dailydeal.web.http import (
     NO_STORE,
     json_response,
-    move_list,
     numbered_position,
     published_row,
-    read_body,
+    read_model,
 )
+from dailydeal.web.operations import GAME, ID, MOVES, NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("hints", __name__)
 
 GET_CACHE = "public, max-age=3600"  # a hint of a position is the same tomorrow
 POOL = "dailydeal_solverpool"  # app.extensions key
+PROBLEMS = {
+    400: "", 404: "", 422: "",
+    429: "Too many requests of this kind from this client (a limit of its own)",
+    503: "The solver is busy (its queue is full) or its safety net stopped it: try again "
+    "after `Retry-After` seconds",
+}
 
 
 @dataclass
@@ -50,41 +56,35 @@ class HintRequest:
 
     position: Game[Any]  # the deal's start; the moves are not played yet
     moves: list[str]
-    payload: dict[str, Any]  # the body's fields (GET: the query's), for other readers
+    play: Any = None  # a play token: the hint counts for that play
     line: list[str] | None = None  # a daily deal's stored winning line
     line_shortest: bool = False
     follow_from: int | None = None  # "from": the move where the player began following
 
 
-def read_hint_request(id_: str | None = None, game: str | None = None) -> HintRequest:
-    """The deal, moves and options of a hint request: a daily deal ``id_`` (``?moves=&from=``
-    on a GET, a state body on a POST) or a numbered deal of ``game`` (a numbered state
-    body). Fields it does not know (``play``, ...) are left in ``payload``, not refused."""
+def read_hint_request(
+    body: schema.HintBody | schema.NumberedHintBody | None,
+    id_: str | None = None,
+    game: str | None = None,
+) -> HintRequest:
+    """The deal, moves and options of a hint request: a daily deal ``id_`` (its query on a
+    GET, read by ``HintBody`` as a body would be; a ``HintBody`` on a POST) or a numbered
+    deal of ``game`` (a ``NumberedHintBody``). ``?play=`` counts on any request."""
     if id_ is not None:
         row = published_row(id_)
-        payload = read_body() if request.method == "POST" else request.args.to_dict()
-        moves = move_list(payload, required=False)
+        if body is None:
+            # a query's texts: "" is no value, numbers are read from their digits
+            query = {k: v for k, v in request.args.items() if v != "" or k == "moves"}
+            body = read_model(schema.HintBody, query, strict=False)
         position = new_game(row["game"], row["seed"], row["variant"])
-        out = HintRequest(position, moves, payload, list(row["solution"]),
-                          stored_shortest(row))
+        out = HintRequest(position, body.moves, request.args.get("play", body.play),
+                          list(row["solution"]), stored_shortest(row))
     else:
-        assert game is not None
-        position, moves = numbered_position(game, required=False)
-        payload = read_body(allow_text=False)  # read again: kept by http._raw_body
-        out = HintRequest(position, moves, payload)
-    out.follow_from = follow_from(payload.get("from"))
+        assert game is not None and isinstance(body, schema.NumberedHintBody)
+        position, moves = numbered_position(game, body)
+        out = HintRequest(position, moves)
+    out.follow_from = body.from_
     return out
-
-
-def follow_from(value: Any) -> int | None:
-    """``from``: a move count (an integer, or its decimal text in a query), or absent."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999_999:
-        return value
-    raise Problem(400, f"'from' is a move count (an integer >= 0), not {str(value)[:20]!r}")
 
 
 def stored_shortest(row: dict[str, Any]) -> bool:
@@ -162,10 +162,23 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
 
 @bp.route("/deals/<id_>/hint", methods=["GET", "POST"])
 @limit("hint")
-def deal_hint(id_: str) -> Response:
+@operation(
+    "GET", "Verdict and next move of a winning line after `moves` (cacheable)",
+    params=(ID, MOVES,
+            param("from", "Moves after which the player began following hints: the rest of "
+                  "that hint's line", {"type": "integer", "minimum": 0,
+                                       "maximum": schema.MAX_FROM}, "query"),
+            param("play", "A play token: the hint counts for that play (results)",
+                  {"type": "string"}, "query")),
+    answer=schema.Hint, answer_text="The hint", problems=PROBLEMS, responses=NOT_MODIFIED,
+)
+@operation("POST", "Verdict and next move of a winning line after the moves",
+           body=schema.HintBody, text=True, answer=schema.Hint, answer_text="The hint",
+           params=(ID,), problems=PROBLEMS)
+def deal_hint(id_: str, body: schema.HintBody | None = None) -> Response:
     """The hint after a move list of a daily deal (``?moves=`` or a body like state's)."""
-    req = read_hint_request(id_=id_)
-    play = plays.hint_play(id_)  # a forged play token is refused before any search
+    req = read_hint_request(body, id_=id_)
+    play = plays.hint_play(id_, req.play)  # a forged token is refused before any search
     out = {"deal": id_, **hint_json(req)}
     plays.note_hint(id_, play)  # the hint counts for the play whose token came with it
     return json_response(out, GET_CACHE if request.method == "GET" else NO_STORE)
@@ -173,10 +186,13 @@ def deal_hint(id_: str) -> Response:
 
 @bp.post("/games/<game>/hint")
 @limit("hint")
-def numbered_hint(game: str) -> Response:
+@operation("POST", "A hint on a numbered or explicit deal (a state body)",
+           body=schema.NumberedHintBody, answer=schema.Hint, answer_text="The hint",
+           params=(GAME,), problems=PROBLEMS)
+def numbered_hint(game: str, body: schema.NumberedHintBody) -> Response:
     """The hint after the moves of a numbered-deal body (``seed`` or ``cards``)."""
     admit()
-    req = read_hint_request(game=game)
+    req = read_hint_request(body, game=game)
     seed = None if req.position.seed is None else str(req.position.seed)  # JSON: decimal
     out = {"game": req.position.name, "variant": req.position.variant, "seed": seed}
     out.update(hint_json(req))

@@ -199,11 +199,12 @@ def check_text(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def read_model(model: type[M], payload: dict[str, Any]) -> M:
+def read_model(model: type[M], payload: dict[str, Any], strict: bool | None = None) -> M:
     """``payload`` validated as ``model`` (web/schema.py), else a 400 that words the first
-    refusal; a bad move list's problem also says how many moves are accepted."""
+    refusal; a bad move list's problem also says how many moves are accepted. ``strict``
+    False reads a query's texts as numbers where the model wants one."""
     try:
-        return model.model_validate(payload)
+        return model.model_validate(payload, strict=strict)
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         detail = schema.reason(model, error)
@@ -219,11 +220,11 @@ def move_list(payload: dict[str, Any], required: bool = True) -> list[str]:
     return read_model(schema.StateBody, payload).moves
 
 
-def numbered_position(game: str, required: bool = True) -> tuple[Game[Any], list[str]]:
+def numbered_position(
+    game: str, body: schema.NumberedStateBody
+) -> tuple[Game[Any], list[str]]:
     """The deal and moves of a numbered-deal body: ``{"seed" | "cards", "variant", "moves"}``."""
     check_game(game)
-    model = schema.NumberedVerifyBody if required else schema.NumberedStateBody
-    body = read_model(model, read_body(allow_text=False))
     # a string as answers send it (JavaScript cannot hold 64 bits)
     seed = parse_seed(body.seed) if isinstance(body.seed, str) else body.seed
     try:

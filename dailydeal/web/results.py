@@ -47,19 +47,15 @@ from flask_limiter.util import get_remote_address
 from dailydeal import results
 from dailydeal.daily import clock
 from dailydeal.results import ResultsStore, plays, sqlite_store
+from dailydeal.web import schema
 from dailydeal.web.db import forget, get_db
 from dailydeal.web.extensions import limit, limiter, settings
-from dailydeal.web.http import (
-    NO_STORE,
-    json_response,
-    move_list,
-    now,
-    published_row,
-    read_body,
-)
+from dailydeal.web.http import NO_STORE, json_response, now, published_row
+from dailydeal.web.operations import ID, NOT_MODIFIED, json_answer, operation
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("results", __name__)
+CLOSED = "Results closed: the solution is published"
 log = logging.getLogger(__name__)
 
 OPEN_STATS = "public, max-age=30"  # results still come in
@@ -200,28 +196,7 @@ def no_store_refusals(resp: Response) -> Response:
 bp.after_request(no_store_refusals)
 
 
-def _count(payload: dict[str, Any], name: str, upper: int) -> int | None:
-    value = payload.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= upper:
-        raise Problem(400, f"'{name}' is an integer 0..{upper}, not {str(value)[:40]!r}")
-    return value
-
-
-def _client(payload: dict[str, Any]) -> str:
-    client = payload.get("client")
-    if not isinstance(client, str) or not results.CLIENT_ID.match(client):
-        raise Problem(
-            400,
-            "'client' is the random id this client keeps: 16 to 128 characters of "
-            "A-Z a-z 0-9 _ - (a UUID will do); it is stored only as a salted hash",
-        )
-    return client
-
-
-def _play(id_: str, payload: dict[str, Any]) -> plays.Play:
-    token = payload.get("play")
+def _play(id_: str, token: Any) -> plays.Play:
     if token is None:
         raise refused(422, "no-play", "a result counts only for a play the server saw begin: "
                       f"send the 'play' token of POST /api/v1/deals/{id_}/plays")
@@ -294,14 +269,32 @@ def _counted_budget() -> None:
 
 @bp.post("/deals/<id_>/results")
 @limit("results")
-def post_result(id_: str) -> Response:
+@operation(
+    "POST", "Count a verified play of a daily deal, once per client and play",
+    description="Counted only with a valid, unused play token of this deal issued at least "
+    "min_seconds_per_move x moves ago. Every refusal is a problem with `reason` and "
+    "`counted: false`.",
+    body=schema.ResultBody, answer=schema.ResultAnswer, answer_text="Counted", status=201,
+    params=(ID,),
+    responses={"200": json_answer("The same post again: not counted twice", "ResultAnswer")},
+    problems={
+        403: CLOSED, 404: "",
+        409: "reason `client-counted` (this client has another result for this deal: "
+        "`result`) or `play-used`",
+        422: "reason `no-play`, `bad-play` (not a token of this deal), `empty` (no move) "
+        "or `illegal` (`error` says which)",
+        425: "reason `too-fast`: sooner than a person plays; the play is kept, post again "
+        "after `retry_after` seconds",
+        429: "reason `counted-limit` (DAILYDEAL_COUNTED_LIMIT per address: the play is "
+        "kept) or DAILYDEAL_RESULTS_LIMIT posts",
+        503: "The results store does not answer or cannot be written",
+    },
+)
+def post_result(id_: str, body: schema.ResultBody) -> Response:
     """Body ``{"client", "moves", "play", "seconds"}`` -> 201 counted, 200 repeat, 4xx."""
     row, current = open_row(id_)
-    payload = read_body(allow_text=False)
-    client = _client(payload)
-    moves = move_list(payload)
-    reported = _count(payload, "seconds", results.MAX_SECONDS)
-    play = _play(id_, payload)  # before the replay: a forged post costs a hash, not a replay
+    client, moves, reported = body.client, body.moves, body.seconds
+    play = _play(id_, body.play)  # before the replay: a forged post costs a hash, not a replay
     if not moves:
         raise refused(422, "empty", "an empty move list is not a play: nothing was counted "
                       "(give up after a move or more and it counts as a play not won)")
@@ -349,6 +342,11 @@ def post_result(id_: str) -> Response:
 
 @bp.get("/deals/<id_>/stats")
 @limit("stats")
+@operation("GET", "Plays, wins, win rate and winning move counts of a daily deal",
+           description="Aggregates kept as results are counted: one read.",
+           answer=schema.Stats, answer_text="Statistics", params=(ID,), responses=NOT_MODIFIED,
+           problems={404: "", 429: "More than DAILYDEAL_STATS_LIMIT requests from this address",
+                     503: "The results store does not answer (Retry-After)"})
 def stats(id_: str) -> Response:
     """Plays, wins, win rate, winning move counts, best count and the solver's length:
     the deal's aggregates (one read, whatever the number of results)."""

@@ -22,6 +22,7 @@ from pydantic_core import PydanticCustomError
 
 from dailydeal.games import GAMES
 from dailydeal.rating import TIERS
+from dailydeal.results import CLIENT_ID, MAX_SECONDS
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.verify import MAX_MOVES, split_moves
 
@@ -39,6 +40,7 @@ TierName = Annotated[str, Field(json_schema_extra={"enum": list(TIERS)})]
 Links = dict[str, str]
 GameState = Literal["won", "lost", "in progress"]
 
+MAX_FROM = 999_999  # a move count of a hint's ``from``
 _MOVES_SCHEMA = {
     "oneOf": [
         {"type": "array", "items": {"type": "string", "maxLength": 16}, "maxItems": MAX_MOVES},
@@ -171,19 +173,49 @@ class NumberedVerifyBody(NumberedStateBody):
     moves: Moves
 
 
+#: A play token (POST /deals/{id}/plays). Any JSON value is taken here: the route reads the
+#: token and answers 422 ``bad-play`` for one that is not (web/results.py).
+PlayToken = Annotated[
+    Any,
+    WithJsonSchema({"type": "string", "description": "The token of POST /deals/{id}/plays"}),
+]
+
+
 class ResultBody(Body):
-    """A finished play of a daily deal, counted with its play token."""
+    """A finished play of a daily deal, counted with its play token (without one: 422)."""
 
     client: str = Field(
-        pattern="^[A-Za-z0-9_-]{16,128}$",
-        description="A random id the client keeps; stored only hashed",
+        pattern=CLIENT_ID.pattern,
+        description="the random id this client keeps: 16 to 128 characters of "
+        "A-Z a-z 0-9 _ - (a UUID will do); it is stored only as a salted hash",
     )
     moves: Moves
-    play: str = Field(description="The token of POST /deals/{id}/plays")
+    play: PlayToken = None
     seconds: int | None = Field(
-        None, ge=0, description="The time the client measured, stored as reported"
+        None, ge=0, le=MAX_SECONDS,
+        description=f"an integer 0..{MAX_SECONDS}: the play time the client measured, "
+        "stored as reported",
     )
-    hints: int | None = Field(None, description="Ignored: the server counts hints")
+    hints: Any = Field(None, description="Ignored: the server counts hints")
+
+
+class _HintFields(Body):
+    """What a hint request adds to a state body."""
+
+    from_: int | None = Field(
+        None, alias="from", ge=0, le=MAX_FROM,
+        description="a move count (an integer >= 0): where the player began following "
+        "hints, for the rest of that hint's line",
+    )
+    play: PlayToken = None
+
+
+class HintBody(StateBody, _HintFields):
+    """A move list, possibly empty, and the options of a hint (``from``, ``play``)."""
+
+
+class NumberedHintBody(NumberedStateBody, _HintFields):
+    """A deal by number or by its cards, a move list, and ``from``."""
 
 
 def reason(model: type[BaseModel], error: Any) -> str:
@@ -192,7 +224,7 @@ def reason(model: type[BaseModel], error: Any) -> str:
     if not loc:  # the whole body (exactly one of seed and cards)
         return str(error["msg"])
     name = str(loc[0])
-    field = model.model_fields.get(name)
+    field = next((f for key, f in model.model_fields.items() if name in (key, f.alias)), None)
     wanted = field.description if field is not None and field.description else "valid"
     if error["type"] == "missing":
         return f"the body has no {name!r}: {wanted}"
@@ -514,7 +546,8 @@ class OEmbed(Answer):
 
 #: The request bodies (validation schemas) and answers of the document.
 BODIES: tuple[type[BaseModel], ...] = (
-    MovesBody, StateBody, NumberedStateBody, NumberedVerifyBody, ResultBody,
+    MovesBody, StateBody, NumberedStateBody, NumberedVerifyBody, ResultBody, HintBody,
+    NumberedHintBody,
 )
 ANSWERS: tuple[type[BaseModel], ...] = (
     Problem, Index, GameList, GameRules, NumberedDeal, Deal, DealList, TodayRedirect, Solution,
