@@ -15,23 +15,24 @@ from dailydeal.daily import clock, fairness, store
 from dailydeal.web import schema
 from dailydeal.web.db import get_db
 from dailydeal.web.http import json_response, now, parse_date
-from dailydeal.web.operations import NOT_MODIFIED, operation, param
+from dailydeal.web.operations import CALENDAR_DATE, NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("commitments", __name__)
 
 MAX_DAYS = 62  # dates per request
 DEFAULT_DAYS = 14
+OPTIONAL_DATE = {"anyOf": [CALENDAR_DATE, {"const": ""}]}  # "": the default
 CACHE = "public, max-age=300"  # new deals are committed to as they are generated
 
 
 @bp.get("/commitments")
 @operation(
     "GET", "SHA-256 commitments of stored deals, future dates included",
-    params=(param("from", "First date (default: today, earliest zone)",
-                  {"type": "string", "format": "date"}, "query"),
-            param("to", f"Last date (default: from + {DEFAULT_DAYS - 1} days; at most "
-                  f"{MAX_DAYS} dates)", {"type": "string", "format": "date"}, "query")),
+    params=(param("from", "First date (default, or empty: today, earliest zone)",
+                  OPTIONAL_DATE, "query"),
+            param("to", f"Last date (default, or empty: from + {DEFAULT_DAYS - 1} days; at "
+                  f"most {MAX_DAYS} dates)", OPTIONAL_DATE, "query")),
     answer=schema.Commitments, answer_text="Commitments", problems=(400,),
     responses=NOT_MODIFIED,
 )

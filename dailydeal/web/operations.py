@@ -11,6 +11,7 @@ place, and the limits a route enforces on a body are its model's (web/schema.py)
 from __future__ import annotations
 
 import functools
+import zoneinfo
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -57,19 +58,28 @@ def param(name: str, desc: str, schema: dict[str, Any], where: str = "path",
     }
 
 
+#: A date of the calendar (years 1 to 9999, as the server reads them).
+CALENDAR_DATE = {"type": "string", "format": "date",
+                 "pattern": "^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 DATE = param(
     "date",
     "YYYY-MM-DD, or `today` (a 302 to the dated URL; see `tz`)",
-    {"type": "string", "pattern": r"^(\d{4}-\d{2}-\d{2}|today)$"},
+    {"anyOf": [CALENDAR_DATE, {"const": "today"}]},
 )
 GAME = param("game", "A game", {"type": "string", "enum": list(GAMES)})
 TIER = param("tier", "A difficulty tier", {"type": "string", "enum": list(TIERS)})
 ID = param("id", "A deal id such as 2026-12-01-pyramid-hard", {"type": "string"})
 SEED = param("seed", "Deal number 0..2**64-1", {"type": "string", "pattern": "^[0-9]{1,20}$"})
+#: What ``clock.today_in`` reads: a zone of the server's time zone database, or an offset
+#: on Earth (-12:00..+14:00).
 TZ = param(
     "tz",
     "With `today`: an IANA time zone or a UTC offset (+05:30); default UTC",
-    {"type": "string"},
+    {"anyOf": [
+        {"enum": ["", "UTC", "Z", *sorted(zoneinfo.available_timezones())]},
+        {"type": "string",
+         "pattern": r"^(\+((0[0-9]|1[0-3]):[0-5][0-9]|14:00)|-((0[0-9]|1[01]):[0-5][0-9]|12:00))$"},
+    ]},
     "query",
 )
 VARIANT = param(

@@ -17,14 +17,21 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from dailydeal.games import GAMES
 from dailydeal.rating import TIERS
 from dailydeal.results import CLIENT_ID, MAX_SECONDS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.verify import MAX_MOVES, split_moves
+from dailydeal.verify import MAX_MOVES, MAX_MOVES_TEXT, split_moves
 
 #: A seed in an answer: a decimal string, since a 64-bit integer does not fit a JavaScript
 #: number (12135775398892334671 would read as 12135775398892335000).
@@ -43,8 +50,9 @@ GameState = Literal["won", "lost", "in progress"]
 MAX_FROM = 999_999  # a move count of a hint's ``from``
 _MOVES_SCHEMA = {
     "oneOf": [
-        {"type": "array", "items": {"type": "string", "maxLength": 16}, "maxItems": MAX_MOVES},
-        {"type": "string", "description": "Moves in the notation, space or comma separated"},
+        {"type": "array", "items": {"type": "string"}, "maxItems": MAX_MOVES},
+        {"type": "string", "maxLength": MAX_MOVES_TEXT,
+         "description": "Moves in the notation, space or comma separated"},
     ]
 }
 #: A move list as sent: a JSON list of moves or a text in the notation, validated (and
@@ -70,6 +78,16 @@ class Body(BaseModel):
     # Built at the first body it reads: building every model at import cost some 0.3 s of
     # CPU on each start (measured: docs/architecture.md, The API's schema layer).
     model_config = ConfigDict(strict=True, extra="ignore", defer_build=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers(cls, data: Any) -> Any:
+        """A JSON number with no fraction (``3.0``) is the integer JSON Schema says it is
+        (strict mode alone would refuse it; ``true`` and ``"3"`` stay refused)."""
+        if not isinstance(data, dict):
+            return data
+        return {k: int(v) if isinstance(v, float) and v.is_integer() else v
+                for k, v in data.items()}
 
 
 # --- problems ----------------------------------------------------------------------------
@@ -137,8 +155,22 @@ class StateBody(Body):
 _SeedIn = Annotated[int, Field(ge=0, le=MAX_SEED)] | SeedText
 
 
+def _one_of(schema: dict[str, Any], *names: str, **extra: Any) -> None:
+    """Exactly one of the properties ``names``, none of them null (absent is no value);
+    ``extra``: more members of the schema."""
+    schema.update(extra)
+    for name in names:
+        prop = schema["properties"][name]
+        prop["anyOf"] = [s for s in prop["anyOf"] if s.get("type") != "null"]
+        prop.pop("default", None)
+    schema["oneOf"] = [{"required": [name]} for name in names]
+
+
 class NumberedStateBody(Body):
     """A deal by number or by its cards (exactly one of ``seed`` and ``cards``)."""
+
+    # exactly one of the two, neither null: the schema says what _one_deal checks
+    model_config = ConfigDict(json_schema_extra=lambda schema: _one_of(schema, "seed", "cards"))
 
     seed: _SeedIn | None = Field(
         None,
@@ -151,7 +183,8 @@ class NumberedStateBody(Body):
 
     @model_validator(mode="after")
     def _one_deal(self) -> NumberedStateBody:
-        if (self.seed is None) == (self.cards is None):
+        given = {"seed", "cards"} & self.model_fields_set
+        if (self.seed is None) == (self.cards is None) or len(given) != 1:
             raise PydanticCustomError(
                 "one_deal", "give exactly one of 'seed' (an integer) and 'cards' (the 52 cards)"
             )
@@ -161,14 +194,11 @@ class NumberedStateBody(Body):
 class NumberedVerifyBody(NumberedStateBody):
     """A deal by number or by its cards (exactly one of ``seed`` and ``cards``), and moves."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"seed": "42", "moves": "8>7 7>6"},
-                {"cards": "AS 2S 3S ...", "variant": "standard", "moves": []},
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra=lambda schema: _one_of(
+        schema, "seed", "cards", examples=[
+            {"seed": "42", "moves": "8>7 7>6"},
+            {"cards": "AS 2S 3S ...", "variant": "standard", "moves": []},
+        ]))
 
     moves: Moves
 

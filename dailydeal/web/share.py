@@ -49,7 +49,7 @@ EMBED_WIDTH, EMBED_HEIGHT = 900, 720  # the iframe of an oEmbed answer, before m
 OEMBED_CACHE = "public, max-age=3600"
 PREVIEW_CACHE = "public, max-age=86400"  # a picture URL without the current ?v=
 OEMBED_TYPE = "application/json+oembed"
-SIZE = {"type": "integer", "minimum": 1}  # maxwidth, maxheight
+SIZE = {"type": "integer", "minimum": 1, "maximum": 10**12 - 1}  # maxwidth, maxheight: 12 digits
 
 
 def public_base() -> str:
@@ -146,8 +146,9 @@ def _endpoint(path: str) -> tuple[str, dict[str, Any]]:
     "GET", "oEmbed of a play page: an iframe of the embed page and a thumbnail",
     params=(
         param("url", "A play or embed page of this service: a path, or an absolute URL "
-              f"under DAILYDEAL_PUBLIC_URL (at most {MAX_URL} characters)",
-              {"type": "string"}, "query", required=True),
+              f"under DAILYDEAL_PUBLIC_URL (at most {MAX_URL} printable ASCII characters)",
+              {"type": "string", "pattern": "^[!-~]+$", "maxLength": MAX_URL}, "query",
+              required=True),
         param("maxwidth", "Largest width of the iframe (pixels)", SIZE, "query"),
         param("maxheight", "Largest height of the iframe (pixels)", SIZE, "query"),
         param("format", "Only `json`", {"type": "string", "enum": ["json"]}, "query"),
