@@ -189,11 +189,17 @@ def state_numbered(game: str, body: schema.NumberedStateBody) -> Response:
 
 
 # --- daily -------------------------------------------------------------------------------
-def _today_redirect(rest: str) -> Response:
+def _today() -> dt.date:
+    """Today in the request's ``tz``; a ``tz`` that is no zone is a 400 whatever the date
+    asked (only ``today`` reads it, but the document says what a ``tz`` is)."""
     try:
-        day = clock.today_in(request.args.get("tz"), now())
+        return clock.today_in(request.args.get("tz"), now())
     except ValueError as exc:
         raise Problem(400, str(exc)) from None
+
+
+def _today_redirect(rest: str) -> Response:
+    day = _today()
     target = url_for("api.daily", date=day.isoformat()) + rest
     if "variant" in request.args:  # the only query the dated URL reads
         target += "?" + urlencode({"variant": request.args["variant"]})
@@ -208,6 +214,7 @@ def _today_redirect(rest: str) -> Response:
 def daily(date: str) -> Response:
     if date == "today":
         return _today_redirect("")
+    _today()  # a bad tz
     day = published_date(date)
     rows = store.deals_on(get_db(), day)
     if not rows:
@@ -224,6 +231,7 @@ def daily_game(date: str, game: str) -> Response:
     if date == "today":
         check_game(game)
         return _today_redirect(f"/{game}")
+    _today()  # a bad tz
     day = published_date(date)
     check_game(game)
     rows = store.deals_on(get_db(), day, game)
@@ -245,6 +253,7 @@ def daily_deal(date: str, game: str, tier: str) -> Response:
         check_game(game)
         check_tier(tier)
         return _today_redirect(f"/{game}/{tier}")
+    _today()  # a bad tz
     day = published_date(date)
     check_game(game)
     check_tier(tier)

@@ -16,8 +16,10 @@ every worker and node, whatever each answered before (``dailydeal.hints``).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from flask import Blueprint, Response, current_app, request
 
@@ -39,6 +41,7 @@ from dailydeal.web.operations import GAME, ID, MOVES, NOT_MODIFIED, operation, p
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("hints", __name__)
+F = TypeVar("F", bound=Callable[..., Any])
 
 GET_CACHE = "public, max-age=3600"  # a hint of a position is the same tomorrow
 POOL = "dailydeal_solverpool"  # app.extensions key
@@ -105,13 +108,20 @@ def solvers() -> SolverPool:
     return found
 
 
-def admit() -> None:
-    """Refuse at once when the pool is full, before the request is read (a numbered hint
-    always needs a search): a flood of refusals must cost little."""
-    try:
-        solvers().check()
-    except PoolBusy as exc:
-        raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
+def admitted(view: F) -> F:
+    """Refuse at once when the pool is full, before the body is read (put it above
+    ``@operation``; a numbered hint always needs a search): a flood of refusals must cost
+    little."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            solvers().check()
+        except PoolBusy as exc:
+            raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
 
 
 def busy(detail: str, retry_after: int) -> Problem:
@@ -166,8 +176,9 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
     "GET", "Verdict and next move of a winning line after `moves` (cacheable)",
     params=(ID, MOVES,
             param("from", "Moves after which the player began following hints: the rest of "
-                  "that hint's line", {"type": "integer", "minimum": 0,
-                                       "maximum": schema.MAX_FROM}, "query"),
+                  "that hint's line (empty: none)",
+                  {"anyOf": [{"type": "integer", "minimum": 0, "maximum": schema.MAX_FROM},
+                             {"const": ""}]}, "query"),
             param("play", "A play token: the hint counts for that play (results)",
                   {"type": "string"}, "query")),
     answer=schema.Hint, answer_text="The hint", problems=PROBLEMS, responses=NOT_MODIFIED,
@@ -186,12 +197,12 @@ def deal_hint(id_: str, body: schema.HintBody | None = None) -> Response:
 
 @bp.post("/games/<game>/hint")
 @limit("hint")
+@admitted
 @operation("POST", "A hint on a numbered or explicit deal (a state body)",
            body=schema.NumberedHintBody, answer=schema.Hint, answer_text="The hint",
            params=(GAME,), problems=PROBLEMS)
 def numbered_hint(game: str, body: schema.NumberedHintBody) -> Response:
     """The hint after the moves of a numbered-deal body (``seed`` or ``cards``)."""
-    admit()
     req = read_hint_request(body, game=game)
     seed = None if req.position.seed is None else str(req.position.seed)  # JSON: decimal
     out = {"game": req.position.name, "variant": req.position.variant, "seed": seed}

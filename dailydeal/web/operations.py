@@ -76,9 +76,10 @@ TZ = param(
     "tz",
     "With `today`: an IANA time zone or a UTC offset (+05:30); default UTC",
     {"anyOf": [
-        {"enum": ["", "UTC", "Z", *sorted(zoneinfo.available_timezones())]},
-        {"type": "string",
-         "pattern": r"^(\+((0[0-9]|1[0-3]):[0-5][0-9]|14:00)|-((0[0-9]|1[01]):[0-5][0-9]|12:00))$"},
+        {"enum": sorted(zoneinfo.available_timezones())},
+        {"type": "string", "pattern": (  # (UTC)+HH(:MM), -HH(:MM) on Earth; UTC, Z; none
+            r"^\s*(([Uu][Tt][Cc])?(\+((0?[0-9]|1[0-3])(:?[0-5][0-9])?|14(:?00)?)"
+            r"|-((0?[0-9]|1[01])(:?[0-5][0-9])?|12(:?00)?))|[Uu][Tt][Cc]|[Zz])?\s*$")},
     ]},
     "query",
 )

@@ -51,7 +51,8 @@ MAX_FROM = 999_999  # a move count of a hint's ``from``
 _MOVES_SCHEMA = {
     "oneOf": [
         {"type": "array", "items": {"type": "string"}, "maxItems": MAX_MOVES},
-        {"type": "string", "maxLength": MAX_MOVES_TEXT,
+        # a text that begins with "[" is read as a JSON list (verify.split_moves)
+        {"type": "string", "maxLength": MAX_MOVES_TEXT, "pattern": r"^(?!\s*\[)",
          "description": "Moves in the notation, space or comma separated"},
     ]
 }
