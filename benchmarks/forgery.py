@@ -135,7 +135,7 @@ def main() -> int:
     parser.add_argument("--redis", action="store_true", help="rate limits in redis-server")
     parser.add_argument("--legacy", action="store_true", help="no play tokens (before)")
     parser.add_argument("--per-move", type=float, default=0.5,
-                        help="the server's MIN_SECONDS_PER_MOVE")
+                        help="the server's DAILYDEAL_MIN_SECONDS_PER_MOVE")
     args = parser.parse_args()
     env = {"DAILYDEAL_PROXIES": "1", "DAILYDEAL_WORKERS": "2",
            "DAILYDEAL_VERIFY_LIMIT": "100000 per minute"}

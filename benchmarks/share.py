@@ -64,7 +64,7 @@ def main() -> None:
                                          rating=10.0 + 25 * i, solution=["d"],
                                          solver={"status": "won"}, version="bench"))
         db.close()
-        app = create_app({"DATABASE": db_path, "PUBLIC_URL": "https://cards.example",
+        app = create_app({"db_path": db_path, "public_url": "https://cards.example",
                           "RATELIMIT_ENABLED": False})
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no access log lines
         server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -105,7 +105,7 @@ def main() -> int:
         took = fill_sqlite(db_path, deal, moves, args.results)
         print(f"sqlite: {args.results} results stored in {took:.1f} s "
               f"({took / args.results * 1000:.2f} ms each, aggregates included)")
-        app = create_app({"DATABASE": db_path, "RATELIMIT_ENABLED": False})
+        app = create_app({"db_path": db_path, "RATELIMIT_ENABLED": False})
         http = app.test_client()
         body = http.get(url_path).get_json()
         assert body["plays"] == args.results, body
@@ -130,7 +130,7 @@ def main() -> int:
             took = fill_redis(url, deal, moves, args.results)
             print(f"redis: {args.results} results stored in {took:.1f} s "
                   f"({took / args.results * 1000:.2f} ms each)")
-            app = create_app({"DATABASE": db_path, "REDIS_URL": url,
+            app = create_app({"db_path": db_path, "redis_url": url,
                               "RATELIMIT_ENABLED": False})
             http = app.test_client()
             body = http.get(url_path).get_json()

@@ -2,10 +2,9 @@
 
 Each field of ``Settings`` names its variable (``Var``): ``Settings.from_env()`` reads them
 (explicit arguments win over environment variables, which win over the field defaults), the
-web app takes its configuration from the same object (``Settings.app_config()``, whose keys
-are the Flask config keys such as ``VERIFY_RATE_LIMIT``; ``create_app(test_config)`` reads a
-test's mapping back with ``Settings.from_config()``), and the README's table documents every
-variable that ``variables()`` lists (tests/test_docs.py). An empty variable counts as unset.
+web app reads the same object (``dailydeal.web.extensions.settings()``: one name per
+setting, its field, never a copy under another key), and the README's table documents
+every variable that ``variables()`` lists (tests/test_docs.py). An empty variable counts as unset.
 
 The secret makes future deals unguessable (see ``dailydeal.daily.seeds``). When none is
 configured it is created once (32 random bytes, hex, file mode 0600) and then reused, so a
@@ -35,7 +34,7 @@ import os
 import secrets as _secrets
 import stat
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -75,8 +74,6 @@ class Var:
     expected: str = ""
     #: The least number allowed (None: not a number, or no bound).
     low: int | None = None
-    #: Its key in the web app's config (``Settings.app_config``), if the app reads it.
-    key: str | None = None
     #: A rate limit such as ``60 per minute`` (checked by ``check_rate_limits``).
     rate_limit: bool = False
     #: Never quoted in an error (it is, or may contain, a credential).
@@ -96,20 +93,20 @@ def _optional_float(text: str) -> float | None:
     return None if text.lower() == "none" else float(text)
 
 
-def _whole(name: str, low: int, key: str | None = None, optional: bool = False) -> Var:
+def _whole(name: str, low: int, optional: bool = False) -> Var:
     parse = _optional_int if optional else int
-    return Var(name, parse, _WHOLE + (" or none" if optional else ""), low, key)
+    return Var(name, parse, _WHOLE + (" or none" if optional else ""), low)
 
 
-def _limit(name: str, key: str) -> Var:
-    return Var(name, key=key, rate_limit=True)
+def _limit(name: str) -> Var:
+    return Var(name, rate_limit=True)
 
 
 @dataclass
 class Settings:
     """The settings of one instance; build it with ``Settings.from_env()``."""
 
-    db_path: Path = setting(DEFAULT_DB, Var("DAILYDEAL_DB", Path, key="DATABASE"))
+    db_path: Path = setting(DEFAULT_DB, Var("DAILYDEAL_DB", Path))
     days_ahead: int = setting(7, _whole("DAILYDEAL_DAYS_AHEAD", 0))
     #: Explicit secret (text); None means read or create ``secret_file``.
     secret: str | None = setting(None, Var("DAILYDEAL_SECRET", credential=True))
@@ -128,7 +125,7 @@ class Settings:
     jobs: int = setting(1, _whole("DAILYDEAL_JOBS", 1))
     #: The (game, variant) pairs to generate and serve; tests and tools may narrow it.
     games: tuple[tuple[str, str], ...] = setting(
-        DAILY_GAMES, Var("DAILYDEAL_GAMES", lambda text: parse_games(text), key="DAILY_GAMES")
+        DAILY_GAMES, Var("DAILYDEAL_GAMES", lambda text: parse_games(text))
     )
     #: (format, URL) pairs the scheduler posts each newly begun date to.
     webhooks: tuple[tuple[str, str], ...] = setting(
@@ -145,64 +142,62 @@ class Settings:
     )
     #: Absolute base of links (feeds, previews, webhooks); never a request's Host.
     public_url: str | None = setting(
-        None, Var("DAILYDEAL_PUBLIC_URL", lambda text: _public_url(text), key="PUBLIC_URL")
+        None, Var("DAILYDEAL_PUBLIC_URL", lambda text: _public_url(text))
     )
 
-    # --- the web API's own (dailydeal.web; their keys are the Flask config's) ----------
+    # --- the web API's own (dailydeal.web) -------------------------------------------
     verify_rate_limit: str = setting(
-        "60 per minute", _limit("DAILYDEAL_VERIFY_LIMIT", "VERIFY_RATE_LIMIT")
+        "60 per minute", _limit("DAILYDEAL_VERIFY_LIMIT")
     )
     #: A budget of its own: a player's page asks for the state after every click.
     state_rate_limit: str = setting(
-        "600 per minute", _limit("DAILYDEAL_STATE_LIMIT", "STATE_RATE_LIMIT")
+        "600 per minute", _limit("DAILYDEAL_STATE_LIMIT")
     )
     #: flask-limiter's storage; None: ``redis_url`` if set, else ``memory://`` (per worker).
     ratelimit_storage: str | None = setting(
-        None, Var("DAILYDEAL_RATELIMIT_STORAGE", key="RATELIMIT_STORAGE_URI")
+        None, Var("DAILYDEAL_RATELIMIT_STORAGE")
     )
     #: The Redis shared by several API nodes (results, statistics, and the rate limits
     #: unless ``ratelimit_storage`` is set): one setting makes a node a cluster member.
-    redis_url: str | None = setting(None, Var("DAILYDEAL_REDIS_URL", key="REDIS_URL"))
+    redis_url: str | None = setting(None, Var("DAILYDEAL_REDIS_URL"))
     #: Trusted reverse proxies in front (X-Forwarded-For gives the client's address).
-    proxies: int = setting(0, _whole("DAILYDEAL_PROXIES", 0, "PROXY_COUNT"))
+    proxies: int = setting(0, _whole("DAILYDEAL_PROXIES", 0))
     hint_rate_limit: str = setting(
-        "20 per minute", _limit("DAILYDEAL_HINT_LIMIT", "HINT_RATE_LIMIT")
+        "20 per minute", _limit("DAILYDEAL_HINT_LIMIT")
     )
     #: The solver's node budget per hint; None: the game's (dailydeal.hints.MAX_NODES).
     hint_max_nodes: int | None = setting(
-        None, _whole("DAILYDEAL_HINT_MAX_NODES", 0, "HINT_MAX_NODES", optional=True)
+        None, _whole("DAILYDEAL_HINT_MAX_NODES", 0, optional=True)
     )
     #: Seconds, a safety net that answers 503.
     hint_time_limit: float = setting(
-        10.0, Var("DAILYDEAL_HINT_TIME_LIMIT", float, "expected seconds", 0, "HINT_TIME_LIMIT")
+        10.0, Var("DAILYDEAL_HINT_TIME_LIMIT", float, "expected seconds", 0)
     )
     #: Solver processes per worker (dailydeal.solverpool); 0 searches in the worker.
-    hint_processes: int = setting(1, _whole("DAILYDEAL_HINT_PROCESSES", 0, "HINT_PROCESSES"))
+    hint_processes: int = setting(1, _whole("DAILYDEAL_HINT_PROCESSES", 0))
     #: Hints waiting per worker before a 503.
-    hint_queue: int = setting(8, _whole("DAILYDEAL_HINT_QUEUE", 0, "HINT_QUEUE"))
+    hint_queue: int = setting(8, _whole("DAILYDEAL_HINT_QUEUE", 0))
     results_rate_limit: str = setting(
-        "60 per minute", _limit("DAILYDEAL_RESULTS_LIMIT", "RESULTS_RATE_LIMIT")
+        "60 per minute", _limit("DAILYDEAL_RESULTS_LIMIT")
     )
     counted_rate_limit: str = setting(
-        "5 per minute", _limit("DAILYDEAL_COUNTED_LIMIT", "COUNTED_RATE_LIMIT")
+        "5 per minute", _limit("DAILYDEAL_COUNTED_LIMIT")
     )
     plays_rate_limit: str = setting(
-        "3000 per day", _limit("DAILYDEAL_PLAYS_LIMIT", "PLAYS_RATE_LIMIT")
+        "3000 per day", _limit("DAILYDEAL_PLAYS_LIMIT")
     )
     stats_rate_limit: str = setting(
-        "60 per minute", _limit("DAILYDEAL_STATS_LIMIT", "STATS_RATE_LIMIT")
+        "60 per minute", _limit("DAILYDEAL_STATS_LIMIT")
     )
     #: Days after a deal's solution opens that its move lists are kept.
     results_retention_days: float = setting(
         30.0,
-        Var("DAILYDEAL_RESULTS_RETENTION_DAYS", float, "expected days", 0,
-            "RESULTS_RETENTION_DAYS"),
+        Var("DAILYDEAL_RESULTS_RETENTION_DAYS", float, "expected days", 0),
     )
     #: The least play time per move of a counted result (dailydeal.results.plays).
     min_seconds_per_move: float = setting(
         0.5,
-        Var("DAILYDEAL_MIN_SECONDS_PER_MOVE", float, "expected seconds", 0,
-            "MIN_SECONDS_PER_MOVE"),
+        Var("DAILYDEAL_MIN_SECONDS_PER_MOVE", float, "expected seconds", 0),
     )
 
     def __post_init__(self) -> None:
@@ -217,10 +212,7 @@ class Settings:
             # "not >=": NaN is refused too; True is no number of processes
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if not number or not value >= var.low:
-                raise SettingsError(
-                    f"{var.key or name} ({var.name}) must be a number >= {var.low}, "
-                    f"not {value!r}"
-                )
+                raise SettingsError(f"{var.name} must be a number >= {var.low}, not {value!r}")
         if self.redis_url is not None:
             check_redis_url(self.redis_url)
 
@@ -249,20 +241,9 @@ class Settings:
         settings.check_webhooks()
         return settings
 
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> Settings:
-        """Settings from a web app config (``Settings.app_config()``'s keys; others are
-        ignored), else the defaults: ``create_app(test_config)`` checks a test's values."""
-        given = {name: config[var.key] for name, var in variables()
-                 if var.key is not None and var.key in config}
-        return cls(**given)
-
-    def app_config(self) -> dict[str, Any]:
-        """The web app's config of these settings (``dailydeal.web.create_app``)."""
-        out = {var.key: getattr(self, name) for name, var in variables() if var.key}
-        # one setting for a cluster: its Redis also counts the rate limits
-        out["RATELIMIT_STORAGE_URI"] = self.ratelimit_storage or self.redis_url or "memory://"
-        return out
+    def ratelimit_storage_uri(self) -> str:
+        """Where the rate limits count: one setting for a cluster, its Redis counts them too."""
+        return self.ratelimit_storage or self.redis_url or "memory://"
 
     def check_rate_limits(self) -> None:
         """Refuse a rate limit flask-limiter cannot read: it would otherwise fail, or
@@ -279,8 +260,7 @@ class Settings:
                     raise ValueError(text)
             except ValueError:
                 raise SettingsError(
-                    f"{var.key} ({var.name}) must be a rate limit such as '60 per minute', "
-                    f"not {text[:80]!r}"
+                    f"{var.name} must be a rate limit such as '60 per minute', not {text[:80]!r}"
                 ) from None
 
     def check_webhooks(self) -> None:
@@ -331,14 +311,14 @@ def check_redis_url(url: str) -> str:
     """``url`` if it names a Redis and the client is installed, else ``SettingsError``."""
     if not str(url).startswith(("redis://", "rediss://", "unix://")):
         raise SettingsError(
-            "REDIS_URL (DAILYDEAL_REDIS_URL) must be a redis://, rediss:// or unix:// URL, "
+            "DAILYDEAL_REDIS_URL must be a redis://, rediss:// or unix:// URL, "
             f"not {str(url)[:80]!r}"
         )
     try:
         import redis  # noqa: F401
     except ImportError:
         raise SettingsError(
-            "REDIS_URL (DAILYDEAL_REDIS_URL) needs the redis client: "
+            "DAILYDEAL_REDIS_URL needs the redis client: "
             "pip install 'dailydeal[redis]'"
         ) from None
     return url

@@ -143,9 +143,9 @@ def app(db_path: Path, now: dt.datetime) -> Iterator[Flask]:
     app = create_app(
         {
             "TESTING": True,
-            "DATABASE": db_path,
+            "db_path": db_path,
             "NOW": lambda: now,
-            "VERIFY_RATE_LIMIT": "10000 per minute",
+            "verify_rate_limit": "10000 per minute",
         }
     )
     yield app
@@ -196,10 +196,10 @@ def site(
         tmp_path_factory.mktemp("web") / "dailydeal.db",
         deal_rows,
         now,
-        STATE_RATE_LIMIT="100000 per minute",
-        VERIFY_RATE_LIMIT="10000 per minute",
-        HINT_RATE_LIMIT="10000 per minute",
-        RESULTS_RATE_LIMIT="10000 per hour",
+        state_rate_limit="100000 per minute",
+        verify_rate_limit="10000 per minute",
+        hint_rate_limit="10000 per minute",
+        results_rate_limit="10000 per hour",
     ) as url:
         yield url
 

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from dailydeal.config import Settings
 from dailydeal.daily import clock
 from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.rating import TIERS
-from dailydeal.web import config_from_env, create_app
+from dailydeal.web import create_app
 from dailydeal.web.db import forget
 
 API = "/api/v1"
@@ -40,8 +42,8 @@ def test_healthz_and_caching_follow_dailydeal_games(
     db = gaps_only_db(tmp_path / "gaps.db", now, *solved["gaps"])
     monkeypatch.setenv("DAILYDEAL_DB", str(db))
     monkeypatch.setenv("DAILYDEAL_GAMES", "gaps")
-    config: dict[str, Any] = {**config_from_env(), "NOW": lambda: now}
-    assert config["DAILY_GAMES"] == (("gaps", "standard"),)
+    config: dict[str, Any] = {**asdict(Settings.from_env()), "NOW": lambda: now}
+    assert config["games"] == (("gaps", "standard"),)
     app = create_app(config)
     try:
         c = app.test_client()
@@ -55,7 +57,7 @@ def test_healthz_and_caching_follow_dailydeal_games(
         forget(db)
     # without the setting, the same database misses the other games
     monkeypatch.delenv("DAILYDEAL_GAMES")
-    app = create_app({**config_from_env(), "NOW": lambda: now})
+    app = create_app({**asdict(Settings.from_env()), "NOW": lambda: now})
     try:
         health = app.test_client().get(f"{API}/healthz").get_json()
         assert health["status"] == "degraded"

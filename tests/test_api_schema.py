@@ -43,11 +43,11 @@ def app(db_path: Path, clock: Clock) -> Iterator[Flask]:
     app = create_app(
         {
             "TESTING": True,
-            "DATABASE": db_path,
+            "db_path": db_path,
             "NOW": clock,
-            "STATS_RATE_LIMIT": "2 per day",
-            "HINT_RATE_LIMIT": "100 per minute",  # hints and reviews share it
-            "PUBLIC_URL": "https://cards.example/",
+            "stats_rate_limit": "2 per day",
+            "hint_rate_limit": "100 per minute",  # hints and reviews share it
+            "public_url": "https://cards.example/",
         }
     )
     yield app

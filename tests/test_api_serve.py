@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import dailydeal.daily.scheduler  # noqa: F401  (bound to the real fill_days before a test patches it)
 from dailydeal.cli import main
 from dailydeal.cli.web import fill_today_then_stock, todays_range
+from dailydeal.web.extensions import SETTINGS
 
 
 @settings(deadline=None)
@@ -65,7 +66,7 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
         return FakeScheduler()
 
     def fake_serve(make_app: Any, host: str, port: int, **kw: Any) -> None:
-        calls["serve"] = (make_app().config["DATABASE"], host, port, kw)
+        calls["serve"] = (make_app().extensions[SETTINGS].db_path, host, port, kw)
         calls["running_while_serving"] = calls.get("started", 0)
 
     monkeypatch.setattr("dailydeal.daily.generate.fill_days", fake_fill)
@@ -217,7 +218,7 @@ def test_the_first_serve_commits_today_then_the_days_ahead(
     assert ahead, (seen["at start"], seen["after"], seen["report"].summary())
     # every date through today+2 (UTC) is stored, or noted as a tier the budget could not fill
     assert any(seen["after"] >= span(t, 2) for t in (before, seen["now"])), seen["after"]
-    client = create_app({"DATABASE": db, "NOW": lambda: seen["now"] + dt.timedelta(days=3)}
+    client = create_app({"db_path": db, "NOW": lambda: seen["now"] + dt.timedelta(days=3)}
                         ).test_client()
     first, last = min(seen["after"]), max(seen["after"])
     listed = client.get(f"/api/v1/commitments?from={first}&to={last}").get_json()

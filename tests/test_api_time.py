@@ -43,7 +43,7 @@ def test_boundaries_through_the_api(
     future = days["future"]
 
     def get(instant: dt.datetime, url: str) -> Any:
-        app = create_app({"DATABASE": db, "NOW": lambda: instant})
+        app = create_app({"db_path": db, "NOW": lambda: instant})
         return app.test_client().get(url)
 
     begins = clock.begins_at(future)

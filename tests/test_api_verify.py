@@ -189,9 +189,9 @@ def test_verify_is_rate_limited_per_client(
 
     app = create_app(
         {
-            "DATABASE": fill_db(tmp_path / "rl.db"),
+            "db_path": fill_db(tmp_path / "rl.db"),
             "NOW": lambda: now,
-            "VERIFY_RATE_LIMIT": "3 per minute",
+            "verify_rate_limit": "3 per minute",
         }
     )
     client = app.test_client()
@@ -216,10 +216,10 @@ def test_rate_limit_counts_the_forwarded_client_behind_a_proxy(
 
     app = create_app(
         {
-            "DATABASE": fill_db(tmp_path / "px.db"),
+            "db_path": fill_db(tmp_path / "px.db"),
             "NOW": lambda: now,
-            "VERIFY_RATE_LIMIT": "1 per minute",
-            "PROXY_COUNT": 1,
+            "verify_rate_limit": "1 per minute",
+            "proxies": 1,
         }
     )
     client = app.test_client()

@@ -104,6 +104,86 @@ def test_no_module_imports_a_higher_layer() -> None:
     assert not wrong, "imports go one way (lowest layer first):\n" + "\n".join(wrong)
 
 
+def import_graph() -> dict[str, set[str]]:
+    """module -> the dailydeal modules it imports, as its statements name them (every import,
+    inside functions too; ``from pkg import sub`` is ``pkg.sub``, not ``pkg``)."""
+    found = modules()
+    return {name: {m for m in imports(name, path) if m in found and m != name}
+            for name, path in found.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle (``[a, b, ..., a]``) through each group of modules that import each other,
+    directly or through others (the strongly connected components of more than one)."""
+    order: list[str] = []
+    seen: set[str] = set()
+    for start in sorted(graph):  # Kosaraju: finishing order, then the reversed graph
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [(start, iter(sorted(graph[start])))]
+        while stack:
+            node, rest = stack[-1]
+            nxt = next((m for m in rest if m not in seen), None)
+            if nxt is None:
+                order.append(node)
+                stack.pop()
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(sorted(graph[nxt]))))
+    reverse: dict[str, set[str]] = {n: set() for n in graph}
+    for node, targets in graph.items():
+        for target in targets:
+            reverse[target].add(node)
+    out, done = [], set()
+    for root in reversed(order):
+        if root in done:
+            continue
+        group, todo = {root}, [root]
+        while todo:
+            for m in reverse[todo.pop()] - done - group:
+                group.add(m)
+                todo.append(m)
+        done |= group
+        if len(group) > 1:
+            out.append(shortest_cycle(graph, min(group), group))
+    return out
+
+
+def shortest_cycle(graph: dict[str, set[str]], start: str, group: set[str]) -> list[str]:
+    """The shortest path from ``start`` back to itself inside ``group`` (breadth first)."""
+    back: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for target in sorted(graph[node] & group):
+                if target == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(back[path[-1]])
+                    return [*reversed(path), start]
+                if target not in back:
+                    back[target] = node
+                    nxt.append(target)
+        frontier = nxt
+    raise AssertionError(f"no cycle through {start}")
+
+
+def test_no_circle_of_imports() -> None:
+    """No module imports itself through others: a circle has no first module to read,
+    works only in the order of its imports, and is one module in two files."""
+    found = cycles(import_graph())
+    assert not found, "modules that import each other (move the shared piece down):\n" + (
+        "\n".join(" -> ".join(cycle) for cycle in found))
+
+
+def test_the_circle_check_finds_circles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e", "d"}}
+    assert cycles(graph) == [["a", "b", "c", "a"]]
+    assert cycles({"x": {"y"}, "y": {"x"}}) == [["x", "y", "x"]]
+
+
 def test_the_checker_sees_imports_inside_functions(tmp_path: Path) -> None:
     """The arrow that started this test (daily/today.py importing web.clock in a function)
     would be found."""

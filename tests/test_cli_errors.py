@@ -68,10 +68,10 @@ def test_bad_settings(
     "env,words",
     [
         ({"DAILYDEAL_PROXIES": "abc"}, ["DAILYDEAL_PROXIES='abc'", "expected a whole number"]),
-        ({"DAILYDEAL_PROXIES": "-1"}, ["PROXY_COUNT", ">= 0"]),
+        ({"DAILYDEAL_PROXIES": "-1"}, ["DAILYDEAL_PROXIES", ">= 0"]),
         ({"DAILYDEAL_HINT_TIME_LIMIT": "soon"}, ["DAILYDEAL_HINT_TIME_LIMIT='soon'"]),
-        ({"DAILYDEAL_VERIFY_LIMIT": "garbage"}, ["VERIFY_RATE_LIMIT", "'garbage'"]),
-        ({"DAILYDEAL_STATE_LIMIT": "10 per fortnight"}, ["STATE_RATE_LIMIT"]),
+        ({"DAILYDEAL_VERIFY_LIMIT": "garbage"}, ["DAILYDEAL_VERIFY_LIMIT", "'garbage'"]),
+        ({"DAILYDEAL_STATE_LIMIT": "10 per fortnight"}, ["DAILYDEAL_STATE_LIMIT"]),
         ({"DAILYDEAL_RESULTS_LIMIT": "many"}, ["DAILYDEAL_RESULTS_LIMIT", "'many'"]),
         ({"DAILYDEAL_HINT_QUEUE": "-1"}, ["DAILYDEAL_HINT_QUEUE", ">= 0"]),
         ({"DAILYDEAL_REDIS_URL": "localhost:6379"}, ["DAILYDEAL_REDIS_URL", "redis://"]),

@@ -266,7 +266,7 @@ def test_independent_generators_serve_the_same_deals(tmp_path: Path, now: Any) -
     assert all(x["committed_at"] != y["committed_at"] for x, y in zip(when_a, when_b,
                                                                       strict=True))
     clock = dt.datetime.now(dt.UTC) + dt.timedelta(days=3)  # every stored date published
-    node_a, node_b = (create_app({"DATABASE": db, "NOW": lambda: clock}).test_client()
+    node_a, node_b = (create_app({"db_path": db, "NOW": lambda: clock}).test_client()
                       for db in (a, b))
     for row, made in zip(what_a, when_a, strict=True):
         url = f"/api/v1/deals/{row['id']}"
@@ -286,8 +286,8 @@ def test_a_redis_that_does_not_answer_is_a_503_not_a_lost_result(
     from dailydeal.web import create_app
 
     down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
-    app = create_app({"DATABASE": fill_db(tmp_path / "r.db"), "NOW": lambda: now,
-                      "REDIS_URL": down, "RATELIMIT_STORAGE_URI": down})
+    app = create_app({"db_path": fill_db(tmp_path / "r.db"), "NOW": lambda: now,
+                      "redis_url": down, "ratelimit_storage": down})
     client = app.test_client()
     with sqlite3.connect(tmp_path / "r.db") as conn:
         (id_,) = conn.execute("SELECT id FROM deals WHERE date = ? LIMIT 1",
@@ -307,14 +307,14 @@ def test_a_redis_that_does_not_answer_is_a_503_not_a_lost_result(
 def test_a_bad_redis_url_is_refused_before_serving(
     url: str, tmp_path: Path, fill_db: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dailydeal.config import SettingsError
-    from dailydeal.web import config_from_env, create_app
+    from dailydeal.config import Settings, SettingsError
+    from dailydeal.web import create_app
 
-    with pytest.raises(SettingsError, match=r"REDIS_URL \(DAILYDEAL_REDIS_URL\) must be a redis://"):
-        create_app({"DATABASE": fill_db(tmp_path / "u.db"), "REDIS_URL": url})
+    with pytest.raises(SettingsError, match=r"DAILYDEAL_REDIS_URL must be a redis://"):
+        create_app({"db_path": fill_db(tmp_path / "u.db"), "redis_url": url})
     # from the environment, the one setting is also the rate-limit storage
     monkeypatch.setenv("DAILYDEAL_REDIS_URL", "redis://10.0.0.5:6379/0")
     monkeypatch.delenv("DAILYDEAL_RATELIMIT_STORAGE", raising=False)
-    assert config_from_env()["RATELIMIT_STORAGE_URI"] == "redis://10.0.0.5:6379/0"
+    assert Settings.from_env().ratelimit_storage_uri() == "redis://10.0.0.5:6379/0"
     monkeypatch.setenv("DAILYDEAL_RATELIMIT_STORAGE", "memory://")
-    assert config_from_env()["RATELIMIT_STORAGE_URI"] == "memory://"
+    assert Settings.from_env().ratelimit_storage_uri() == "memory://"

@@ -133,24 +133,29 @@ def test_an_empty_variable_is_unset(clean_env: pytest.MonkeyPatch) -> None:
     assert Settings.from_env() == Settings()
 
 
-def test_the_app_config_is_the_settings(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The web reads the same object: its keys round-trip, and one Redis URL also
-    stores the rate limits unless a storage of their own is set."""
+def test_the_app_reads_the_settings(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The web reads the same object, under one name per setting (no copy in the Flask
+    config), and one Redis URL also stores the rate limits unless a storage of their own
+    is set."""
+    from dailydeal.web import create_app
+    from dailydeal.web.extensions import SETTINGS
+
     clean_env.setenv("DAILYDEAL_DB", str(tmp_path / "w.db"))
     clean_env.setenv("DAILYDEAL_HINT_QUEUE", "3")
     clean_env.setenv("DAILYDEAL_STATE_LIMIT", "5 per second")
     clean_env.setenv("DAILYDEAL_REDIS_URL", "redis://10.0.0.5:6379/0")
     settings = Settings.from_env()
-    config = settings.app_config()
-    assert config["DATABASE"] == tmp_path / "w.db"
-    assert (config["HINT_QUEUE"], config["STATE_RATE_LIMIT"]) == (3, "5 per second")
-    assert config["RATELIMIT_STORAGE_URI"] == "redis://10.0.0.5:6379/0"
-    assert Settings.from_config(config) == settings.with_(ratelimit_storage=config[
-        "RATELIMIT_STORAGE_URI"])
+    app = create_app()
+    assert app.extensions[SETTINGS] == settings
+    assert (settings.db_path, settings.hint_queue) == (tmp_path / "w.db", 3)
+    assert settings.state_rate_limit == "5 per second"
+    assert not {"DATABASE", "HINT_QUEUE", "STATE_RATE_LIMIT", "REDIS_URL"} & set(app.config)
+    assert settings.ratelimit_storage_uri() == "redis://10.0.0.5:6379/0"
+    assert app.config["RATELIMIT_STORAGE_URI"] == "redis://10.0.0.5:6379/0"  # flask-limiter's
     clean_env.setenv("DAILYDEAL_RATELIMIT_STORAGE", "memory://")
-    assert Settings.from_env().app_config()["RATELIMIT_STORAGE_URI"] == "memory://"
-    with pytest.raises(SettingsError, match=r"HINT_QUEUE \(DAILYDEAL_HINT_QUEUE\) must be a "):
-        Settings.from_config({"HINT_QUEUE": "8"})  # a test's config is checked too
+    assert Settings.from_env().ratelimit_storage_uri() == "memory://"
+    with pytest.raises(SettingsError, match=r"DAILYDEAL_HINT_QUEUE must be a "):
+        create_app({"db_path": tmp_path / "t.db", "hint_queue": "8"})  # a test's is checked
 
 
 def test_explicit_secret_wins(tmp_path: Path) -> None:
@@ -256,6 +261,7 @@ def test_the_web_app_refuses_a_bad_setting(clean_env: pytest.MonkeyPatch, tmp_pa
     """A worker (gunicorn's ``create_app()``) stops with the one line, as the CLI does;
     a test's config is checked as the environment is."""
     from dailydeal.web import create_app
+    from dailydeal.web.extensions import SETTINGS
 
     clean_env.setenv("DAILYDEAL_DB", str(tmp_path / "w.db"))
     clean_env.setenv("DAILYDEAL_HINT_PROCESSES", "many")
@@ -265,8 +271,9 @@ def test_the_web_app_refuses_a_bad_setting(clean_env: pytest.MonkeyPatch, tmp_pa
     clean_env.setenv("DAILYDEAL_VERIFY_LIMIT", "often")
     with pytest.raises(SettingsError, match="DAILYDEAL_VERIFY_LIMIT"):
         create_app()
-    with pytest.raises(SettingsError, match=r"^HINT_RATE_LIMIT \(DAILYDEAL_HINT_LIMIT\)"):
-        create_app({"DATABASE": tmp_path / "t.db", "HINT_RATE_LIMIT": "often"})
-    app = create_app({"DATABASE": tmp_path / "t.db", "HINT_QUEUE": 2, "TESTING": True})
-    assert app.config["HINT_QUEUE"] == 2 and app.config["TESTING"] is True
-    assert app.config["VERIFY_RATE_LIMIT"] == "60 per minute"  # the environment is not read
+    with pytest.raises(SettingsError, match=r"^DAILYDEAL_HINT_LIMIT must be a rate limit"):
+        create_app({"db_path": tmp_path / "t.db", "hint_rate_limit": "often"})
+    app = create_app({"db_path": tmp_path / "t.db", "hint_queue": 2, "TESTING": True})
+    assert app.extensions[SETTINGS].hint_queue == 2 and app.config["TESTING"] is True
+    # the environment is not read
+    assert app.extensions[SETTINGS].verify_rate_limit == "60 per minute"

@@ -34,6 +34,7 @@ from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.games import new_game
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.web import db as web_db
+from dailydeal.web.extensions import SETTINGS, limiter
 from dailydeal.web.problems import Problem
 
 API = "/api/v1"
@@ -44,7 +45,7 @@ PER_CLIENT = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
 def make_app(db_path: Path, now: dt.datetime, **config: Any) -> Flask:
     from dailydeal.web import create_app
 
-    return create_app({"TESTING": True, "DATABASE": db_path, "NOW": lambda: now, **config})
+    return create_app({"TESTING": True, "db_path": db_path, "NOW": lambda: now, **config})
 
 
 # --- 1. commitments near the end of the calendar; no 'today' offered that is refused --------
@@ -66,7 +67,7 @@ def test_1_commitments_at_the_end_of_the_calendar_are_not_a_500(
 
 # --- 2. Retry-After true and >= 1; the app's own kept; public answers carry none ------------
 def test_2_retry_after_is_at_least_one_and_true(db_path: Path, now: dt.datetime) -> None:
-    app = make_app(db_path, now, VERIFY_RATE_LIMIT="1 per 2 seconds")
+    app = make_app(db_path, now, verify_rate_limit="1 per 2 seconds")
     http = app.test_client()
     url, body = f"{API}/games/gaps/verify", {"seed": 1, "moves": []}
     # A window opened at .9 of a second ends at .9 two seconds later, and flask-limiter's
@@ -87,7 +88,6 @@ def test_2_retry_after_is_at_least_one_and_true(db_path: Path, now: dt.datetime)
 
 def test_2_the_app_s_own_retry_after_is_kept(db_path: Path, now: dt.datetime) -> None:
     app = make_app(db_path, now)
-    limiter = app.extensions["dailydeal_limiter"]
 
     @limiter.limit("20 per hour")
     def busy() -> Any:
@@ -225,7 +225,7 @@ def test_6_results_problems_are_no_store(
     client: FlaskClient, days: dict[str, dt.date], solutions: dict[str, list[str]]
 ) -> None:
     url = f"{API}/deals/{days['today']}-pyramid-easy/results"
-    client.application.config["MIN_SECONDS_PER_MOVE"] = 0  # the app's clock stands still
+    client.application.extensions[SETTINGS].min_seconds_per_move = 0  # the app's clock stands still
     play = client.post(f"{API}/deals/{days['today']}-pyramid-easy/plays").get_json()["play"]
     me = "defect-six-client-0001"
     first = client.post(url, json={"client": me, "moves": solutions["pyramid"], "play": play})
@@ -324,7 +324,7 @@ def test_8_the_player_posts_a_move_list_too_long_for_a_url(
 def test_9_redirects_never_name_the_request_s_host(
     db_path: Path, now: dt.datetime, proxies: int
 ) -> None:
-    http = make_app(db_path, now, PROXY_COUNT=proxies).test_client()
+    http = make_app(db_path, now, proxies=proxies).test_client()
     evil = {"Host": "evil.example", "X-Forwarded-Host": "evil.example",
             "X-Forwarded-Proto": "gopher"}
     for url in (f"{API}", f"{API}/daily/today", f"{API}/daily/today/pyramid?tz=UTC",

@@ -65,7 +65,7 @@ window.addEventListener("message", (e) => window.raw.push({origin: e.origin, dat
 def site(tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]],
          now: dt.datetime) -> Iterator[str]:
     path = tmp_path_factory.mktemp("frame") / "d.db"
-    with serve_deals(path, deal_rows, now, VERIFY_RATE_LIMIT="10000 per minute") as url:
+    with serve_deals(path, deal_rows, now, verify_rate_limit="10000 per minute") as url:
         yield url
 
 

@@ -119,7 +119,7 @@ def test_deal_json_says_when_it_was_committed(
     from dailydeal.web.db import forget
 
     later = now + dt.timedelta(days=3)  # the future date (stored "now") has begun
-    client = create_app({"DATABASE": db_path, "NOW": lambda: later}).test_client()
+    client = create_app({"db_path": db_path, "NOW": lambda: later}).test_client()
     try:
         listed = {c["id"]: c for c in listing(client, days["today"], days["future"])[
             "commitments"]}

@@ -81,7 +81,7 @@ def test_feed_window_moves_with_the_clock(
     db = fill_db(tmp_path / "f.db")
 
     def dates_at(instant: dt.datetime) -> list[str]:
-        app = create_app({"DATABASE": db, "NOW": lambda: instant, "PUBLIC_URL": "https://x.org"})
+        app = create_app({"db_path": db, "NOW": lambda: instant, "public_url": "https://x.org"})
         feed = app.test_client().get("/api/v1/feed.json").get_json()
         assert all(i["id"].startswith("https://x.org/api/v1/") for i in feed["items"])
         assert all(i["url"].startswith("https://x.org/#") for i in feed["items"])
@@ -103,8 +103,8 @@ def test_calendar_is_valid_icalendar_with_play_links(
     import icalendar
 
     app = create_app(
-        {"DATABASE": fill_db(tmp_path / "c.db"), "NOW": lambda: now,
-         "PUBLIC_URL": "https://cards.example"}
+        {"db_path": fill_db(tmp_path / "c.db"), "NOW": lambda: now,
+         "public_url": "https://cards.example"}
     )
     client = app.test_client()
     resp = client.get("/api/v1/calendar.ics")

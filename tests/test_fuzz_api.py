@@ -44,7 +44,7 @@ def fuzz_client(
         insert_deal(db, row)
     db.close()
     app: Flask = create_app(
-        {"DATABASE": path, "NOW": lambda: now, "VERIFY_RATE_LIMIT": "1000000 per minute"}
+        {"db_path": path, "NOW": lambda: now, "verify_rate_limit": "1000000 per minute"}
     )
     yield app.test_client()
     forget(path)

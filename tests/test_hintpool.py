@@ -21,6 +21,7 @@ from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.games import new_game
 from dailydeal.solvers import solve, solve_position
 from dailydeal.verify import verify
+from dailydeal.web.extensions import SETTINGS
 
 API = "/api/v1"
 
@@ -28,8 +29,8 @@ API = "/api/v1"
 def make_app(db: Path, now: dt.datetime, **config: Any) -> Flask:
     from dailydeal.web import create_app
 
-    return create_app({"TESTING": True, "DATABASE": db, "NOW": lambda: now,
-                       "HINT_RATE_LIMIT": "100000 per minute", **config})
+    return create_app({"TESTING": True, "db_path": db, "NOW": lambda: now,
+                       "hint_rate_limit": "100000 per minute", **config})
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,7 @@ def test_a_full_pool_refuses_at_once_with_a_true_retry_after(
 ) -> None:
     # no rate limiter: its own headers would be in the way (flask-limiter wrote its window
     # as Retry-After over every answer of a limited route: issue 25, defect 2)
-    app = make_app(db_path, now, HINT_PROCESSES=0, HINT_QUEUE=1, RATELIMIT_ENABLED=False)
+    app = make_app(db_path, now, hint_processes=0, hint_queue=1, RATELIMIT_ENABLED=False)
     release = threading.Event()
     started = threading.Semaphore(0)
     real = solverpool.run_job
@@ -131,7 +132,7 @@ def test_the_stored_line_answers_as_a_search_would(
     gives (the line is shortest: so is the rest of it); the hint budget's own search (a
     numbered deal's) may find a longer win, never a shorter one."""
     db, id_, seed, line = pyramid_deal
-    client = make_app(db, now, HINT_PROCESSES=0).test_client()
+    client = make_app(db, now, hint_processes=0).test_client()
     for k in range(0, len(line), 3):
         stored = client.get(f"{API}/deals/{id_}/hint", query_string={"moves": " ".join(line[:k])})
         assert stored.status_code == 200
@@ -177,14 +178,14 @@ def test_bodies_are_the_same_on_every_worker(
             moves.append(str(move))
         urls.append({"moves": " ".join(moves)})
         urls.append({"moves": " ".join(moves[:-2]), "from": str(len(moves) - 2)})
-    warm = make_app(db, now, HINT_PROCESSES=0).test_client()
+    warm = make_app(db, now, hint_processes=0).test_client()
     for query in list(urls):  # the warm one is asked the next position along each line too
         first = warm.get(f"{API}/deals/{id_}/hint", query_string=query).get_json()
         if first["move"]:
             moves = [*query["moves"].split(), first["move"]]
             urls.append({"moves": " ".join(moves)})
             warm.get(f"{API}/deals/{id_}/hint", query_string=urls[-1])
-    cold = make_app(db, now, HINT_PROCESSES=1).test_client()
+    cold = make_app(db, now, hint_processes=1).test_client()
     try:
         for query in urls[::-1]:  # the next positions first: the cold one never saw a line
             a = warm.get(f"{API}/deals/{id_}/hint", query_string=query)
@@ -228,7 +229,8 @@ def test_following_hints_with_from_wins(app: Flask, game: str) -> None:
     """Through the route and the solver process: from a random position, ask with ``from``
     (where following began) and play each move given: the deal is won, and each answer is
     the rest of the first one's line."""
-    app.config.update(HINT_RATE_LIMIT="100000 per minute", HINT_PROCESSES=1)
+    app.extensions[SETTINGS].hint_rate_limit = "100000 per minute"
+    app.extensions[SETTINGS].hint_processes = 1
     client = app.test_client()
     rng = random.Random(f"from-{game}")
     won = 0

@@ -22,6 +22,7 @@ from dailydeal.games import Game, new_game
 from dailydeal.solvers import SolveResult, generic, solve
 from dailydeal.solvers.base import Budget
 from dailydeal.verify import verify
+from dailydeal.web.extensions import SETTINGS
 
 API = "/api/v1"
 SECRET = b"hints-test-secret"
@@ -226,8 +227,8 @@ def test_hint_errors(client: FlaskClient, days: dict[str, dt.date], problem: Any
 
 
 def test_hint_clock_is_503(app: Flask, days: dict[str, dt.date], problem: Any) -> None:
-    app.config["HINT_TIME_LIMIT"] = 0.0
-    app.config["HINT_MAX_NODES"] = 10_000_000
+    app.extensions[SETTINGS].hint_time_limit = 0.0
+    app.extensions[SETTINGS].hint_max_nodes = 10_000_000
     client = app.test_client()
     seed = slow_accordion_seed()
     body = problem(client.post(f"{API}/games/accordion/hint", json={"seed": seed}), 503)
@@ -236,7 +237,7 @@ def test_hint_clock_is_503(app: Flask, days: dict[str, dt.date], problem: Any) -
 
 def test_hints_have_their_own_rate_limit(app: Flask, days: dict[str, dt.date],
                                          problem: Any) -> None:
-    app.config["HINT_RATE_LIMIT"] = "2 per minute"
+    app.extensions[SETTINGS].hint_rate_limit = "2 per minute"
     client = app.test_client()
     id_ = today_id(days, "gaps")
     for _ in range(2):

@@ -82,7 +82,7 @@ def test_a_lone_surrogate_in_a_move_is_a_400_not_echoed(
 
 # --- item 4: budget, conditional requests, ASCII input ----------------------------------
 def test_head_on_state_counts_against_the_state_budget(db_path: Path, now: dt.datetime) -> None:
-    app = create_app({"DATABASE": db_path, "NOW": lambda: now, "STATE_RATE_LIMIT": "2 per minute"})
+    app = create_app({"db_path": db_path, "NOW": lambda: now, "state_rate_limit": "2 per minute"})
     try:
         c = app.test_client()
         url = f"{API}/deals/{deal_id(now)}/state?moves=d"
@@ -166,7 +166,7 @@ def _feed_urls(client: FlaskClient, headers: dict[str, str]) -> list[str]:
 def test_feed_links_never_come_from_forwarded_or_host_headers(
     db_path: Path, now: dt.datetime, public: str | None
 ) -> None:
-    config = {"DATABASE": db_path, "NOW": lambda: now, "PROXY_COUNT": 1, "PUBLIC_URL": public}
+    config = {"db_path": db_path, "NOW": lambda: now, "proxies": 1, "public_url": public}
     app = create_app(config)
     try:
         c = app.test_client()
@@ -185,7 +185,7 @@ def test_proxy_count_still_reads_the_client_address_for_the_rate_limit(
     db_path: Path, now: dt.datetime
 ) -> None:
     app = create_app(
-        {"DATABASE": db_path, "NOW": lambda: now, "PROXY_COUNT": 1, "VERIFY_RATE_LIMIT": "1/minute"}
+        {"db_path": db_path, "NOW": lambda: now, "proxies": 1, "verify_rate_limit": "1/minute"}
     )
     try:
         c = app.test_client()

@@ -29,31 +29,36 @@ def test_two_instances_share_one_verify_budget(
     redis_url: str, tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any
 ) -> None:
     db = fill_db(tmp_path / "r.db")
-    config = {"DATABASE": db, "NOW": lambda: now, "VERIFY_RATE_LIMIT": "3 per minute",
-              "RATELIMIT_STORAGE_URI": redis_url}
-    workers = [create_app(dict(config)).test_client() for _ in range(2)]
+    config = {"db_path": db, "NOW": lambda: now, "verify_rate_limit": "3 per minute",
+              "ratelimit_storage": redis_url}
     url = "/api/v1/games/gaps/verify"
-    answers = [workers[i % 2].post(url, json={"seed": 1, "moves": []}) for i in range(3)]
+    # The limiter is one per process (web/extensions.py), as in a worker: each app made
+    # here binds it to a storage of its own, so the instances take turns.
+    first = create_app(dict(config)).test_client()
+    answers = [first.post(url, json={"seed": 1, "moves": []}) for _ in range(3)]
     assert [a.status_code for a in answers] == [200, 200, 200]
-    for client in workers:  # the budget is spent for both, whichever counted
-        body = problem(client.post(url, json={"seed": 1, "moves": []}), 429)
-        assert "3 per 1 minute" in body["detail"]
+    problem(first.post(url, json={"seed": 1, "moves": []}), 429)
+    second = create_app(dict(config)).test_client()  # a fresh connection: the same budget
+    body = problem(second.post(url, json={"seed": 1, "moves": []}), 429)
+    assert "3 per 1 minute" in body["detail"]
     # another client still has its own budget
-    other = workers[1].post(url, json={"seed": 1, "moves": []},
-                            environ_base={"REMOTE_ADDR": "10.9.8.7"})
+    other = second.post(url, json={"seed": 1, "moves": []},
+                        environ_base={"REMOTE_ADDR": "10.9.8.7"})
     assert other.status_code == 200
 
 
 def test_memory_storage_counts_per_instance(
-    tmp_path: Path, fill_db: Any, now: dt.datetime
+    tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any
 ) -> None:
     """What the redis storage is for: in memory, each instance has a budget of its own."""
-    config = {"DATABASE": fill_db(tmp_path / "m.db"), "NOW": lambda: now,
-              "VERIFY_RATE_LIMIT": "1 per minute", "RATELIMIT_STORAGE_URI": "memory://"}
-    workers = [create_app(dict(config)).test_client() for _ in range(2)]
-    codes = [w.post("/api/v1/games/gaps/verify", json={"seed": 1, "moves": []}).status_code
-             for w in workers]
-    assert codes == [200, 200]
+    config = {"db_path": fill_db(tmp_path / "m.db"), "NOW": lambda: now,
+              "verify_rate_limit": "1 per minute", "ratelimit_storage": "memory://"}
+    url = "/api/v1/games/gaps/verify"
+    first = create_app(dict(config)).test_client()
+    assert first.post(url, json={"seed": 1, "moves": []}).status_code == 200
+    problem(first.post(url, json={"seed": 1, "moves": []}), 429)
+    second = create_app(dict(config)).test_client()
+    assert second.post(url, json={"seed": 1, "moves": []}).status_code == 200
 
 
 # --- results, plays and statistics in Redis (issue 25) -----------------------------------
@@ -66,8 +71,8 @@ class Clock:
 
 
 def redis_app(db: Path, url: str, clock: Any) -> Any:
-    return create_app({"DATABASE": db, "NOW": clock, "REDIS_URL": url,
-                       "RATELIMIT_STORAGE_URI": url, "COUNTED_RATE_LIMIT": "1000 per minute"})
+    return create_app({"db_path": db, "NOW": clock, "redis_url": url,
+                       "ratelimit_storage": url, "counted_rate_limit": "1000 per minute"})
 
 
 def begin(client: Any, id_: str) -> str:

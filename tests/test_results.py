@@ -18,11 +18,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from dailydeal import results
+from dailydeal.config import Settings
 from dailydeal.daily import store
 from dailydeal.results import plays, sqlite_store
 from dailydeal.web import create_app
 from dailydeal.web import results as web_results
 from dailydeal.web.db import forget
+from dailydeal.web.extensions import SETTINGS
 
 API = "/api/v1"
 
@@ -47,8 +49,8 @@ def clock(now: dt.datetime) -> Clock:
 
 @pytest.fixture
 def app(db_path: Path, clock: Clock) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "DATABASE": db_path, "NOW": clock,
-                      "COUNTED_RATE_LIMIT": "1000 per minute"})
+    app = create_app({"TESTING": True, "db_path": db_path, "NOW": clock,
+                      "counted_rate_limit": "1000 per minute"})
     yield app
     forget(db_path)
 
@@ -187,11 +189,11 @@ def test_counted_results_have_a_budget_per_address(
     app: Flask, clock: Clock, days: dict[str, dt.date], problem: Any,
     solutions: dict[str, list[str]],
 ) -> None:
-    """A script posting fresh plays is held to COUNTED_RATE_LIMIT per address; a player
+    """A script posting fresh plays is held to counted_rate_limit per address; a player
     refused by it keeps the play and counts on a later post."""
     import time
 
-    app.config["COUNTED_RATE_LIMIT"] = "3 per 2 second"
+    app.extensions[SETTINGS].counted_rate_limit = "3 per 2 second"
     http = app.test_client()
     id_ = today_id(days, "accordion")
     win = solutions["accordion"]
@@ -216,8 +218,9 @@ def test_counted_results_have_a_budget_per_address(
 def test_plays_stats_and_posts_have_budgets_per_address(
     app: Flask, days: dict[str, dt.date], problem: Any,
 ) -> None:
-    app.config.update(PLAYS_RATE_LIMIT="2 per day", STATS_RATE_LIMIT="2 per minute",
-                      RESULTS_RATE_LIMIT="2 per minute")
+    app.extensions[SETTINGS].plays_rate_limit = "2 per day"
+    app.extensions[SETTINGS].stats_rate_limit = "2 per minute"
+    app.extensions[SETTINGS].results_rate_limit = "2 per minute"
     http = app.test_client()
     id_ = today_id(days)
     for _ in range(2):
@@ -356,8 +359,8 @@ def test_old_move_lists_are_dropped_after_the_retention_keeping_the_numbers(
 ) -> None:
     past = today_id(days, "gaps").replace(str(days["today"]), str(days["past"]))
     clock = Clock(dt.datetime.combine(days["past"], dt.time(12), dt.UTC))
-    config = {"DATABASE": db_path, "NOW": clock, "COUNTED_RATE_LIMIT": "1000 per minute",
-              "RESULTS_RETENTION_DAYS": 1.0}
+    config = {"db_path": db_path, "NOW": clock, "counted_rate_limit": "1000 per minute",
+              "results_retention_days": 1.0}
     http = create_app(config).test_client()
     web_results._pruned.clear()
     win = solutions["gaps"]
@@ -438,15 +441,13 @@ def test_a_thousand_players_behind_one_address_can_all_begin_and_count(
     a rush keeps its play (test_counted_results_have_a_budget_per_address)."""
     from limits import parse
 
-    from dailydeal.web import DEFAULTS
-
-    http = create_app({"DATABASE": db_path, "NOW": clock}).test_client()
+    http = create_app({"db_path": db_path, "NOW": clock}).test_client()
     id_ = today_id(days)
     tokens = {begin(http, id_, "192.0.2.44") for _ in range(1000)}
     assert len(tokens) == 1000
-    counted = parse(DEFAULTS["COUNTED_RATE_LIMIT"])
+    counted = parse(Settings().counted_rate_limit)
     per_day = counted.amount * 86400 // counted.get_expiry()
-    assert per_day >= 1000 and parse(DEFAULTS["PLAYS_RATE_LIMIT"]).amount >= 1000
+    assert per_day >= 1000 and parse(Settings().plays_rate_limit).amount >= 1000
     clock.advance(3600)
     for i, token in enumerate(sorted(tokens)[:5]):  # a minute's worth counts at once
         assert post(http, id_, "192.0.2.44", client=f"colleague-{i:010d}",

@@ -20,6 +20,7 @@ from dailydeal import solverpool
 from dailydeal.daily import clock
 from dailydeal.games import new_game
 from dailydeal.web import review as web_review
+from dailydeal.web.extensions import SETTINGS
 
 API = "/api/v1"
 GAMES = ("accordion", "pyramid", "gaps")
@@ -142,7 +143,7 @@ def test_an_unwinnable_deal_was_lost_by_no_move() -> None:
 # --- the routes ----------------------------------------------------------------------------
 @pytest.fixture
 def review_app(app: Flask) -> Flask:
-    app.config["HINT_RATE_LIMIT"] = "1000 per minute"
+    app.extensions[SETTINGS].hint_rate_limit = "1000 per minute"
     return app
 
 
@@ -241,7 +242,7 @@ def test_a_busy_solver_is_a_503_with_retry_after(
         raise solverpool.PoolBusy("9 hints are being computed or waiting here", 7)
 
     monkeypatch.setattr(solverpool.SolverPool, "run", full)
-    review_app.config["HINT_MAX_NODES"] = 2000  # the search at the end: quick, any verdict
+    review_app.extensions[SETTINGS].hint_max_nodes = 2000  # the search at the end: quick
     url = f"{API}/games/gaps/review"
     resp = review_app.test_client().post(url, json={"seed": 77, "moves": []})
     body = problem(resp, 503)
@@ -261,7 +262,7 @@ def test_a_busy_solver_is_a_503_with_retry_after(
 def test_reviews_count_against_the_hint_limit(
     app: Flask, days: dict[str, dt.date], problem: Any, solutions: dict[str, list[str]]
 ) -> None:
-    app.config["HINT_RATE_LIMIT"] = "2 per minute"
+    app.extensions[SETTINGS].hint_rate_limit = "2 per minute"
     client = app.test_client()
     deal = f"{API}/deals/{days['today']}-gaps-easy"
     assert client.post(f"{deal}/hint", json={"moves": []}).status_code == 200

@@ -93,7 +93,7 @@ def test_the_job_fills_the_americas_on_day_one(tmp_path: Path) -> None:
     assert stored, "nothing stored for New York's date"
     assert len(stored) + len(store.unfilled_between(db, new_york, new_york)) == 4
     # what the API serves to New York at that instant is there
-    app = create_app({"DATABASE": settings.db_path, "NOW": lambda: now, "TESTING": True})
+    app = create_app({"db_path": settings.db_path, "NOW": lambda: now, "TESTING": True})
     answer = app.test_client().get("/api/v1/daily/today?tz=America/New_York")
     assert answer.status_code in (200, 302, 303, 307), answer.status_code
     if answer.status_code != 200:

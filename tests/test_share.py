@@ -21,8 +21,8 @@ BASE = "https://cards.example/dd"  # a public URL with a path prefix
 
 @pytest.fixture
 def public(tmp_path: Path, fill_db: Any, now: dt.datetime) -> FlaskClient:
-    app = create_app({"DATABASE": fill_db(tmp_path / "p.db"), "NOW": lambda: now,
-                      "PUBLIC_URL": BASE + "/"})
+    app = create_app({"db_path": fill_db(tmp_path / "p.db"), "NOW": lambda: now,
+                      "public_url": BASE + "/"})
     return app.test_client()
 
 
@@ -253,8 +253,8 @@ def test_an_app_mounted_under_a_prefix(
 ) -> None:
     """Mounted at /dd behind https://cards.example: links carry the mount point once, and
     oEmbed resolves them."""
-    app = create_app({"DATABASE": fill_db(tmp_path / "m.db"), "NOW": lambda: now,
-                      "PUBLIC_URL": "https://cards.example"})
+    app = create_app({"db_path": fill_db(tmp_path / "m.db"), "NOW": lambda: now,
+                      "public_url": "https://cards.example"})
     client = app.test_client()
     mount = {"SCRIPT_NAME": "/dd"}
     id_ = _id(days)

@@ -262,8 +262,8 @@ def stingy_site(
         tmp_path_factory.mktemp("stingy") / "dailydeal.db",
         deal_rows,
         now,
-        STATE_RATE_LIMIT="100000 per minute",
-        HINT_RATE_LIMIT="1 per minute",
+        state_rate_limit="100000 per minute",
+        hint_rate_limit="1 per minute",
     ) as url:
         yield url
 

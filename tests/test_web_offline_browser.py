@@ -61,7 +61,7 @@ def site(
     tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
 ) -> Iterator[str]:
     with serve_deals(tmp_path_factory.mktemp("offline") / "dailydeal.db", deal_rows, now,
-                     STATE_RATE_LIMIT="100000 per minute") as url:
+                     state_rate_limit="100000 per minute") as url:
         yield url
 
 
@@ -159,7 +159,7 @@ def own_site(path: Path, rows: list[dict[str, Any]], now: dt.datetime) -> Iterat
     for row in rows:
         insert_deal(db, row)
     db.close()
-    app = create_app({"DATABASE": path, "NOW": lambda: now})
+    app = create_app({"db_path": path, "NOW": lambda: now})
     try:
         with serve(app) as url:
             yield app, url

@@ -42,7 +42,7 @@ def test_an_empty_archive_says_so(tmp_path: Path, now: dt.datetime) -> None:
 
     db = store.open_db(tmp_path / "one-day.db")
     assert list(store.deals_on(db, now.date())) == []  # a new service's first day
-    app = create_app({"DATABASE": tmp_path / "one-day.db", "NOW": lambda: now})
+    app = create_app({"db_path": tmp_path / "one-day.db", "NOW": lambda: now})
     html = app.test_client().get("/").get_data(as_text=True)
     assert re.search(r'<p class="archive-empty" data-archive-empty>No earlier dates', html)
 
@@ -160,16 +160,17 @@ def test_state_has_its_own_budget_that_fits_a_whole_game(
 ) -> None:
     """Hundreds of state requests (one per click) pass under the default state budget and
     leave the verify budget untouched; past the state budget, a 429 problem."""
-    from dailydeal.web import DEFAULTS, create_app
+    from dailydeal.config import Settings
+    from dailydeal.web import create_app
 
     app: Flask = create_app(
         {
-            "DATABASE": fill_db(tmp_path / "s.db"),
+            "db_path": fill_db(tmp_path / "s.db"),
             "NOW": lambda: now,
-            "VERIFY_RATE_LIMIT": "1 per minute",
+            "verify_rate_limit": "1 per minute",
         }
     )
-    assert DEFAULTS["STATE_RATE_LIMIT"] == "600 per minute"
+    assert Settings().state_rate_limit == "600 per minute"
     client = app.test_client()
     id_ = deal_id(days["today"], "pyramid", "hard")
     moves = solutions["pyramid"]
@@ -181,9 +182,9 @@ def test_state_has_its_own_budget_that_fits_a_whole_game(
     problem(client.post(f"/api/v1/deals/{id_}/verify", json={"moves": moves}), 429)
     small = create_app(
         {
-            "DATABASE": fill_db(tmp_path / "t.db"),
+            "db_path": fill_db(tmp_path / "t.db"),
             "NOW": lambda: now,
-            "STATE_RATE_LIMIT": "2 per minute",
+            "state_rate_limit": "2 per minute",
         }
     ).test_client()
     for _ in range(2):
@@ -193,10 +194,10 @@ def test_state_has_its_own_budget_that_fits_a_whole_game(
 
 
 def test_the_state_limit_is_read_from_the_environment(monkeypatch: Any) -> None:
-    from dailydeal.web import config_from_env
+    from dailydeal.config import Settings
 
     monkeypatch.setenv("DAILYDEAL_STATE_LIMIT", "5 per second")
-    assert config_from_env()["STATE_RATE_LIMIT"] == "5 per second"
+    assert Settings.from_env().state_rate_limit == "5 per second"  # what the routes read
 
 
 def test_templates_and_static_files_ship_with_the_package() -> None:

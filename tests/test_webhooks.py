@@ -104,7 +104,7 @@ def test_each_format_once_with_links_that_work(
     assert headers[webhooks.SIGNATURE] == "sha256=" + mac
     assert abs(int(stamp) - time.time()) < 60
     # every link is a page or answer of the app
-    client = create_app({"DATABASE": db, "NOW": lambda: moment}).test_client()
+    client = create_app({"db_path": db, "NOW": lambda: moment}).test_client()
     for deal in day["deals"][:3]:
         for key in ("play_url", "api_url", "preview_url"):
             path = deal[key].removeprefix("https://cards.example")

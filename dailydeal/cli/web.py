@@ -239,7 +239,7 @@ def serve(
     """
     from dailydeal.config import Settings
     from dailydeal.daily.scheduler import JOB_ID, create_scheduler
-    from dailydeal.web import config_from_env, create_app
+    from dailydeal.web import create_app
     from dailydeal.web.server import serve as run_server
 
     if not logging.getLogger().handlers:
@@ -253,11 +253,7 @@ def serve(
     settings = Settings.from_env(db_path)
     if jobs is not None:
         settings = dataclasses.replace(settings, jobs=jobs)
-    config: dict[str, Any] = {
-        **config_from_env(),
-        "DATABASE": settings.db_path,
-        "DAILY_GAMES": settings.games,
-    }
+    config: dict[str, Any] = dataclasses.asdict(settings)  # create_app's settings
     create_app(config)  # fail here, once and before filling, on a bad setting
     older = set(multiprocessing.active_children())
     filler = None

@@ -21,7 +21,9 @@ from dailydeal.games import GAMES, Game, default_variant, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import seed_text
 from dailydeal.verify import replay
+from dailydeal.web import schema
 from dailydeal.web.db import get_db
+from dailydeal.web.extensions import limit
 from dailydeal.web.gameinfo import RULES
 from dailydeal.web.http import (
     IMMUTABLE,
@@ -38,15 +40,28 @@ from dailydeal.web.http import (
     parse_seed,
     published_date,
     published_row,
-    read_body,
+)
+from dailydeal.web.operations import (
+    CACHED,
+    DATE,
+    GAME,
+    ID,
+    MOVES,
+    NOT_MODIFIED,
+    SEED,
+    TIER,
+    TODAY,
+    TZ,
+    VARIANT,
+    operation,
 )
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("api", __name__)
+VERDICT = "The verdict, also for illegal moves"
+E429 = "Too many verify (or state) requests from this client: Retry-After says when"
 
-VERIFY_ENDPOINTS = ("api.verify_daily", "api.verify_numbered")
-# a player's page asks for the state after every click: its own, larger budget (see __init__)
-STATE_ENDPOINTS = ("api.state", "api.state_numbered")
+# a player's page asks for the state after every click: its own, larger budget than verify's
 
 
 # --- helpers of this blueprint ---------------------------------------------------------
@@ -105,11 +120,15 @@ def game_summary(name: str) -> dict[str, Any]:
 
 
 @bp.get("/games")
+@operation("GET", "Games, variants, tiers and links to the rules", answer=schema.GameList,
+           answer_text="Games")
 def games() -> Response:
     return json_response({"games": [game_summary(g) for g in GAMES]}, "public, max-age=3600")
 
 
 @bp.get("/games/<game>")
+@operation("GET", "One game and a summary of its rules and notation", answer=schema.GameRules,
+           answer_text="Game", params=(GAME,), problems=(404,))
 def game(game: str) -> Response:
     check_game(game)
     return json_response(
@@ -118,6 +137,9 @@ def game(game: str) -> Response:
 
 
 @bp.get("/games/<game>/deals/<seed>")
+@operation("GET", "A numbered deal, dealt on the fly (never stored)", answer=schema.NumberedDeal,
+           answer_text="Deal", params=(GAME, SEED, VARIANT), problems=(400, 404),
+           responses={"200": {"headers": CACHED}, **NOT_MODIFIED})
 def numbered_deal(game: str, seed: str) -> Response:
     """Any seed of any variant, dealt on the fly: the same cards forever."""
     check_game(game)
@@ -143,27 +165,41 @@ def numbered_deal(game: str, seed: str) -> Response:
 
 
 @bp.post("/games/<game>/verify")
-def verify_numbered(game: str) -> Response:
+@limit("verify")
+@operation("POST", "Verify moves on a numbered or explicit deal", body=schema.NumberedVerifyBody,
+           answer=schema.Verdict, answer_text=VERDICT, params=(GAME,),
+           problems={404: "", 429: E429})
+def verify_numbered(game: str, body: schema.NumberedVerifyBody) -> Response:
     """Body ``{"seed": N | "cards": ..., "variant": ..., "moves": ...}`` -> verdict."""
-    position, moves = numbered_position(game)
+    position, moves = numbered_position(game, body)
     out = {"game": position.name, "variant": position.variant, "seed": seed_text(position.seed)}
     out.update(replay(position, moves).to_json())
     return json_response(out, NO_STORE)
 
 
 @bp.post("/games/<game>/state")
-def state_numbered(game: str) -> Response:
+@limit("state")
+@operation("POST", "The position after moves on a numbered or explicit deal",
+           body=schema.NumberedStateBody, answer=schema.State, answer_text="Position",
+           params=(GAME,), problems={404: "", 429: E429})
+def state_numbered(game: str, body: schema.NumberedStateBody) -> Response:
     """The position after the moves of a numbered-deal body (thin clients)."""
-    position, moves = numbered_position(game, required=False)
+    position, moves = numbered_position(game, body)
     return json_response(state_json(position, moves), NO_STORE)
 
 
 # --- daily -------------------------------------------------------------------------------
-def _today_redirect(rest: str) -> Response:
+def _today() -> dt.date:
+    """Today in the request's ``tz``; a ``tz`` that is no zone is a 400 whatever the date
+    asked (only ``today`` reads it, but the document says what a ``tz`` is)."""
     try:
-        day = clock.today_in(request.args.get("tz"), now())
+        return clock.today_in(request.args.get("tz"), now())
     except ValueError as exc:
         raise Problem(400, str(exc)) from None
+
+
+def _today_redirect(rest: str) -> Response:
+    day = _today()
     target = url_for("api.daily", date=day.isoformat()) + rest
     if "variant" in request.args:  # the only query the dated URL reads
         target += "?" + urlencode({"variant": request.args["variant"]})
@@ -173,9 +209,12 @@ def _today_redirect(rest: str) -> Response:
 
 
 @bp.get("/daily/<date>")
+@operation("GET", "Every deal of a date", answer=schema.DealList, answer_text="Deals",
+           params=(DATE, TZ), problems=(400, 404), responses={**TODAY, **NOT_MODIFIED})
 def daily(date: str) -> Response:
     if date == "today":
         return _today_redirect("")
+    _today()  # a bad tz
     day = published_date(date)
     rows = store.deals_on(get_db(), day)
     if not rows:
@@ -185,10 +224,14 @@ def daily(date: str) -> Response:
 
 
 @bp.get("/daily/<date>/<game>")
+@operation("GET", "The four tiers of one game on a date", answer=schema.DealList,
+           answer_text="Deals", params=(DATE, GAME, TZ), problems=(400, 404),
+           responses={**TODAY, **NOT_MODIFIED})
 def daily_game(date: str, game: str) -> Response:
     if date == "today":
         check_game(game)
         return _today_redirect(f"/{game}")
+    _today()  # a bad tz
     day = published_date(date)
     check_game(game)
     rows = store.deals_on(get_db(), day, game)
@@ -202,11 +245,15 @@ def daily_game(date: str, game: str) -> Response:
 
 
 @bp.get("/daily/<date>/<game>/<tier>")
+@operation("GET", "One daily deal", answer=schema.Deal, answer_text="Deal",
+           params=(DATE, GAME, TIER, TZ, VARIANT), problems=(400, 404),
+           responses={"200": {"headers": CACHED}, **TODAY, **NOT_MODIFIED})
 def daily_deal(date: str, game: str, tier: str) -> Response:
     if date == "today":
         check_game(game)
         check_tier(tier)
         return _today_redirect(f"/{game}/{tier}")
+    _today()  # a bad tz
     day = published_date(date)
     check_game(game)
     check_tier(tier)
@@ -229,21 +276,30 @@ def daily_deal(date: str, game: str, tier: str) -> Response:
 
 # --- one deal ----------------------------------------------------------------------------
 @bp.get("/deals/<id_>")
+@operation("GET", "One daily deal by id", answer=schema.Deal, answer_text="Deal", params=(ID,),
+           problems=(404,), responses={"200": {"headers": CACHED}, **NOT_MODIFIED})
 def deal(id_: str) -> Response:
     # a stored row stays published once it is: published_row runs on the first request only
     return immutable_response(("deal", id_), lambda: deal_object(published_row(id_)))
 
 
 @bp.post("/deals/<id_>/verify")
-def verify_daily(id_: str) -> Response:
+@limit("verify")
+@operation("POST", "Verify a solution of a daily deal (rate limited per client)",
+           body=schema.MovesBody, text=True, answer=schema.Verdict, answer_text=VERDICT,
+           params=(ID,), problems={404: "", 429: E429})
+def verify_daily(id_: str, body: schema.MovesBody) -> Response:
     """Body ``{"moves": [...]}`` or the moves as text/plain -> verdict (200 even if illegal)."""
     row = published_row(id_)
-    moves = move_list(read_body())
+    moves = body.moves
     position = new_game(row["game"], row["seed"], row["variant"])
     return json_response({"deal": id_, **replay(position, moves).to_json()}, NO_STORE)
 
 
 @bp.get("/deals/<id_>/solution")
+@operation("GET", "The stored solution, once the date is over everywhere",
+           answer=schema.Solution, answer_text="Solution", params=(ID,),
+           problems={403: "Not yet: `opens_at` says when", 404: ""}, responses=NOT_MODIFIED)
 def solution(id_: str) -> Response:
     row = published_row(id_)
     day = dt.date.fromisoformat(row["date"])
@@ -272,22 +328,22 @@ def solution(id_: str) -> Response:
     )
 
 
-def deal_position(id_: str) -> tuple[Game[Any], list[str]]:
-    """The published deal ``id_`` dealt afresh, and the moves of the request: ``?moves=``
-    on a GET (a shareable, cacheable URL), a body like verify's on a POST."""
-    row = published_row(id_)
-    if request.method == "POST":
-        moves = move_list(read_body(), required=False)
-    else:
-        moves = move_list({"moves": request.args.get("moves", "")})
-    return new_game(row["game"], row["seed"], row["variant"]), moves
-
-
 @bp.route("/deals/<id_>/state", methods=["GET", "POST"])
-def state(id_: str) -> Response:
+@limit("state")
+@operation("GET", "The position after a move list (thin clients)", answer=schema.State,
+           answer_text="Position", params=(ID, MOVES), problems={400: "", 404: "", 429: E429},
+           responses=NOT_MODIFIED)
+@operation("POST", "The position after a move list (thin clients)", body=schema.StateBody,
+           text=True, answer=schema.State, answer_text="Position", params=(ID,),
+           problems={404: "", 429: E429})
+def state(id_: str, body: schema.StateBody | None = None) -> Response:
     """The position after a move list (``?moves=`` or a body like verify's): for clients
     that do not implement the rules. An illegal move stops the replay and is reported."""
-    position, moves = deal_position(id_)
+    row = published_row(id_)
+    # ?moves= on a GET (a shareable, cacheable URL)
+    moves = body.moves if body is not None else move_list(
+        {"moves": request.args.get("moves", "")})
+    position = new_game(row["game"], row["seed"], row["variant"])
     out = {"deal": id_, **state_json(position, moves)}
     return json_response(out, "public, max-age=86400" if request.method == "GET" else NO_STORE)
 
@@ -306,6 +362,8 @@ def state_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
 
 # --- service -----------------------------------------------------------------------------
 @bp.get("/")
+@operation("GET", "Where to start: links to games, today, feeds, this document",
+           answer=schema.Index, answer_text="Links")
 def index() -> Response:
     """Where to start: links to the games, today's deals, the feeds and the description."""
     return json_response(
@@ -327,6 +385,9 @@ def index() -> Response:
 
 
 @bp.get("/healthz")
+@operation("GET", "Health: the database answers; dates of today missing, if any",
+           answer=schema.Health, answer_text="Health",
+           problems={503: "Database unavailable"})
 def healthz() -> Response:
     """Liveness and readiness: the database answers and today's deals are there."""
     current = now()
@@ -350,9 +411,10 @@ def healthz() -> Response:
 
 
 @bp.get("/openapi.json")
+@operation("GET", "This document", answer_text="OpenAPI 3.1",
+           media={"application/json": {"type": "object"}})
 def openapi_json() -> Response:
-    from dailydeal.web.openapi import document
+    from dailydeal.web.openapi import document  # pydantic's schema writer: when asked
 
-    return json_response(
-        document(int(current_app.config["MAX_CONTENT_LENGTH"])), "public, max-age=3600"
-    )
+    return json_response(document(current_app._get_current_object()),  # type: ignore
+                         "public, max-age=3600")

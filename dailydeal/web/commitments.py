@@ -9,21 +9,33 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import Blueprint, Flask, Response, request, url_for
+from flask import Blueprint, Response, request, url_for
 
 from dailydeal.daily import clock, fairness, store
+from dailydeal.web import schema
 from dailydeal.web.db import get_db
 from dailydeal.web.http import json_response, now, parse_date
+from dailydeal.web.operations import CALENDAR_DATE, NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("commitments", __name__)
 
 MAX_DAYS = 62  # dates per request
 DEFAULT_DAYS = 14
+OPTIONAL_DATE = {"anyOf": [CALENDAR_DATE, {"const": ""}]}  # "": the default
 CACHE = "public, max-age=300"  # new deals are committed to as they are generated
 
 
 @bp.get("/commitments")
+@operation(
+    "GET", "SHA-256 commitments of stored deals, future dates included",
+    params=(param("from", "First date (default, or empty: today, earliest zone)",
+                  OPTIONAL_DATE, "query"),
+            param("to", f"Last date (default, or empty: from + {DEFAULT_DAYS - 1} days; at "
+                  f"most {MAX_DAYS} dates)", OPTIONAL_DATE, "query")),
+    answer=schema.Commitments, answer_text="Commitments", problems=(400,),
+    responses=NOT_MODIFIED,
+)
 def commitments() -> Response:
     start = _date_arg("from") or clock.earliest_today(now())
     # the calendar ends at 9999-12-31: a default range near it stops there
@@ -58,7 +70,3 @@ def _date_arg(name: str) -> dt.date | None:
         # not parse_date's words: they offer 'today', which this list does not take
         detail = f"'{name}' is a date of the calendar, YYYY-MM-DD, not {text[:40]!r}"
         raise Problem(400, detail) from None
-
-
-def register(app: Flask) -> None:
-    app.register_blueprint(bp, url_prefix="/api/v1")

@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 import sqlite_utils
-from flask import current_app
 
 from dailydeal.daily.store import open_db
+from dailydeal.web.extensions import settings
 
 _local = threading.local()
 
@@ -40,7 +40,7 @@ def prepare(path: str | Path, attempts: int = 5) -> None:
 
 def get_db() -> sqlite_utils.Database:
     """The connection of this thread to the app's database."""
-    path = str(current_app.config["DATABASE"])
+    path = str(settings().db_path)
     cache: dict[str, sqlite_utils.Database] = getattr(_local, "dbs", None) or {}
     _local.dbs = cache
     db = cache.get(path)

@@ -23,7 +23,9 @@ from dailydeal import __version__
 from dailydeal.daily import clock, store
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
+from dailydeal.web.extensions import settings
 from dailydeal.web.http import now
+from dailydeal.web.operations import NOT_MODIFIED, operation
 
 bp = Blueprint("feeds", __name__)
 
@@ -33,16 +35,15 @@ TITLE = "dailydeal: daily solitaire challenges"
 
 
 def _base() -> str:
-    """The prefix of links: ``PUBLIC_URL`` if set, else none (links relative to the feed).
+    """The prefix of links: ``public_url`` if set, else none (links relative to the feed).
     Never the request's Host or X-Forwarded-Host: a client sets those, and a feed is
     cached and served to everyone."""
-    public = current_app.config.get("PUBLIC_URL")
-    return (public or "").rstrip("/")
+    return (settings().public_url or "").rstrip("/")
 
 
 def _atom_id(url: str) -> str:
     """An atom:id, which must be an absolute IRI (RFC 4287): the link itself when
-    ``PUBLIC_URL`` makes it absolute, else a URN of its path."""
+    ``public_url`` makes it absolute, else a URN of its path."""
     return url if "://" in url else "urn:dailydeal:" + url.lstrip("/")
 
 
@@ -124,6 +125,8 @@ def _etagged(body: str, mimetype: str) -> Response:
 
 
 @bp.get("/feed.json")
+@operation("GET", "JSON Feed 1.1 of the last 30 days", answer_text="Feed",
+           media={"application/feed+json": {"type": "object"}}, responses=NOT_MODIFIED)
 def feed_json() -> Response:
     base = _base()
     items = feed_items()
@@ -155,6 +158,8 @@ def feed_json() -> Response:
 
 
 @bp.get("/feed.atom")
+@operation("GET", "Atom feed of the last 30 days", answer_text="Feed",
+           media={"application/atom+xml": {"type": "string"}}, responses=NOT_MODIFIED)
 def feed_atom() -> Response:
     base = _base()
     items = feed_items()
@@ -199,6 +204,9 @@ def feed_atom() -> Response:
 
 # --- iCalendar (RFC 5545) ----------------------------------------------------------------
 @bp.get("/calendar.ics")
+@operation("GET", "iCalendar (RFC 5545): an all-day event per date, last 30 days",
+           answer_text="The calendar", media={"text/calendar": {"type": "string"}},
+           responses=NOT_MODIFIED)
 def calendar() -> Response:
     """One all-day event per published date of the window, with the play page of each deal.
     Only dates that have begun somewhere are listed: a calendar must not announce a deal

@@ -8,7 +8,7 @@ without a search; any other is searched in this worker's solver processes
 worker. A full queue, a failed solver process and a search stopped by the wall-clock
 safety net are a 503 with ``Retry-After`` (``busy``, the one place it is set), never a
 different answer. An illegal move in the list is a 422 (there is no position to hint
-from). Hints have their own per-client rate limit (``HINT_RATE_LIMIT``).
+from). Hints have their own per-client rate limit (``hint_rate_limit``).
 
 The body is a function of the deal, the moves, ``from`` and the budget alone: the same on
 every worker and node, whatever each answered before (``dailydeal.hints``).
@@ -16,35 +16,44 @@ every worker and node, whatever each answered before (``dailydeal.hints``).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Response, current_app, request
 
 from dailydeal.games import Game, new_game, spec_of
 from dailydeal.games.spec import EVERY, PROVED
 from dailydeal.hints import line_hint
 from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
 from dailydeal.verify import replay
-from dailydeal.web import plays
+from dailydeal.web import plays, schema
+from dailydeal.web.extensions import limit, settings
 from dailydeal.web.http import (
     NO_STORE,
     json_response,
-    move_list,
     numbered_position,
     published_row,
-    read_body,
+    read_model,
 )
+from dailydeal.web.operations import GAME, ID, MOVES, NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("hints", __name__)
+F = TypeVar("F", bound=Callable[..., Any])
 
-ENDPOINTS = ("hints.deal_hint", "hints.numbered_hint")
 GET_CACHE = "public, max-age=3600"  # a hint of a position is the same tomorrow
 #: A hint asked with a play token counts for that play: a shared cache that answered it
 #: again would give hints the play never paid for.
 PLAY_CACHE = "private, no-store"
 POOL = "dailydeal_solverpool"  # app.extensions key
+PROBLEMS = {
+    400: "", 404: "", 422: "",
+    429: "Too many requests of this kind from this client (a limit of its own)",
+    503: "The solver is busy (its queue is full) or its safety net stopped it: try again "
+    "after `Retry-After` seconds",
+}
 
 
 @dataclass
@@ -53,41 +62,35 @@ class HintRequest:
 
     position: Game[Any]  # the deal's start; the moves are not played yet
     moves: list[str]
-    payload: dict[str, Any]  # the body's fields (GET: the query's), for other readers
+    play: Any = None  # a play token: the hint counts for that play
     line: list[str] | None = None  # a daily deal's stored winning line
     line_shortest: bool = False
     follow_from: int | None = None  # "from": the move where the player began following
 
 
-def read_hint_request(id_: str | None = None, game: str | None = None) -> HintRequest:
-    """The deal, moves and options of a hint request: a daily deal ``id_`` (``?moves=&from=``
-    on a GET, a state body on a POST) or a numbered deal of ``game`` (a numbered state
-    body). Fields it does not know (``play``, ...) are left in ``payload``, not refused."""
+def read_hint_request(
+    body: schema.HintBody | schema.NumberedHintBody | None,
+    id_: str | None = None,
+    game: str | None = None,
+) -> HintRequest:
+    """The deal, moves and options of a hint request: a daily deal ``id_`` (its query on a
+    GET, read by ``HintBody`` as a body would be; a ``HintBody`` on a POST) or a numbered
+    deal of ``game`` (a ``NumberedHintBody``). ``?play=`` counts on any request."""
     if id_ is not None:
         row = published_row(id_)
-        payload = read_body() if request.method == "POST" else request.args.to_dict()
-        moves = move_list(payload, required=False)
+        if body is None:
+            # a query's texts: "" is no value, numbers are read from their digits
+            query = {k: v for k, v in request.args.items() if v != "" or k == "moves"}
+            body = read_model(schema.HintBody, query, strict=False)
         position = new_game(row["game"], row["seed"], row["variant"])
-        out = HintRequest(position, moves, payload, list(row["solution"]),
-                          stored_shortest(row))
+        out = HintRequest(position, body.moves, request.args.get("play", body.play),
+                          list(row["solution"]), stored_shortest(row))
     else:
-        assert game is not None
-        position, moves = numbered_position(game, required=False)
-        payload = read_body(allow_text=False)  # read again: kept by http._raw_body
-        out = HintRequest(position, moves, payload)
-    out.follow_from = follow_from(payload.get("from"))
+        assert game is not None and isinstance(body, schema.NumberedHintBody)
+        position, moves = numbered_position(game, body)
+        out = HintRequest(position, moves)
+    out.follow_from = body.from_
     return out
-
-
-def follow_from(value: Any) -> int | None:
-    """``from``: a move count (an integer, or its decimal text in a query), or absent."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999_999:
-        return value
-    raise Problem(400, f"'from' is a move count (an integer >= 0), not {str(value)[:20]!r}")
 
 
 def stored_shortest(row: dict[str, Any]) -> bool:
@@ -104,20 +107,24 @@ def solvers() -> SolverPool:
     extensions = current_app.extensions
     found: SolverPool | None = extensions.get(POOL)
     if found is None:
-        config = current_app.config
-        found = extensions[POOL] = SolverPool(
-            int(config["HINT_PROCESSES"]), int(config["HINT_QUEUE"])
-        )
+        found = extensions[POOL] = SolverPool(settings().hint_processes, settings().hint_queue)
     return found
 
 
-def admit() -> None:
-    """Refuse at once when the pool is full, before the request is read (a numbered hint
-    always needs a search): a flood of refusals must cost little."""
-    try:
-        solvers().check()
-    except PoolBusy as exc:
-        raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
+def admitted(view: F) -> F:
+    """Refuse at once when the pool is full, before the body is read (put it above
+    ``@operation``; a numbered hint always needs a search): a flood of refusals must cost
+    little."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            solvers().check()
+        except PoolBusy as exc:
+            raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
 
 
 def busy(detail: str, retry_after: int) -> Problem:
@@ -138,10 +145,10 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
             "a hint needs a legal move list",
             error=asdict(error),
         )
-    config = current_app.config
+    config = settings()
     if req.line is not None:  # no search, no queue: a replay of the stored line, here
         known = line_hint(position, req.line, req.line_shortest,
-                          max_nodes=config["HINT_MAX_NODES"])
+                          max_nodes=config.hint_max_nodes)
         if known is not None:
             return {"moves_played": len(position.move_stack), **known.to_json()}
     job = HintJob(
@@ -150,8 +157,8 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
         seed=position.seed,
         cards=None if position.seed is not None else position.cards,
         moves=tuple(req.moves),  # replayed there as here
-        max_nodes=config["HINT_MAX_NODES"],  # None: the game's default budget
-        time_limit=config["HINT_TIME_LIMIT"],
+        max_nodes=config.hint_max_nodes,  # None: the game's default budget
+        time_limit=config.hint_time_limit,
         line=None if req.line is None else tuple(req.line),
         line_shortest=req.line_shortest,
         follow_from=req.follow_from,
@@ -167,10 +174,25 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
 
 
 @bp.route("/deals/<id_>/hint", methods=["GET", "POST"])
-def deal_hint(id_: str) -> Response:
+@limit("hint")
+@operation(
+    "GET", "Verdict and next move of a winning line after `moves` (cacheable)",
+    params=(ID, MOVES,
+            param("from", "Moves after which the player began following hints: the rest of "
+                  "that hint's line (empty: none)",
+                  {"anyOf": [{"type": "integer", "minimum": 0, "maximum": schema.MAX_FROM},
+                             {"const": ""}]}, "query"),
+            param("play", "A play token: the hint counts for that play (results)",
+                  {"type": "string"}, "query")),
+    answer=schema.Hint, answer_text="The hint", problems=PROBLEMS, responses=NOT_MODIFIED,
+)
+@operation("POST", "Verdict and next move of a winning line after the moves",
+           body=schema.HintBody, text=True, answer=schema.Hint, answer_text="The hint",
+           params=(ID,), problems=PROBLEMS)
+def deal_hint(id_: str, body: schema.HintBody | None = None) -> Response:
     """The hint after a move list of a daily deal (``?moves=`` or a body like state's)."""
-    req = read_hint_request(id_=id_)
-    play = plays.hint_play(id_)  # a forged play token is refused before any search
+    req = read_hint_request(body, id_=id_)
+    play = plays.hint_play(id_, req.play)  # a forged token is refused before any search
     out = {"deal": id_, **hint_json(req)}
     plays.note_hint(id_, play)  # the hint counts for the play whose token came with it
     if request.method != "GET":
@@ -179,21 +201,15 @@ def deal_hint(id_: str) -> Response:
 
 
 @bp.post("/games/<game>/hint")
-def numbered_hint(game: str) -> Response:
+@limit("hint")
+@admitted
+@operation("POST", "A hint on a numbered or explicit deal (a state body)",
+           body=schema.NumberedHintBody, answer=schema.Hint, answer_text="The hint",
+           params=(GAME,), problems=PROBLEMS)
+def numbered_hint(game: str, body: schema.NumberedHintBody) -> Response:
     """The hint after the moves of a numbered-deal body (``seed`` or ``cards``)."""
-    admit()
-    req = read_hint_request(game=game)
+    req = read_hint_request(body, game=game)
     seed = None if req.position.seed is None else str(req.position.seed)  # JSON: decimal
     out = {"game": req.position.name, "variant": req.position.variant, "seed": seed}
     out.update(hint_json(req))
     return json_response(out, NO_STORE)
-
-
-def register(app: Flask, limiter: Any, exempt: Any) -> None:
-    """Mount the routes under /api/v1 with their own per-client limit."""
-    app.register_blueprint(bp, url_prefix="/api/v1")
-    limit = limiter.shared_limit(
-        lambda: str(current_app.config["HINT_RATE_LIMIT"]), scope="hint", exempt_when=exempt
-    )
-    for endpoint in ENDPOINTS:
-        app.view_functions[endpoint] = limit(app.view_functions[endpoint])

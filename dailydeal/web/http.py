@@ -25,6 +25,7 @@ from dailydeal.verify import MAX_MOVES
 from dailydeal.web import schema
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
+from dailydeal.web.extensions import settings
 from dailydeal.web.problems import Problem
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -119,8 +120,8 @@ def published_row(id_: str) -> dict[str, Any]:
 
 def daily_games() -> tuple[tuple[str, str], ...]:
     """The (game, variant) pairs dealt every day: ``DAILYDEAL_GAMES``, as the pipeline
-    reads it (``Settings.games``, in the app config as ``DAILY_GAMES``)."""
-    return tuple(current_app.config["DAILY_GAMES"])
+    reads it (``Settings.games``)."""
+    return tuple(settings().games)
 
 
 # --- request bodies ----------------------------------------------------------------------
@@ -198,11 +199,12 @@ def check_text(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def read_model(model: type[M], payload: dict[str, Any]) -> M:
+def read_model(model: type[M], payload: dict[str, Any], strict: bool | None = None) -> M:
     """``payload`` validated as ``model`` (web/schema.py), else a 400 that words the first
-    refusal; a bad move list's problem also says how many moves are accepted."""
+    refusal; a bad move list's problem also says how many moves are accepted. ``strict``
+    False reads a query's texts as numbers where the model wants one."""
     try:
-        return model.model_validate(payload)
+        return model.model_validate(payload, strict=strict)
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         detail = schema.reason(model, error)
@@ -218,11 +220,11 @@ def move_list(payload: dict[str, Any], required: bool = True) -> list[str]:
     return read_model(schema.StateBody, payload).moves
 
 
-def numbered_position(game: str, required: bool = True) -> tuple[Game[Any], list[str]]:
+def numbered_position(
+    game: str, body: schema.NumberedStateBody
+) -> tuple[Game[Any], list[str]]:
     """The deal and moves of a numbered-deal body: ``{"seed" | "cards", "variant", "moves"}``."""
     check_game(game)
-    model = schema.NumberedVerifyBody if required else schema.NumberedStateBody
-    body = read_model(model, read_body(allow_text=False))
     # a string as answers send it (JavaScript cannot hold 64 bits)
     seed = parse_seed(body.seed) if isinstance(body.seed, str) else body.seed
     try:

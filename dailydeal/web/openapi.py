@@ -1,107 +1,34 @@
 """The OpenAPI 3.1 document of ``/api/v1`` (served at ``/api/v1/openapi.json``).
 
 The schemas are generated from the models of web/schema.py (pydantic: JSON Schema 2020-12,
-which OpenAPI 3.1 uses as it is); this module says which operation takes and answers which
-model, with what parameters and problems. tests/test_api_openapi.py checks that every route
-and method of the app appears here, tests/test_api_schema.py that live answers of every
-operation match the document. Built once per process (``document`` is cached).
+which OpenAPI 3.1 uses as it is), and the paths from the operations declared on the routes
+(``@operation``, web/operations.py): which model each takes and answers, its parameters and
+problems. tests/test_api_openapi.py checks that every route and method of the app appears
+here, tests/test_api_schema.py that live answers of every operation match the document.
+Built once per app (``document``).
 """
 
 from __future__ import annotations
 
-import functools
+import re
 from typing import Any
 
+from flask import Flask
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, models_json_schema
 
 from dailydeal import __version__
-from dailydeal.games import GAMES
-from dailydeal.rating import TIERS
 from dailydeal.verify import MAX_MOVES
+from dailydeal.web.operations import PROBLEMS, REF, Operation, operations_of
 from dailydeal.web.schema import ANSWERS, BODIES
 
-REF = "#/components/schemas/"
+PREFIX = "/api/v1"
+KEY = "dailydeal_openapi"  # app.extensions key
+TEXT_MOVES = {"type": "string", "description": "Moves in the notation, space separated"}
 
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": REF + name}
-
-
-def _problem(desc: str) -> dict[str, Any]:
-    return {
-        "description": desc,
-        "content": {"application/problem+json": {"schema": _ref("Problem")}},
-    }
-
-
-def _json(desc: str, schema: dict[str, Any], mime: str = "application/json") -> dict[str, Any]:
-    return {"description": desc, "content": {mime: {"schema": schema}}}
-
-
-def _param(name: str, desc: str, schema: dict[str, Any], where: str = "path") -> dict[str, Any]:
-    return {
-        "name": name,
-        "in": where,
-        "required": where == "path",
-        "description": desc,
-        "schema": schema,
-    }
-
-
-DATE = _param(
-    "date",
-    "YYYY-MM-DD, or `today` (a 302 to the dated URL; see `tz`)",
-    {"type": "string", "pattern": r"^(\d{4}-\d{2}-\d{2}|today)$"},
-)
-GAME = _param("game", "A game", {"type": "string", "enum": list(GAMES)})
-TIER = _param("tier", "A difficulty tier", {"type": "string", "enum": list(TIERS)})
-ID = _param("id", "A deal id such as 2026-12-01-pyramid-hard", {"type": "string"})
-SEED = _param("seed", "Deal number 0..2**64-1", {"type": "string", "pattern": "^[0-9]{1,20}$"})
-TZ = _param(
-    "tz",
-    "With `today`: an IANA time zone or a UTC offset (+05:30); default UTC",
-    {"type": "string"},
-    "query",
-)
-VARIANT = _param(
-    "variant", "A variant of the game (default: its default)", {"type": "string"}, "query"
-)
-
-TODAY = {
-    **_json("`today`: to the dated URL (Location)", _ref("TodayRedirect")),
-    "headers": {"Location": {"schema": {"type": "string"}, "description": "The dated URL"}},
-}
-E400 = _problem("Malformed request (bad date, seed, body or move list)")
-E404 = _problem("Unknown game, tier or id, or a date not yet begun anywhere on Earth")
-E408 = _problem("The body did not arrive in full in time (short of its Content-Length)")
-E413 = _problem("Body over the limit (see info.description)")
-E415 = _problem("Body neither application/json nor text/plain")
-E429 = _problem("Too many verify (or state) requests from this client: Retry-After says when")
-CACHED = {
-    "ETag": {"schema": {"type": "string"}, "description": "Strong validator"},
-    "Cache-Control": {"schema": {"type": "string"}},
-}
-
-MOVES_BODY = {
-    "required": True,
-    "content": {
-        "application/json": {"schema": _ref("MovesBody")},
-        "text/plain": {
-            "schema": {"type": "string", "description": "Moves in the notation, space separated"}
-        },
-    },
-}
-
-STATE_BODY = {
-    "required": True,
-    "content": {
-        "application/json": {"schema": _ref("StateBody")},
-        "text/plain": {
-            "schema": {"type": "string", "description": "Moves in the notation, space separated"}
-        },
-    },
-}
 
 
 class _Generator(GenerateJsonSchema):
@@ -121,21 +48,16 @@ def schemas() -> dict[str, Any]:
     return dict(top["$defs"])
 
 
-@functools.cache
-def document(max_body: int) -> dict[str, Any]:
-    """The OpenAPI document; ``max_body`` is the app's MAX_CONTENT_LENGTH."""
-    from dailydeal.web.review import review_paths
-    from dailydeal.web.share_openapi import share_paths  # oEmbed, previews, calendar
+def document(app: Flask) -> dict[str, Any]:
+    """The OpenAPI document of ``app`` (built at its first request, then kept)."""
+    found: dict[str, Any] | None = app.extensions.get(KEY)
+    if found is None:
+        found = app.extensions[KEY] = build(app)
+    return found
 
-    verify_responses = {
-        "200": _json("The verdict, also for illegal moves", _ref("Verdict")),
-        "400": E400,
-        "404": E404,
-        "408": E408,
-        "413": E413,
-        "415": E415,
-        "429": E429,
-    }
+
+def build(app: Flask) -> dict[str, Any]:
+    max_body = int(app.config["MAX_CONTENT_LENGTH"])
     return {
         "openapi": "3.1.0",
         "info": {
@@ -148,333 +70,47 @@ def document(max_body: int) -> dict[str, Any]:
                 f"{MAX_MOVES} moves. Errors are RFC 9457 application/problem+json."
             ),
         },
-        "servers": [{"url": "/api/v1"}],
-        "paths": {
-            "/": {
-                "get": {
-                    "summary": "Where to start: links to games, today, feeds, this document",
-                    "responses": {"200": _json("Links", _ref("Index"))},
-                }
-            },
-            "/games": {
-                "get": {
-                    "summary": "Games, variants, tiers and links to the rules",
-                    "responses": {"200": _json("Games", _ref("GameList"))},
-                }
-            },
-            "/games/{game}": {
-                "get": {
-                    "summary": "One game and a summary of its rules and notation",
-                    "parameters": [GAME],
-                    "responses": {"200": _json("Game", _ref("GameRules")), "404": E404},
-                }
-            },
-            "/games/{game}/deals/{seed}": {
-                "get": {
-                    "summary": "A numbered deal, dealt on the fly (never stored)",
-                    "parameters": [GAME, SEED, VARIANT],
-                    "responses": {
-                        "200": {**_json("Deal", _ref("NumberedDeal")), "headers": CACHED},
-                        "304": {"description": "Not modified"},
-                        "400": E400,
-                        "404": E404,
-                    },
-                }
-            },
-            "/games/{game}/verify": {
-                "post": {
-                    "summary": "Verify moves on a numbered or explicit deal",
-                    "parameters": [GAME],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": _ref("NumberedVerifyBody")}},
-                    },
-                    "responses": verify_responses,
-                }
-            },
-            "/games/{game}/state": {
-                "post": {
-                    "summary": "The position after moves on a numbered or explicit deal",
-                    "parameters": [GAME],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": _ref("NumberedStateBody")}},
-                    },
-                    "responses": {
-                        "200": _json("Position", _ref("State")),
-                        "400": E400,
-                        "404": E404,
-                        "413": E413,
-                        "415": E415,
-                        "429": E429,
-                    },
-                }
-            },
-            "/daily/{date}": {
-                "get": {
-                    "summary": "Every deal of a date",
-                    "parameters": [DATE, TZ],
-                    "responses": {
-                        "200": _json("Deals", _ref("DealList")),
-                        "302": TODAY,
-                        "304": {"description": "Not modified"},
-                        "400": E400,
-                        "404": E404,
-                    },
-                }
-            },
-            "/daily/{date}/{game}": {
-                "get": {
-                    "summary": "The four tiers of one game on a date",
-                    "parameters": [DATE, GAME, TZ],
-                    "responses": {
-                        "200": _json("Deals", _ref("DealList")),
-                        "302": TODAY,
-                        "304": {"description": "Not modified"},
-                        "400": E400,
-                        "404": E404,
-                    },
-                }
-            },
-            "/daily/{date}/{game}/{tier}": {
-                "get": {
-                    "summary": "One daily deal",
-                    "parameters": [DATE, GAME, TIER, TZ, VARIANT],
-                    "responses": {
-                        "200": {**_json("Deal", _ref("Deal")), "headers": CACHED},
-                        "302": TODAY,
-                        "304": {"description": "Not modified"},
-                        "400": E400,
-                        "404": E404,
-                    },
-                }
-            },
-            "/deals/{id}": {
-                "get": {
-                    "summary": "One daily deal by id",
-                    "parameters": [ID],
-                    "responses": {
-                        "200": {**_json("Deal", _ref("Deal")), "headers": CACHED},
-                        "304": {"description": "Not modified"},
-                        "404": E404,
-                    },
-                }
-            },
-            "/deals/{id}/verify": {
-                "post": {
-                    "summary": "Verify a solution of a daily deal (rate limited per client)",
-                    "parameters": [ID],
-                    "requestBody": MOVES_BODY,
-                    "responses": verify_responses,
-                }
-            },
-            "/deals/{id}/solution": {
-                "get": {
-                    "summary": "The stored solution, once the date is over everywhere",
-                    "parameters": [ID],
-                    "responses": {
-                        "200": _json("Solution", _ref("Solution")),
-                        "304": {"description": "Not modified"},
-                        "403": _problem("Not yet: `opens_at` says when"),
-                        "404": E404,
-                    },
-                }
-            },
-            "/deals/{id}/state": {
-                "get": {
-                    "summary": "The position after a move list (thin clients)",
-                    "parameters": [
-                        ID,
-                        _param("moves", "Moves in the notation", {"type": "string"}, "query"),
-                    ],
-                    "responses": {
-                        "200": _json("Position", _ref("State")),
-                        "304": {"description": "Not modified"},
-                        "400": E400,
-                        "404": E404,
-                        "429": E429,
-                    },
-                },
-                "post": {
-                    "summary": "The position after a move list (thin clients)",
-                    "parameters": [ID],
-                    "requestBody": STATE_BODY,
-                    "responses": {
-                        "200": _json("Position", _ref("State")),
-                        "400": E400,
-                        "404": E404,
-                        "413": E413,
-                        "415": E415,
-                        "429": E429,
-                    },
-                },
-            },
-            **play_paths(),
-            **review_paths(),
-            **share_paths(),
-            "/feed.json": {
-                "get": {
-                    "summary": "JSON Feed 1.1 of the last 30 days",
-                    "responses": {
-                        "200": _json("Feed", {"type": "object"}, "application/feed+json"),
-                        "304": {"description": "Not modified"},
-                    },
-                }
-            },
-            "/feed.atom": {
-                "get": {
-                    "summary": "Atom feed of the last 30 days",
-                    "responses": {
-                        "200": _json("Feed", {"type": "string"}, "application/atom+xml"),
-                        "304": {"description": "Not modified"},
-                    },
-                }
-            },
-            "/openapi.json": {
-                "get": {
-                    "summary": "This document",
-                    "responses": {"200": _json("OpenAPI 3.1", {"type": "object"})},
-                }
-            },
-            "/healthz": {
-                "get": {
-                    "summary": "Health: the database answers; dates of today missing, if any",
-                    "responses": {
-                        "200": _json("Health", _ref("Health")),
-                        "503": _problem("Database unavailable"),
-                    },
-                }
-            },
-        },
+        "servers": [{"url": PREFIX}],
+        "paths": paths(app),
         "components": {"schemas": schemas()},
     }
 
 
-# --- hints, results, commitments (web/hints.py, web/results.py, web/commitments.py) --------
-E422 = _problem("A move of the list is illegal (`error` says which and why)")
-E429_OWN = _problem("Too many requests of this kind from this client (a limit of its own)")
+def paths(app: Flask) -> dict[str, Any]:
+    """Every declared operation under /api/v1, by path (``<id_>`` -> ``{id}``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        if not rule.rule.startswith(PREFIX + "/"):
+            continue
+        path = re.sub(r"<(?:\w+:)?(\w+?)_?>", r"{\1}", rule.rule[len(PREFIX):])
+        for method, op in operations_of(app.view_functions[rule.endpoint]).items():
+            out.setdefault(path, {})[method.lower()] = describe(op)
+    return out
 
 
-def play_paths() -> dict[str, Any]:
-    hint_answers = {
-        "200": _json("The hint", _ref("Hint")),
-        "400": E400,
-        "404": E404,
-        "413": E413,
-        "415": E415,
-        "422": E422,
-        "429": E429_OWN,
-        "503": _problem("The solver is busy (its queue is full) or its safety net stopped it:"
-                        " try again after `Retry-After` seconds"),
-    }
-    return {
-        "/deals/{id}/hint": {
-            "get": {
-                "summary": "Verdict and next move of a winning line after `moves` (cacheable)",
-                "parameters": [
-                    ID,
-                    _param("moves", "Moves in the notation", {"type": "string"}, "query"),
-                    _param("from", "Moves after which the player began following hints: "
-                           "the rest of that hint's line", {"type": "integer", "minimum": 0},
-                           "query"),
-                    _param("play", "A play token: the hint counts for that play (results)",
-                           {"type": "string"}, "query"),
-                ],
-                "responses": {**hint_answers, "304": {"description": "Not modified"}},
-            },
-            "post": {
-                "summary": "Verdict and next move of a winning line after the moves",
-                "parameters": [ID],
-                "requestBody": STATE_BODY,
-                "responses": hint_answers,
-            },
-        },
-        "/games/{game}/hint": {
-            "post": {
-                "summary": "A hint on a numbered or explicit deal (a state body)",
-                "parameters": [GAME],
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": _ref("NumberedStateBody")}},
-                },
-                "responses": hint_answers,
-            }
-        },
-        "/deals/{id}/plays": {
-            "post": {
-                "summary": "Begin a play of a daily deal: a signed, single-use play token",
-                "description": "Its result counts only with this token (see ResultBody); "
-                "hints asked with it (`?play=` or `\"play\"` in a hint body) are counted "
-                "by the server for the play. Nothing is stored until a hint or a result.",
-                "parameters": [ID],
-                "responses": {
-                    "201": _json("A play begun", _ref("Play")),
-                    "403": _problem("Results closed: the solution is published"),
-                    "404": E404,
-                    "429": _problem("More than PLAYS_RATE_LIMIT plays from this address"),
-                    "503": _problem("The results store does not answer (Retry-After)"),
-                },
-            }
-        },
-        "/deals/{id}/results": {
-            "post": {
-                "summary": "Count a verified play of a daily deal, once per client and play",
-                "description": "Counted only with a valid, unused play token of this deal "
-                "issued at least min_seconds_per_move x moves ago. Every refusal is a "
-                "problem with `reason` and `counted: false`.",
-                "parameters": [ID],
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": _ref("ResultBody")}},
-                },
-                "responses": {
-                    "201": _json("Counted", _ref("ResultAnswer")),
-                    "200": _json("The same post again: not counted twice", _ref("ResultAnswer")),
-                    "400": E400,
-                    "403": _problem("Results closed: the solution is published"),
-                    "404": E404,
-                    "409": _problem("reason `client-counted` (this client has another result "
-                                    "for this deal: `result`) or `play-used`"),
-                    "413": E413,
-                    "415": E415,
-                    "422": _problem("reason `no-play`, `bad-play` (not a token of this deal), "
-                                    "`empty` (no move) or `illegal` (`error` says which)"),
-                    "425": _problem("reason `too-fast`: sooner than a person plays; the play "
-                                    "is kept, post again after `retry_after` seconds"),
-                    "429": _problem("reason `counted-limit` (COUNTED_RATE_LIMIT per address: "
-                                    "the play is kept) or RESULTS_RATE_LIMIT posts"),
-                    "503": _problem("The results store does not answer or cannot be written"),
-                },
-            }
-        },
-        "/deals/{id}/stats": {
-            "get": {
-                "summary": "Plays, wins, win rate and winning move counts of a daily deal",
-                "description": "Aggregates kept as results are counted: one read.",
-                "parameters": [ID],
-                "responses": {
-                    "200": _json("Statistics", _ref("Stats")),
-                    "304": {"description": "Not modified"},
-                    "404": E404,
-                    "429": _problem("More than STATS_RATE_LIMIT requests from this address"),
-                    "503": _problem("The results store does not answer (Retry-After)"),
-                },
-            }
-        },
-        "/commitments": {
-            "get": {
-                "summary": "SHA-256 commitments of stored deals, future dates included",
-                "parameters": [
-                    _param("from", "First date (default: today, earliest zone)",
-                           {"type": "string", "format": "date"}, "query"),
-                    _param("to", "Last date (default: from + 13 days; at most 62 dates)",
-                           {"type": "string", "format": "date"}, "query"),
-                ],
-                "responses": {
-                    "200": _json("Commitments", _ref("Commitments")),
-                    "304": {"description": "Not modified"},
-                    "400": E400,
-                },
-            }
-        },
-    }
+def describe(op: Operation) -> dict[str, Any]:
+    """The OpenAPI operation object of one declaration."""
+    out: dict[str, Any] = {"summary": op.summary}
+    if op.description:
+        out["description"] = op.description
+    if op.params:
+        out["parameters"] = list(op.params)
+    if op.body is not None:
+        content: dict[str, Any] = {"application/json": {"schema": _ref(op.body.__name__)}}
+        if op.text:
+            content["text/plain"] = {"schema": TEXT_MOVES}
+        out["requestBody"] = {"required": True, "content": content}
+    media = op.media or ({"application/json": _ref(op.answer.__name__)} if op.answer else {})
+    answer: dict[str, Any] = {"description": op.answer_text or op.summary}
+    if media:
+        answer["content"] = {mime: {"schema": schema} for mime, schema in media.items()}
+    responses: dict[str, Any] = {str(op.status): answer}
+    for status, extra in op.responses.items():
+        responses[status] = {**responses.get(status, {}), **extra}
+    for code, text in sorted(op.problems.items()):
+        responses[str(code)] = {
+            "description": text or PROBLEMS[code],
+            "content": {"application/problem+json": {"schema": _ref("Problem")}},
+        }
+    out["responses"] = responses
+    return out

@@ -3,7 +3,7 @@
 The answer is a signed, single-use token (dailydeal.results.plays) that the result of this
 play must carry to count in the deal's statistics. Issuing one stores nothing (the token
 carries its deal and start, signed), so a flood of plays costs hashes, not rows; the
-per-address budget ``PLAYS_RATE_LIMIT`` (default 3000 per day) lets a thousand players
+per-address budget ``plays_rate_limit`` (default 3000 per day) lets a thousand players
 behind one address (an office, a school, a carrier's NAT) each play a deal or three.
 
 ``hint_play(deal_id)`` before the search and ``note_hint(deal_id, play)`` after it: the
@@ -20,12 +20,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, Response, url_for
 
 from dailydeal.daily import clock
 from dailydeal.results import plays
+from dailydeal.web import schema
+from dailydeal.web.extensions import limit, settings
 from dailydeal.web.http import NO_STORE, json_response, now, published_row
+from dailydeal.web.operations import ID, operation
 from dailydeal.web.results import (
+    CLOSED,
     is_open,
     no_store_refusals,
     open_row,
@@ -40,6 +44,16 @@ bp.after_request(no_store_refusals)
 
 
 @bp.post("/deals/<id_>/plays")
+@limit("plays")
+@operation(
+    "POST", "Begin a play of a daily deal: a signed, single-use play token",
+    description="Its result counts only with this token (see ResultBody); hints asked with "
+    "it (`?play=` or `\"play\"` in a hint body) are counted by the server for the play. "
+    "Nothing is stored until a hint or a result.",
+    answer=schema.Play, answer_text="A play begun", status=201, params=(ID,),
+    problems={403: CLOSED, 404: "", 429: "More than DAILYDEAL_PLAYS_LIMIT plays from this "
+              "address", 503: "The results store does not answer (Retry-After)"},
+)
 def new_play(id_: str) -> Response:
     """201 ``{"deal", "play", "issued", "expires", "min_seconds_per_move", "links"}``."""
     row, current = open_row(id_)
@@ -49,26 +63,15 @@ def new_play(id_: str) -> Response:
         "play": token,
         "issued": clock.iso(dt.datetime.fromtimestamp(play.issued, dt.UTC)),
         "expires": clock.iso(results_close(row)),
-        "min_seconds_per_move": float(current_app.config["MIN_SECONDS_PER_MOVE"]),
+        "min_seconds_per_move": float(settings().min_seconds_per_move),
         "links": {"results": url_for("results.post_result", id_=id_)},
     }
     return json_response(body, NO_STORE, status=201)
 
 
-def _token() -> Any:
-    if "play" in request.args:
-        return request.args["play"]
-    if request.method == "POST" and request.is_json:
-        payload = request.get_json(silent=True)
-        if isinstance(payload, dict):
-            return payload.get("play")
-    return None
-
-
-def hint_play(deal_id: str) -> plays.Play | None:
+def hint_play(deal_id: str, token: Any) -> plays.Play | None:
     """The play whose token the hint request carries (None without one), checked before
     any search: a forged token, or one of another deal, is a 422 that costs a hash."""
-    token = _token()
     if token is None:
         return None
     try:

@@ -12,16 +12,16 @@ counts. Every refusal is a problem whose ``reason`` says why nothing counted:
   not a play), ``illegal`` (a move the rules refuse);
 - 409 ``play-used`` (the token counted a result already) or ``client-counted``;
 - 425 ``too-fast`` (``Retry-After``: the token is kept, the same post later counts);
-- 429 ``counted-limit``: this address counted ``COUNTED_RATE_LIMIT`` results lately (the
+- 429 ``counted-limit``: this address counted ``counted_rate_limit`` results lately (the
   token is kept; post again after ``Retry-After``).
 
 Results are taken while the deal's date lasts somewhere on Earth; once its solution opens
 they are closed (403) and the statistics are final. Budgets per client address (the
-address is never stored): ``RESULTS_RATE_LIMIT`` posts, ``COUNTED_RATE_LIMIT`` counted
-results, ``STATS_RATE_LIMIT`` statistics, in the rate-limit storage (shared by every
+address is never stored): ``results_rate_limit`` posts, ``counted_rate_limit`` counted
+results, ``stats_rate_limit`` statistics, in the rate-limit storage (shared by every
 worker with Redis). Refusals are ``no-store``: they are about one client's post.
 
-Where: the SQLite file by default (one machine); with ``REDIS_URL`` (env
+Where: the SQLite file by default (one machine); with ``redis_url`` (env
 ``DAILYDEAL_REDIS_URL``) in Redis (dailydeal.results.redis_store), so that every API node
 counts the same results. A store that does not answer or cannot be written is a 503 (in
 about half a second for Redis, 1.5 s for a locked SQLite file), never a half-stored
@@ -41,24 +41,21 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Blueprint, Flask, Response, current_app, url_for
+from flask import Blueprint, Response, current_app, url_for
 from flask_limiter.util import get_remote_address
 
 from dailydeal import results
 from dailydeal.daily import clock
 from dailydeal.results import ResultsStore, plays, sqlite_store
+from dailydeal.web import schema
 from dailydeal.web.db import forget, get_db
-from dailydeal.web.http import (
-    NO_STORE,
-    json_response,
-    move_list,
-    now,
-    published_row,
-    read_body,
-)
+from dailydeal.web.extensions import limit, limiter, settings
+from dailydeal.web.http import NO_STORE, json_response, now, published_row
+from dailydeal.web.operations import ID, NOT_MODIFIED, json_answer, operation
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("results", __name__)
+CLOSED = "Results closed: the solution is published"
 log = logging.getLogger(__name__)
 
 OPEN_STATS = "public, max-age=30"  # results still come in
@@ -72,7 +69,7 @@ _prune_lock = threading.Lock()
 # --- the store: SQLite or Redis, every failure a 503 ---------------------------------------
 def shared() -> ResultsStore | None:
     """The app's Redis store (redis_store.RedisStore) when results live in Redis, else None."""
-    url = current_app.config.get("REDIS_URL")
+    url = settings().redis_url
     if not url:
         return None
     store = current_app.extensions.get("dailydeal_results_redis")
@@ -99,7 +96,7 @@ def use_store(fn: Callable[[ResultsStore], T]) -> T:
             return fn(store)
         except results.Unavailable:
             raise unavailable() from None
-    path = current_app.config["DATABASE"]
+    path = settings().db_path
     for attempt in (1, 2):
         try:
             return fn(sqlite_store.SqliteStore(get_db()))
@@ -161,14 +158,14 @@ def refused(status: int, reason: str, detail: str, **extra: Any) -> Problem:
 
 
 def _retention() -> dt.timedelta:
-    return dt.timedelta(days=float(current_app.config["RESULTS_RETENTION_DAYS"]))
+    return dt.timedelta(days=settings().results_retention_days)
 
 
 def _prune(current: dt.datetime) -> None:
     """Drop old move lists and spent plays, at most once per PRUNE_EVERY per process and
     file (SQLite; Redis expires its keys itself). Failures only log: nothing depends on
     it but the file's size."""
-    path = str(current_app.config["DATABASE"])
+    path = str(settings().db_path)
     with _prune_lock:
         if time.monotonic() - _pruned.get(path, -math.inf) < PRUNE_EVERY:
             return
@@ -199,28 +196,7 @@ def no_store_refusals(resp: Response) -> Response:
 bp.after_request(no_store_refusals)
 
 
-def _count(payload: dict[str, Any], name: str, upper: int) -> int | None:
-    value = payload.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= upper:
-        raise Problem(400, f"'{name}' is an integer 0..{upper}, not {str(value)[:40]!r}")
-    return value
-
-
-def _client(payload: dict[str, Any]) -> str:
-    client = payload.get("client")
-    if not isinstance(client, str) or not results.CLIENT_ID.match(client):
-        raise Problem(
-            400,
-            "'client' is the random id this client keeps: 16 to 128 characters of "
-            "A-Z a-z 0-9 _ - (a UUID will do); it is stored only as a salted hash",
-        )
-    return client
-
-
-def _play(id_: str, payload: dict[str, Any]) -> plays.Play:
-    token = payload.get("play")
+def _play(id_: str, token: Any) -> plays.Play:
     if token is None:
         raise refused(422, "no-play", "a result counts only for a play the server saw begin: "
                       f"send the 'play' token of POST /api/v1/deals/{id_}/plays")
@@ -258,16 +234,15 @@ def _existing(id_: str, client: str, moves: list[str], play: plays.Play) -> Resp
 
 
 def _counted_budget() -> None:
-    """Spend one of this address's counted results (``COUNTED_RATE_LIMIT``), else 429 with
+    """Spend one of this address's counted results (``counted_rate_limit``), else 429 with
     Retry-After; the play is not spent. A rate-limit storage that fails is a 503."""
-    limiter = current_app.extensions.get("dailydeal_limiter")
-    if limiter is None or not current_app.config.get("RATELIMIT_ENABLED", True):
+    if not current_app.config["RATELIMIT_ENABLED"]:
         return
     from limits import parse
     from limits.storage import Storage
     from limits.strategies import MovingWindowRateLimiter
 
-    text = str(current_app.config["COUNTED_RATE_LIMIT"])
+    text = settings().counted_rate_limit
     item = parse(text)
     address = get_remote_address()
     try:
@@ -293,14 +268,33 @@ def _counted_budget() -> None:
 
 
 @bp.post("/deals/<id_>/results")
-def post_result(id_: str) -> Response:
+@limit("results")
+@operation(
+    "POST", "Count a verified play of a daily deal, once per client and play",
+    description="Counted only with a valid, unused play token of this deal issued at least "
+    "min_seconds_per_move x moves ago. Every refusal is a problem with `reason` and "
+    "`counted: false`.",
+    body=schema.ResultBody, answer=schema.ResultAnswer, answer_text="Counted", status=201,
+    params=(ID,),
+    responses={"200": json_answer("The same post again: not counted twice", "ResultAnswer")},
+    problems={
+        403: CLOSED, 404: "",
+        409: "reason `client-counted` (this client has another result for this deal: "
+        "`result`) or `play-used`",
+        422: "reason `no-play`, `bad-play` (not a token of this deal), `empty` (no move) "
+        "or `illegal` (`error` says which)",
+        425: "reason `too-fast`: sooner than a person plays; the play is kept, post again "
+        "after `retry_after` seconds",
+        429: "reason `counted-limit` (DAILYDEAL_COUNTED_LIMIT per address: the play is "
+        "kept) or DAILYDEAL_RESULTS_LIMIT posts",
+        503: "The results store does not answer or cannot be written",
+    },
+)
+def post_result(id_: str, body: schema.ResultBody) -> Response:
     """Body ``{"client", "moves", "play", "seconds"}`` -> 201 counted, 200 repeat, 4xx."""
     row, current = open_row(id_)
-    payload = read_body(allow_text=False)
-    client = _client(payload)
-    moves = move_list(payload)
-    reported = _count(payload, "seconds", results.MAX_SECONDS)
-    play = _play(id_, payload)  # before the replay: a forged post costs a hash, not a replay
+    client, moves, reported = body.client, body.moves, body.seconds
+    play = _play(id_, body.play)  # before the replay: a forged post costs a hash, not a replay
     if not moves:
         raise refused(422, "empty", "an empty move list is not a play: nothing was counted "
                       "(give up after a move or more and it counts as a play not won)")
@@ -315,7 +309,7 @@ def post_result(id_: str) -> Response:
         )
     if (answer := _existing(id_, client, moves, play)) is not None:
         return answer
-    per_move = float(current_app.config["MIN_SECONDS_PER_MOVE"])
+    per_move = float(settings().min_seconds_per_move)
     need = plays.min_seconds(len(moves), per_move)  # the moves sent: what the person played
     if elapsed < need:
         wait = need - elapsed
@@ -347,6 +341,12 @@ def post_result(id_: str) -> Response:
 
 
 @bp.get("/deals/<id_>/stats")
+@limit("stats")
+@operation("GET", "Plays, wins, win rate and winning move counts of a daily deal",
+           description="Aggregates kept as results are counted: one read.",
+           answer=schema.Stats, answer_text="Statistics", params=(ID,), responses=NOT_MODIFIED,
+           problems={404: "", 429: "More than DAILYDEAL_STATS_LIMIT requests from this address",
+                     503: "The results store does not answer (Retry-After)"})
 def stats(id_: str) -> Response:
     """Plays, wins, win rate, winning move counts, best count and the solver's length:
     the deal's aggregates (one read, whatever the number of results)."""
@@ -360,20 +360,3 @@ def stats(id_: str) -> Response:
         "final": final,
     }
     return json_response(out, FINAL_STATS if final else OPEN_STATS)
-
-
-def register(app: Flask, limiter: Any, exempt: Any) -> None:
-    """Mount the routes under /api/v1, each with its own per-address limit."""
-    from dailydeal.web import plays as play_routes
-
-    app.register_blueprint(bp, url_prefix="/api/v1")
-    app.register_blueprint(play_routes.bp, url_prefix="/api/v1")
-    for endpoint, key, scope in (
-        ("results.post_result", "RESULTS_RATE_LIMIT", "results"),
-        ("results.stats", "STATS_RATE_LIMIT", "stats"),
-        ("plays.new_play", "PLAYS_RATE_LIMIT", "plays"),
-    ):
-        limit = limiter.limit(
-            lambda key=key: str(current_app.config[key]), scope=scope, exempt_when=exempt
-        )
-        app.view_functions[endpoint] = limit(app.view_functions[endpoint])

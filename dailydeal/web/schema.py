@@ -17,13 +17,21 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from dailydeal.games import GAMES
 from dailydeal.rating import TIERS
+from dailydeal.results import CLIENT_ID, MAX_SECONDS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.verify import MAX_MOVES, split_moves
+from dailydeal.verify import MAX_MOVES, MAX_MOVES_TEXT, split_moves
 
 #: A seed in an answer: a decimal string, since a 64-bit integer does not fit a JavaScript
 #: number (12135775398892334671 would read as 12135775398892335000).
@@ -39,10 +47,13 @@ TierName = Annotated[str, Field(json_schema_extra={"enum": list(TIERS)})]
 Links = dict[str, str]
 GameState = Literal["won", "lost", "in progress"]
 
+MAX_FROM = 999_999  # a move count of a hint's ``from``
 _MOVES_SCHEMA = {
     "oneOf": [
-        {"type": "array", "items": {"type": "string", "maxLength": 16}, "maxItems": MAX_MOVES},
-        {"type": "string", "description": "Moves in the notation, space or comma separated"},
+        {"type": "array", "items": {"type": "string"}, "maxItems": MAX_MOVES},
+        # a text that begins with "[" is read as a JSON list (verify.split_moves)
+        {"type": "string", "maxLength": MAX_MOVES_TEXT, "pattern": r"^(?!\s*\[)",
+         "description": "Moves in the notation, space or comma separated"},
     ]
 }
 #: A move list as sent: a JSON list of moves or a text in the notation, validated (and
@@ -68,6 +79,16 @@ class Body(BaseModel):
     # Built at the first body it reads: building every model at import cost some 0.3 s of
     # CPU on each start (measured: docs/architecture.md, The API's schema layer).
     model_config = ConfigDict(strict=True, extra="ignore", defer_build=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers(cls, data: Any) -> Any:
+        """A JSON number with no fraction (``3.0``) is the integer JSON Schema says it is
+        (strict mode alone would refuse it; ``true`` and ``"3"`` stay refused)."""
+        if not isinstance(data, dict):
+            return data
+        return {k: int(v) if isinstance(v, float) and v.is_integer() else v
+                for k, v in data.items()}
 
 
 # --- problems ----------------------------------------------------------------------------
@@ -135,8 +156,22 @@ class StateBody(Body):
 _SeedIn = Annotated[int, Field(ge=0, le=MAX_SEED)] | SeedText
 
 
+def _one_of(schema: dict[str, Any], *names: str, **extra: Any) -> None:
+    """Exactly one of the properties ``names``, none of them null (absent is no value);
+    ``extra``: more members of the schema."""
+    schema.update(extra)
+    for name in names:
+        prop = schema["properties"][name]
+        prop["anyOf"] = [s for s in prop["anyOf"] if s.get("type") != "null"]
+        prop.pop("default", None)
+    schema["oneOf"] = [{"required": [name]} for name in names]
+
+
 class NumberedStateBody(Body):
     """A deal by number or by its cards (exactly one of ``seed`` and ``cards``)."""
+
+    # exactly one of the two, neither null: the schema says what _one_deal checks
+    model_config = ConfigDict(json_schema_extra=lambda schema: _one_of(schema, "seed", "cards"))
 
     seed: _SeedIn | None = Field(
         None,
@@ -149,7 +184,8 @@ class NumberedStateBody(Body):
 
     @model_validator(mode="after")
     def _one_deal(self) -> NumberedStateBody:
-        if (self.seed is None) == (self.cards is None):
+        given = {"seed", "cards"} & self.model_fields_set
+        if (self.seed is None) == (self.cards is None) or len(given) != 1:
             raise PydanticCustomError(
                 "one_deal", "give exactly one of 'seed' (an integer) and 'cards' (the 52 cards)"
             )
@@ -159,31 +195,58 @@ class NumberedStateBody(Body):
 class NumberedVerifyBody(NumberedStateBody):
     """A deal by number or by its cards (exactly one of ``seed`` and ``cards``), and moves."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"seed": "42", "moves": "8>7 7>6"},
-                {"cards": "AS 2S 3S ...", "variant": "standard", "moves": []},
-            ]
-        }
-    )
+    model_config = ConfigDict(json_schema_extra=lambda schema: _one_of(
+        schema, "seed", "cards", examples=[
+            {"seed": "42", "moves": "8>7 7>6"},
+            {"cards": "AS 2S 3S ...", "variant": "standard", "moves": []},
+        ]))
 
     moves: Moves
+
+
+#: A play token (POST /deals/{id}/plays). Any JSON value is taken here: the route reads the
+#: token and answers 422 ``bad-play`` for one that is not (web/results.py).
+PlayToken = Annotated[
+    Any,
+    WithJsonSchema({"type": "string", "description": "The token of POST /deals/{id}/plays"}),
+]
 
 
 class ResultBody(Body):
-    """A finished play of a daily deal, counted with its play token."""
+    """A finished play of a daily deal, counted with its play token (without one: 422)."""
 
     client: str = Field(
-        pattern="^[A-Za-z0-9_-]{16,128}$",
-        description="A random id the client keeps; stored only hashed",
+        pattern=CLIENT_ID.pattern,
+        description="the random id this client keeps: 16 to 128 characters of "
+        "A-Z a-z 0-9 _ - (a UUID will do); it is stored only as a salted hash",
     )
     moves: Moves
-    play: str = Field(description="The token of POST /deals/{id}/plays")
+    play: PlayToken = None
     seconds: int | None = Field(
-        None, ge=0, description="The time the client measured, stored as reported"
+        None, ge=0, le=MAX_SECONDS,
+        description=f"an integer 0..{MAX_SECONDS}: the play time the client measured, "
+        "stored as reported",
     )
-    hints: int | None = Field(None, description="Ignored: the server counts hints")
+    hints: Any = Field(None, description="Ignored: the server counts hints")
+
+
+class _HintFields(Body):
+    """What a hint request adds to a state body."""
+
+    from_: int | None = Field(
+        None, alias="from", ge=0, le=MAX_FROM,
+        description="a move count (an integer >= 0): where the player began following "
+        "hints, for the rest of that hint's line",
+    )
+    play: PlayToken = None
+
+
+class HintBody(StateBody, _HintFields):
+    """A move list, possibly empty, and the options of a hint (``from``, ``play``)."""
+
+
+class NumberedHintBody(NumberedStateBody, _HintFields):
+    """A deal by number or by its cards, a move list, and ``from``."""
 
 
 def reason(model: type[BaseModel], error: Any) -> str:
@@ -192,7 +255,7 @@ def reason(model: type[BaseModel], error: Any) -> str:
     if not loc:  # the whole body (exactly one of seed and cards)
         return str(error["msg"])
     name = str(loc[0])
-    field = model.model_fields.get(name)
+    field = next((f for key, f in model.model_fields.items() if name in (key, f.alias)), None)
     wanted = field.description if field is not None and field.description else "valid"
     if error["type"] == "missing":
         return f"the body has no {name!r}: {wanted}"
@@ -545,7 +608,8 @@ class OEmbed(Answer):
 
 #: The request bodies (validation schemas) and answers of the document.
 BODIES: tuple[type[BaseModel], ...] = (
-    MovesBody, StateBody, NumberedStateBody, NumberedVerifyBody, ResultBody,
+    MovesBody, StateBody, NumberedStateBody, NumberedVerifyBody, ResultBody, HintBody,
+    NumberedHintBody,
 )
 ANSWERS: tuple[type[BaseModel], ...] = (
     Problem, Index, GameList, GameRules, NumberedDeal, Deal, DealList, TodayRedirect, Solution,

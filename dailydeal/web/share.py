@@ -33,9 +33,11 @@ from werkzeug.routing import RequestRedirect
 
 from dailydeal.games import get_game
 from dailydeal.memo import Memo
-from dailydeal.web import preview
+from dailydeal.web import preview, schema
 from dailydeal.web.conditional import conditional
+from dailydeal.web.extensions import settings
 from dailydeal.web.http import IMMUTABLE, json_response, parse_seed, published_row
+from dailydeal.web.operations import ID, NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
 
 bp = Blueprint("share", __name__)
@@ -51,11 +53,12 @@ EMBED_WIDTH, EMBED_HEIGHT = 900, 720  # the iframe of an oEmbed answer, before m
 OEMBED_CACHE = "public, max-age=3600"
 PREVIEW_CACHE = "public, max-age=86400"  # a picture URL without the current ?v=
 OEMBED_TYPE = "application/json+oembed"
+SIZE = {"type": "integer", "minimum": 1, "maximum": 10**12 - 1}  # maxwidth, maxheight: 12 digits
 
 
 def public_base() -> str:
     """``DAILYDEAL_PUBLIC_URL`` without its trailing slash, or "" (links stay relative)."""
-    return str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+    return (settings().public_url or "").rstrip("/")
 
 
 def preview_url(id_: str) -> str:
@@ -63,6 +66,13 @@ def preview_url(id_: str) -> str:
 
 
 @bp.get("/deals/<id_>/preview.png")
+@operation(
+    "GET", "A 1200x630 PNG of a published deal's layout (link previews)",
+    params=(ID, param("v", "The drawing's version: with the current one the answer is "
+                      "immutable", {"type": "string"}, "query")),
+    answer_text="The picture", media={"image/png": {"type": "string", "format": "binary"}},
+    problems=(404,), responses=NOT_MODIFIED,
+)
 def preview_png(id_: str) -> Response:
     row = published_row(id_)  # a future or unknown deal: 404, before anything is drawn
     etag = f"preview-{preview.VERSION}-{row['id']}"
@@ -136,6 +146,21 @@ def _endpoint(path: str) -> tuple[str, dict[str, Any]]:
 
 
 @bp.get("/oembed")
+@operation(
+    "GET", "oEmbed of a play page: an iframe of the embed page and a thumbnail",
+    params=(
+        param("url", "A play or embed page of this service: a path, or an absolute URL "
+              f"under DAILYDEAL_PUBLIC_URL (at most {MAX_URL} printable ASCII characters)",
+              {"type": "string", "pattern": "^[!-~]+$", "maxLength": MAX_URL}, "query",
+              required=True),
+        param("maxwidth", "Largest width of the iframe (pixels)", SIZE, "query"),
+        param("maxheight", "Largest height of the iframe (pixels)", SIZE, "query"),
+        param("format", "Only `json`", {"type": "string", "enum": ["json"]}, "query"),
+    ),
+    answer=schema.OEmbed, answer_text="The oEmbed answer", responses=NOT_MODIFIED,
+    problems={400: "", 404: "Not a page of this service, or a deal not published",
+              501: "A format other than json"},
+)
 def oembed() -> Response:
     fmt = request.args.get("format", "json")
     if fmt != "json":
@@ -252,7 +277,7 @@ def share_tags() -> dict[str, Any]:
         ("name", "twitter:title", title),
         ("name", "twitter:description", description),
     ]
-    if image and base:  # crawlers need an absolute picture URL: only with PUBLIC_URL
+    if image and base:  # crawlers need an absolute picture URL: only with public_url
         meta += [
             ("property", "og:image", base + image),
             ("property", "og:image:type", "image/png"),

@@ -101,7 +101,7 @@ def serve_deals(
     try:
         # The clock is frozen, so a play lasts 0 s: no minimum time per move for results
         # (tests/test_results.py checks that minimum)
-        settings = {"DATABASE": path, "NOW": lambda: now, "MIN_SECONDS_PER_MOVE": 0, **config}
+        settings = {"db_path": path, "NOW": lambda: now, "min_seconds_per_move": 0, **config}
         with serve(create_app(settings)) as url:
             yield url
     finally:

@@ -1,0 +1,114 @@
+"""The app's extensions, made once at module level and bound to an app by ``init_app`` (as
+flaskr does): the instance's ``Settings`` and the per-client rate limiter.
+
+The routes read a setting as ``settings().verify_rate_limit``: the ``Settings`` object the
+app was made with (``dailydeal.config``, one name per setting), never a copy in the Flask
+config. They take a rate limit with a decorator of ``limiter`` (``@limit("verify")``...),
+applied where the route is defined; the limit's text is read from the settings at each
+request, so every app has its own.
+
+flask-limiter keeps one storage per ``Limiter``: an app made later in the same process
+(tests) counts in its own storage from then on, as each worker process has its own. The
+``X-RateLimit-*`` and ``Retry-After`` headers are written here (``rate_limit_headers``).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from flask import Flask, Response, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+from dailydeal.config import Settings
+
+log = logging.getLogger(__name__)
+
+F = TypeVar("F", bound=Callable[..., Any])
+SETTINGS = "dailydeal_settings"  # app.extensions key
+RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
+limiter = Limiter(
+    get_remote_address,
+    headers_enabled=False,  # rate_limit_headers below: true, and never on public answers
+    swallow_errors=True,  # a storage outage (redis down) must not fail verification
+    in_memory_fallback_enabled=True,
+)
+
+
+def init_app(app: Flask, settings: Settings) -> None:
+    """Bind the settings and the limiter to ``app`` (its storage: ``ratelimit_storage``,
+    else ``redis_url``, else memory)."""
+    app.extensions[SETTINGS] = settings
+    uri = settings.ratelimit_storage_uri()
+    app.config["RATELIMIT_STORAGE_URI"] = uri
+    # a hung Redis costs a request half a second, then the in-memory fallback counts
+    app.config["RATELIMIT_STORAGE_OPTIONS"] = _storage_options(uri)
+    limiter.init_app(app)
+    app.after_request(rate_limit_headers)
+
+
+def settings() -> Settings:
+    """The settings of the current app: the one place the routes read them."""
+    found: Settings = current_app.extensions[SETTINGS]
+    return found
+
+
+def limit(scope: str) -> Callable[[F], F]:
+    """The per-client rate limit ``<scope>_rate_limit`` of the settings on a route, shared
+    by every route decorated with the same scope (verify and state have two routes each).
+    HEAD replays the moves (or solves) as GET does: only preflights are free."""
+    attribute = f"{scope}_rate_limit"
+    decorator = limiter.shared_limit(
+        lambda: str(getattr(settings(), attribute)), scope=scope, exempt_when=_preflight
+    )
+    return cast(Callable[[F], F], decorator)
+
+
+def _preflight() -> bool:
+    return request.method == "OPTIONS"
+
+
+def _storage_options(uri: str) -> dict[str, Any]:
+    """Connect and read timeouts under a second, no retries, for a Redis storage."""
+    if not uri.startswith(("redis://", "rediss://", "redis+unix://")):
+        return {}
+    from dailydeal.results.redis_store import options
+
+    return options()
+
+
+def rate_limit_headers(resp: Response) -> Response:
+    """The client's budget (``X-RateLimit-*``) on an answer only that client gets, and a
+    true ``Retry-After`` on a 429; the one place these headers are written.
+
+    flask-limiter's own headers are off: its Retry-After truncated (``0`` while the next
+    request was still refused: a polite client then spins), replaced the app's own (a 503's
+    "5" became the limit's window, 3600), and a public answer (a GET state or hint, cached
+    by nginx and browsers for everyone) carried the first client's budget.
+    """
+    current = limiter.current_limit
+    if current is None:
+        return resp
+    public = bool(resp.cache_control.public)
+    needs_wait = resp.status_code == 429 and "Retry-After" not in resp.headers
+    if public and not needs_wait:
+        return resp
+    try:
+        reset_at, remaining = current.reset_at, current.remaining  # a storage round trip
+    except Exception:  # noqa: BLE001 - a storage outage must not fail the answer
+        log.warning("rate limit storage unreachable: no rate-limit headers", exc_info=True)
+        return resp
+    if needs_wait:
+        # reset_at is a whole second at or after the window's end: rounded up, waiting
+        # this long is always enough, and never 0
+        resp.headers["Retry-After"] = str(max(1, math.ceil(reset_at - time.time())))
+    if not public:
+        values = (current.limit.amount, remaining, reset_at)
+        for name, value in zip(RATE_LIMIT_HEADERS, values, strict=True):
+            resp.headers[name] = str(value)
+    return resp
