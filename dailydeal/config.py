@@ -159,6 +159,7 @@ class Settings:
     )
     #: The Redis shared by several API nodes (results, statistics, and the rate limits
     #: unless ``ratelimit_storage`` is set): one setting makes a node a cluster member.
+    #: A generator with it records each deal's first commitment time there (daily/shared.py).
     redis_url: str | None = setting(None, Var("DAILYDEAL_REDIS_URL"))
     #: Trusted reverse proxies in front (X-Forwarded-For gives the client's address).
     proxies: int = setting(0, _whole("DAILYDEAL_PROXIES", 0))

@@ -244,7 +244,8 @@ def test_independent_generators_serve_the_same_deals(tmp_path: Path, now: Any) -
     machines would at best): the rows differ only in when they were made (``created_at``,
     ``committed_at``, the solver's timing), and every deal they serve is the same but for
     when its commitment was made (``commitment.committed_at`` and ``in_advance``, which a
-    player's page shows): why API nodes copy the generator's file (deploy/README.md)."""
+    player's page shows) when their generators share no Redis: why API nodes copy the
+    generator's file, or share one (deploy/README.md; the test below)."""
     from dailydeal.web import create_app
 
     secret = secrets.token_hex(32)
@@ -278,6 +279,88 @@ def test_independent_generators_serve_the_same_deals(tmp_path: Path, now: Any) -
         for body in (da, db_):
             del body["commitment"]["committed_at"], body["commitment"]["in_advance"]
         assert da == db_
+
+
+def test_generators_sharing_redis_serve_one_commitment_time(tmp_path: Path) -> None:
+    """Nodes that generate their own files with the same secret and one Redis (issue 39,
+    item 8): node A's file begins as an older deployment's (stored before its generator had
+    Redis), its next run records those times and stores two more days itself; A serves them
+    (the first publication); then node B generates its own file and starts, later. Every
+    deal's commitment time is A's on both nodes (daily/shared.py), so both serve the same
+    bytes, ETags and ``in_advance``, and the same commitments list."""
+    secret = secrets.token_hex(32)
+    redis, url = start_redis(tmp_path)
+    procs: list[subprocess.Popen[bytes]] = [redis]
+    try:
+        first = yesterday()
+        later = (dt.date.fromisoformat(first) + dt.timedelta(days=3)).isoformat()
+        a = generate(tmp_path / "a" / "d.db", secret, first)  # before Redis
+        generate(a, secret, first, url)  # nothing to store: records the times stored
+        generate(a, secret, later, url)  # three more days, their times recorded first
+        node_a = start_node(a, tmp_path / "na", secret, url)
+        procs.append(node_a.proc)
+        wait_for(lambda: node_a.request("GET", "/api/v1/healthz")[0] == 200, "node A",
+                 node_a.log)
+        ids = [r[0] for r in deal_rows(a)]
+        last = (dt.date.fromisoformat(later) + dt.timedelta(days=2)).isoformat()
+        commitments = f"/api/v1/commitments?from={first}&to={last}"
+        published = {i: node_a.request("GET", f"/api/v1/deals/{i}") for i in ids}
+        listed = node_a.request("GET", commitments)
+        assert len(ids) == 24 and listed[0] == 200
+        time.sleep(1.1)  # B's own times would differ from A's
+        b = generate(tmp_path / "b" / "d.db", secret, first, url)
+        generate(b, secret, later, url)
+        node_b = start_node(b, tmp_path / "nb", secret, url)
+        procs.append(node_b.proc)
+        wait_for(lambda: node_b.request("GET", "/api/v1/healthz")[0] == 200, "node B",
+                 node_b.log)
+
+        def times(db: Path) -> dict[str, tuple[str, str]]:
+            with sqlite3.connect(db) as conn:
+                return {i: (made, committed) for i, made, committed in conn.execute(
+                    "SELECT id, created_at, committed_at FROM deals")}
+
+        times_a, times_b = times(a), times(b)
+        assert times_a.keys() == times_b.keys()
+        for i in ids:  # B made its rows later, and stores A's commitment time
+            assert times_b[i][0] > times_a[i][0] and times_b[i][1] == times_a[i][1], i
+        served = 0
+        for i in ids:
+            (sa, ha, ba), (sb, hb, bb) = (n.request("GET", f"/api/v1/deals/{i}")
+                                          for n in (node_a, node_b))
+            assert sa == sb == published[i][0], i
+            if sa == 404:  # not published yet, on either node
+                continue
+            served += 1
+            assert ba == bb == published[i][2] and ha["etag"] == hb["etag"], i
+            made = json.loads(bb)["commitment"]
+            assert made["committed_at"] == times_a[i][1] and made["nonce"]
+        assert served >= 8  # yesterday's and today's deals at least
+        (la, _, list_a), (lb, _, list_b) = (n.request("GET", commitments)
+                                            for n in (node_a, node_b))
+        assert la == lb == 200 and list_a == list_b == listed[2]
+        rows = json.loads(list_b)["commitments"]
+        assert len(rows) == 24 and any(r["in_advance"] for r in rows)
+    finally:
+        for proc in reversed(procs):
+            stop(proc)
+
+
+def test_a_generator_that_cannot_reach_its_redis_stores_nothing(tmp_path: Path) -> None:
+    """A row with its own time while the others adopt the first would be the disagreement
+    itself: the generator stops with one line, and the next run stores the deals."""
+    down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    a = tmp_path / "a" / "d.db"
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
+           "DAILYDEAL_SECRET": secrets.token_hex(32), "DAILYDEAL_GAMES": "accordion",
+           "DAILYDEAL_REDIS_URL": down}
+    failed = subprocess.run([str(DAILYDEAL), "generate", "--db", str(a), "--from",
+                             yesterday(), "--days", "1"], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert failed.returncode != 0
+    assert "cannot record a commitment time in Redis" in failed.stderr, failed.stderr
+    assert "Traceback" not in failed.stderr
+    assert deal_rows(a) == []
 
 
 def test_a_redis_that_does_not_answer_is_a_503_not_a_lost_result(

@@ -283,3 +283,41 @@ def test_javascript_snippet_checks_a_real_answer(
         assert ok.returncode == 0 and ok.stdout.startswith("OK "), ok.stderr
         digest = json.loads(deal.read_text())["commitment"]["sha256"]
         assert ok.stdout.split()[-1] == digest
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is absent")
+def test_one_commitment_time_per_commitment_in_redis(tmp_path: Path) -> None:
+    """daily/shared.py: the first time recorded wins, is never overwritten, and is the one
+    a row stores; a commitment of its own (another key) keeps its own time."""
+    from helpers import stop
+    from helpers.cluster import start_redis
+
+    from dailydeal.daily import shared
+
+    redis, url = start_redis(tmp_path)
+    times = shared.CommitTimes(url)
+    try:
+        times.record([{"commitment": "c1", "committed_at": "2026-11-24T10:05:00+00:00"},
+                      {"commitment": None, "committed_at": "2026-11-24T10:05:00+00:00"}])
+        assert times.first("c1", "2026-12-01T10:00:00+00:00") == "2026-11-24T10:05:00+00:00"
+        assert times.first("c2", "2026-12-01T10:00:01+00:00") == "2026-12-01T10:00:01+00:00"
+        times.record([{"commitment": "c2", "committed_at": "2026-11-01T00:00:00+00:00"}])
+        assert times.first("c2", "2026-12-02T00:00:00+00:00") == "2026-12-01T10:00:01+00:00"
+        db = store.open_db(tmp_path / "d.db")
+        row = store.deal_row(dt.date(2026, 12, 1), "accordion", "standard", "easy", 42,
+                             rating=10.0, solution=["d"], version="v", secret=b"s" * 32)
+        assert store.insert_deal(db, row)  # a node without Redis: its own time
+        first = store.get_deal(db, row["id"])
+        assert first is not None
+        made = {"commitment": first["commitment"], "committed_at": "2026-11-20T08:00:00+00:00"}
+        times.record([made])  # another node's earlier row of the same commitment
+        other = store.open_db(tmp_path / "e.db")
+        assert store.insert_deal(other, row, first=times.first)
+        got = store.get_deal(other, row["id"])
+        assert got is not None and got["commitment"] == first["commitment"]
+        assert got["committed_at"] == "2026-11-20T08:00:00+00:00" != got["created_at"]
+        db.close()
+        other.close()
+    finally:
+        times.close()
+        stop(redis)

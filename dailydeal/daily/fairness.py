@@ -78,8 +78,8 @@ def published(row: dict[str, Any]) -> dict[str, Any]:
     when it was committed (``committed_at``, as the commitments list published it, and
     ``in_advance``), so that a player's page can say truthfully whether it was fixed before
     its day. Both are final once stored (a trigger refuses any change), so the deal's JSON
-    stays immutable; they are times of the generating machine, so API nodes that generate
-    their own files (instead of copying the generator's) differ in these two fields."""
+    stays immutable; they are the times of the generating machine, or, where generators share
+    a Redis, of the first one (``dailydeal.daily.shared``): the same on every node."""
     nonce = row.get("nonce")
     text = None
     if nonce is not None:

@@ -42,7 +42,7 @@ from typing import Any
 
 from dailydeal import __version__
 from dailydeal.config import DAILY_GAMES, Settings
-from dailydeal.daily import fairness, store
+from dailydeal.daily import fairness, shared, store
 from dailydeal.daily.seeds import candidate_seeds
 from dailydeal.games import Game, new_game
 from dailydeal.rating import TIERS, rate_position
@@ -246,7 +246,10 @@ def fill_days(
     dates = dates_from(start, days)
     secret = settings.secret_key()  # created here, once, before any worker starts
     db = store.open_db(settings.db_path)
+    times = shared.commit_times(settings.redis_url)
     try:
+        if times is not None and dates:  # rows stored before Redis: their time is the first
+            times.record(store.stored_commitments(db, dates[0], dates[-1]))
         missing = store.missing_keys(db, dates, settings.games, TIERS)
         other_version = sum(
             store.count_other_versions(db, dates[0], dates[-1], g, v, row_version(g))
@@ -254,6 +257,8 @@ def fill_days(
         ) if dates else 0
     finally:
         db.close()
+        if times is not None:
+            times.close()
     units = list(dict.fromkeys(Unit(d, g, v) for d, g, v, _ in missing))
     report = FillReport(
         start, days, settings.games,
@@ -349,6 +354,7 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
     result = UnitResult(unit)
     sig = signature(settings, unit.game)
     db = store.open_db(settings.db_path)
+    times = shared.commit_times(settings.redis_url)  # one commitment time across nodes
     try:
         wanted = _missing_tiers(db, unit)
         notes = store.unfilled_between(db, unit.date, unit.date)
@@ -382,7 +388,8 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
             wanted = [t for t in wanted if t in now_missing]
             if tier not in wanted:
                 continue
-            if store.insert_deal(db, candidate, dealt=dealt):
+            first = None if times is None else times.first
+            if store.insert_deal(db, candidate, dealt=dealt, first=first):
                 result.filled.append(tier)
             else:
                 result.by_others.append(tier)
@@ -394,6 +401,8 @@ def fill_unit(settings: Settings, secret: bytes, unit: Unit) -> UnitResult:
         result.unfilled = list(wanted)
     finally:
         db.close()
+        if times is not None:
+            times.close()
     result.seconds = time.perf_counter() - t0
     return result
 

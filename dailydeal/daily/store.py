@@ -12,6 +12,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -423,10 +424,13 @@ def _decode(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def insert_deal(
-    db: sqlite_utils.Database, row: dict[str, Any], *, dealt: Game[Any] | None = None
+    db: sqlite_utils.Database, row: dict[str, Any], *, dealt: Game[Any] | None = None,
+    first: Callable[[str, str], str] | None = None,
 ) -> bool:
     """Store one deal unless its (date, game, variant, tier) exists. True when inserted.
-    ``dealt``: the game of the row's seed when the caller has dealt it already."""
+    ``dealt``: the game of the row's seed when the caller has dealt it already. ``first``:
+    (commitment, this row's time) -> the commitment time to store, the one every node of a
+    cluster stores (``dailydeal.daily.shared``); by default the row's own ``created_at``."""
     record = dict(row)
     for col in JSON_COLUMNS:  # sqlite-utils writes lists and dicts as JSON
         record.setdefault(col, {} if col in ("solver", "features") else [])
@@ -438,6 +442,8 @@ def insert_deal(
         nonce = record.get("nonce") or fairness.random_nonce()
         record["nonce"], record["commitment"] = _commit(record, nonce, dealt)
         record["committed_at"] = record["created_at"]
+        if first is not None:
+            record["committed_at"] = first(record["commitment"], record["created_at"])
     if unknown := set(record) - set(known):
         raise ValueError(f"unknown deal columns: {sorted(unknown)}")
     before = db.conn.total_changes  # sqlite-utils does not say whether a row was ignored

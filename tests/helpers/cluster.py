@@ -29,14 +29,17 @@ def yesterday() -> str:
     return (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
 
 
-def generate(db: Path, secret: str, first: str | None = None) -> Path:
+def generate(db: Path, secret: str, first: str | None = None,
+             redis_url: str | None = None) -> Path:
     """A real `dailydeal generate` of yesterday..tomorrow (UTC): every date some time zone
-    may call today, so /healthz is "ok". ``first``: the first date instead of yesterday."""
+    may call today, so /healthz is "ok". ``first``: the first date instead of yesterday;
+    ``redis_url``: a generator of a cluster (one commitment time per deal, daily/shared.py)."""
     db.parent.mkdir(parents=True, exist_ok=True)
     if first is None:
         first = yesterday()
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
-           "DAILYDEAL_SECRET": secret, "DAILYDEAL_GAMES": "accordion"}
+           "DAILYDEAL_SECRET": secret, "DAILYDEAL_GAMES": "accordion",
+           **({} if redis_url is None else {"DAILYDEAL_REDIS_URL": redis_url})}
     subprocess.run([str(DAILYDEAL), "generate", "--db", str(db), "--from", first,
                     "--days", "3", "--strict"], env=env, check=True, capture_output=True,
                    timeout=120)
