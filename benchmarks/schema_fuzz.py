@@ -57,7 +57,7 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404",
 
 [[operations]]
 # the variants are the game's; cards: the 52 of one deck, each once
-include-path-regex = "^/games/[{]game[}]/(verify|state|hint)$"
+include-path-regex = "^/games/[{]game[}]/(verify|state|hint|review)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404", "422",
                                                       "429", "5xx"]
 """
