@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import fill_workers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -287,7 +288,12 @@ def test_ctrl_c_during_the_first_fill_stops_serve_at_once(tmp_path: Path) -> Non
             lines.append(line)
             if line.startswith("filling the deals of"):
                 break
-        time.sleep(3)
+        # until they ignore Ctrl-C (a fixed 3 s was too short on a loaded machine: one was
+        # still importing, and died of the Ctrl-C with a KeyboardInterrupt traceback)
+        deadline = time.monotonic() + 120  # a hang guard, not a speed target
+        while fill_workers(proc.pid) < 2:  # --jobs 2
+            assert proc.poll() is None and time.monotonic() < deadline, "".join(lines)
+            time.sleep(0.05)
         assert proc.poll() is None, "".join(lines)
         os.killpg(proc.pid, signal.SIGINT)
         rest = proc.communicate(timeout=60)[1]  # a hang guard, not a speed target

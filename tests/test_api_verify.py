@@ -114,30 +114,27 @@ def test_numbered_verify_by_seed_string_seed_and_cards(
 
 
 @pytest.mark.parametrize(
-    ("payload", "words"),
+    ("kwargs", "status", "words"),
     [
-        ({"moves": []}, "exactly one"),
-        ({"seed": 1, "cards": "AS", "moves": []}, "exactly one"),
-        ({"seed": True, "moves": []}, "integer"),
-        ({"seed": 1.5, "moves": []}, "integer"),
-        ({"seed": -1, "moves": []}, "seed"),
-        ({"seed": 2**64, "moves": []}, "seed"),
-        ({"cards": "AS 2S", "moves": []}, "bad deal"),
-        ({"cards": {"a": 1}, "moves": []}, "cards"),
-        ({"seed": 1, "variant": "redeals=99", "moves": []}, "variant"),
-        ({"seed": 1, "variant": 3, "moves": []}, "variant"),
-        ({"seed": 1}, "moves"),
+        ({"json": {"moves": []}}, 400, "exactly one"),
+        ({"json": {"seed": 1, "cards": "AS", "moves": []}}, 400, "exactly one"),
+        ({"json": {"seed": True, "moves": []}}, 400, "integer"),
+        ({"json": {"seed": 1.5, "moves": []}}, 400, "integer"),
+        ({"json": {"seed": -1, "moves": []}}, 400, "seed"),
+        ({"json": {"seed": 2**64, "moves": []}}, 400, "seed"),
+        ({"json": {"cards": "AS 2S", "moves": []}}, 400, "bad deal"),
+        ({"json": {"cards": {"a": 1}, "moves": []}}, 400, "cards"),
+        ({"json": {"seed": 1, "variant": "redeals=99", "moves": []}}, 400, "variant"),
+        ({"json": {"seed": 1, "variant": 3, "moves": []}}, 400, "variant"),
+        ({"json": {"seed": 1}}, 400, "moves"),
+        ({"data": "2S", "content_type": "text/plain"}, 415, "application/json"),
     ],
 )
 def test_numbered_verify_rejects_bad_deals(
-    problem: Any, client: FlaskClient, payload: dict[str, Any], words: str
+    problem: Any, client: FlaskClient, kwargs: dict[str, Any], status: int, words: str
 ) -> None:
-    body = problem(client.post(f"{API}/games/gaps/verify", json=payload), 400)
+    body = problem(client.post(f"{API}/games/gaps/verify", **kwargs), status)
     assert words in body["detail"]
-
-
-def test_numbered_verify_wants_json(problem: Any, client: FlaskClient) -> None:
-    problem(client.post(f"{API}/games/gaps/verify", data="2S", content_type="text/plain"), 415)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -182,19 +179,17 @@ def test_state_of_gaps_goes_through_redeals(
     assert body["valid"] and body["moves"][-1] == "R"
 
 
+def limited_client(path: Path, fill_db: Any, now: dt.datetime, **config: Any) -> FlaskClient:
+    """A client of an app of its own (its own database, its own rate-limit counts)."""
+    from dailydeal.web import create_app
+
+    return create_app({"db_path": fill_db(path), "NOW": lambda: now, **config}).test_client()
+
+
 def test_verify_is_rate_limited_per_client(
     problem: Any, tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date]
 ) -> None:
-    from dailydeal.web import create_app
-
-    app = create_app(
-        {
-            "db_path": fill_db(tmp_path / "rl.db"),
-            "NOW": lambda: now,
-            "verify_rate_limit": "3 per minute",
-        }
-    )
-    client = app.test_client()
+    client = limited_client(tmp_path / "rl.db", fill_db, now, verify_rate_limit="3 per minute")
     url = deal_url(days, "gaps") + "/verify"
     for _ in range(3):
         assert client.post(url, json={"moves": []}).status_code == 200
@@ -212,17 +207,9 @@ def test_verify_is_rate_limited_per_client(
 def test_rate_limit_counts_the_forwarded_client_behind_a_proxy(
     tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date], problem: Any
 ) -> None:
-    from dailydeal.web import create_app
-
-    app = create_app(
-        {
-            "db_path": fill_db(tmp_path / "px.db"),
-            "NOW": lambda: now,
-            "verify_rate_limit": "1 per minute",
-            "proxies": 1,
-        }
+    client = limited_client(
+        tmp_path / "px.db", fill_db, now, verify_rate_limit="1 per minute", proxies=1
     )
-    client = app.test_client()
     url = deal_url(days, "pyramid") + "/verify"
     for addr in ("203.0.113.1", "203.0.113.2"):  # two clients through the same proxy
         resp = client.post(url, json={"moves": []}, headers={"X-Forwarded-For": addr})

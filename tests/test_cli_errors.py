@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import free_port
+from helpers import fill_workers, free_port
 
 from dailydeal.daily import store
 
@@ -115,22 +115,28 @@ def test_ctrl_c_on_serve_with_a_background_fill_stops_cleanly(tmp_path: Path) ->
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
            "DAILYDEAL_SECRET": STRONG, "DAILYDEAL_GAMES": "gaps,pyramid",
            "DAILYDEAL_MAX_NODES": "20000"}
+    soon = "import dailydeal.cli.web as web; web.FIRST_STOCK_DELAY = 0.2; "  # the fill's start
     proc = subprocess.Popen(
-        [*COMMAND, "serve", "--db", str(tmp_path / "d.db"), "--fill", "background",
-         "--port", str(port)],
+        [sys.executable, "-c", soon + COMMAND[-1], "serve", "--db", str(tmp_path / "d.db"),
+         "--fill", "background", "--port", str(port)],
         env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a hang guard, not a speed target
         while time.monotonic() < deadline:  # the worker answers: everything is up
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
                 time.sleep(0.2)
-        time.sleep(2)  # the filler is at work (its secret is created, candidates solved)
-        assert proc.poll() is None, "serve stopped by itself"
+        # until the filler is at work: its solver process ignores Ctrl-C (a fixed 2 s came
+        # before the fill began, 10 s in; or, on a loaded machine, while the process was
+        # still importing, before it ignores Ctrl-C: a KeyboardInterrupt traceback)
+        while fill_workers(proc.pid) < 1:
+            assert proc.poll() is None, "serve stopped by itself"
+            assert time.monotonic() < deadline, "the fill never began"
+            time.sleep(0.05)
         os.killpg(proc.pid, signal.SIGINT)
         out, _ = proc.communicate(timeout=60)
     finally:
@@ -138,6 +144,7 @@ def test_ctrl_c_on_serve_with_a_background_fill_stops_cleanly(tmp_path: Path) ->
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert proc.returncode == 0, out
+    assert "stopping the fill of deals" in out, out  # it was at work
     assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
     assert "exited with code" not in out, out  # no worker exits 1
     assert "Exception ignored" not in out, out

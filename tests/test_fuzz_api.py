@@ -256,8 +256,8 @@ def review_client(
     for row in deal_rows:
         insert_deal(db, row)
     db.close()
-    app: Flask = create_app({"DATABASE": path, "NOW": lambda: now, "HINT_PROCESSES": 0,
-                             "HINT_RATE_LIMIT": "1000000 per minute", "HINT_MAX_NODES": 500})
+    app: Flask = create_app({"db_path": path, "NOW": lambda: now, "hint_processes": 0,
+                             "hint_rate_limit": "1000000 per minute", "hint_max_nodes": 500})
     yield app.test_client()
     forget(path)
 

@@ -152,7 +152,7 @@ def test_a_final_answer_is_not_repeated(
 
 
 def test_nothing_listens_and_generation_goes_on(
-    tmp_path: Path, fill_db: Any, days: dict[str, dt.date]
+    tmp_path: Path, fill_db: Any, days: dict[str, dt.date], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A refused connection is logged, never raised; ``start`` returns at once."""
     import socket
@@ -164,10 +164,22 @@ def test_nothing_listens_and_generation_goes_on(
     moment = clock.begins_at(days["today"])
     [done] = webhooks.announce(settings, moment, backoff=FAST, timeout=1)
     assert done.status == "retry" and done.attempts == webhooks.ATTEMPTS
+    # start's announce is held until start has returned (its own backoff took 10 s): a
+    # start that waited for it would wait the 30 s out
+    release = threading.Event()
+    announce = webhooks.announce
+
+    def held(*args: Any) -> list[Any]:
+        release.wait(30)
+        return announce(*args, backoff=FAST, timeout=1)
+
+    monkeypatch.setattr(webhooks, "announce", held)
     t0 = time.perf_counter()
     thread = webhooks.start(settings, moment)
     assert thread is not None and time.perf_counter() - t0 < 0.5
+    release.set()
     thread.join(30)
+    assert not thread.is_alive()
 
 
 def test_incomplete_date_waits(receiver: Receiver, tmp_path: Path, days: dict[str, dt.date],

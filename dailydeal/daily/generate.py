@@ -271,9 +271,12 @@ def fill_days(
         _collect(report, results, len(units), progress)
     else:
         ctx = multiprocessing.get_context("spawn")  # no fork of a threaded (web) process
-        with ctx.Pool(min(jobs, len(units)), _init_worker, (os.getpid(),)) as pool:
-            with _running_pools_lock:
-                _running_pools.add(pool)
+        with _running_pools_lock:
+            # registered under the lock it is built in: a stop while its workers start
+            # waits for the pool and ends it (registered after, it was missed, and ran on)
+            pool = ctx.Pool(min(jobs, len(units)), _init_worker, (os.getpid(),))
+            _running_pools.add(pool)
+        with pool:
             try:
                 _collect(
                     report, pool.imap_unordered(_fill_unit_args, args), len(units), progress

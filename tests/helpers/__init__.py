@@ -38,6 +38,24 @@ def wait_for(check: Any, what: str, log: Path) -> None:
     raise AssertionError(f"{what} did not start:\n" + log.read_text()[-3000:])
 
 
+def fill_workers(pid: int) -> int:
+    """How many children of process ``pid`` are a fill's solver processes that ignore
+    Ctrl-C: processes started by multiprocessing's spawn whose initializer has run
+    (``generate._init_worker``; a Ctrl-C before it kills one with a traceback)."""
+    count = 0
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            status = (proc / "status").read_text()
+            cmdline = (proc / "cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        ignored = int(fields.get("SigIgn", "0"), 16) >> (signal.SIGINT - 1) & 1
+        if fields.get("PPid") == str(pid) and b"spawn_main" in cmdline and ignored:
+            count += 1
+    return count
+
+
 def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
     """Stop a process started by a test: ``sig``, then SIGKILL after 20 s."""
     if proc.poll() is None:
