@@ -39,7 +39,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ class HintJob:
     """One hint to compute: the deal, the moves (legal: the caller replayed them), the
     budget and what ``dailydeal.hints.hint`` takes besides."""
 
+    kind: ClassVar[str] = "hint"  # the part of run_job's answer that holds it
     game: str
     variant: str
     seed: int | None
@@ -87,6 +88,7 @@ class ReviewJob:
     """One review to compute (``dailydeal.review.review``): the deal, the player's moves
     (legal: the caller replayed them), the deal's stored winning line and the budget."""
 
+    kind: ClassVar[str] = "review"
     game: str
     variant: str
     seed: int | None
@@ -98,7 +100,7 @@ class ReviewJob:
 
     def to_json(self) -> dict[str, Any]:
         fields = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
-        return {"kind": "review", **fields}
+        return {"kind": self.kind, **fields}
 
 
 Job = HintJob | ReviewJob

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers.browser import DESKTOP, PHONE, SKIP, Player, open_player, shot, today_id
+from helpers.browser import DESKTOP, PHONE, SKIP, open_player, shot, today_id
 
 from dailydeal.games import new_game
 
@@ -20,14 +20,6 @@ EVENTS_JS = """() => { window.results = [];
 document.addEventListener("dailydeal-result", (e) => window.results.push(e.detail)); }"""
 SHARE_JS = """() => { window.shared = [];
 navigator.share = async (data) => { window.shared.push(data); }; }"""
-
-
-def type_moves(player: Player, moves: list[str]) -> None:
-    box = player.host.locator("input[name=moves]")
-    before = player.moves()
-    box.fill(" ".join(moves))
-    box.press("Enter")
-    player.wait_moves(before + len(moves))
 
 
 def in_view(page: Any, locator: Any) -> None:
@@ -73,7 +65,7 @@ def test_the_result_card_is_in_view_with_the_game_s_figures(
     player = open_player(page, f"{site}/play/{id_}", "gaps")
     page.mouse.wheel(0, 2000)  # scrolled away from the board: the card still comes into view
     moves = solutions["gaps"]
-    type_moves(player, moves)
+    player.type_moves(moves)
     card = player.host.locator("[data-result-card]")
     expect(card).to_be_visible()
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified by the server")
@@ -104,7 +96,7 @@ def test_share_uses_the_system_sheet_with_the_text_and_the_link(
     page.add_init_script(f"({SHARE_JS})()")
     id_ = today_id(days, "pyramid", "medium")
     player = open_player(page, f"{site}/play/{id_}", "pyramid")
-    type_moves(player, solutions["pyramid"])
+    player.type_moves(solutions["pyramid"])
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
     player.host.locator('[data-action="share"]').click()
     page.wait_for_function("() => window.shared.length === 1")
@@ -120,7 +112,7 @@ def test_replay_steps_through_the_line_with_the_keys(
 
     id_ = today_id(days, "accordion", "hard")
     player = open_player(page, f"{site}/play/{id_}", "accordion")
-    type_moves(player, solutions["accordion"])
+    player.type_moves(solutions["accordion"])
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
     n = player.moves()
     player.host.locator('[data-action="replay"]').click()
@@ -149,7 +141,7 @@ def test_a_lost_game_gets_its_card_and_undo_plays_on(page: Any, site: str) -> No
     seed = 7
     moves = lost_line(seed)
     player = open_player(page, f"{site}/play/gaps/{seed}?variant=redeals%3D0", "gaps")
-    type_moves(player, moves)
+    player.type_moves(moves)
     card = player.host.locator("[data-result-card]")
     expect(card).to_be_visible()
     expect(player.host.locator("[data-result-title]")).to_have_text("No moves left")
@@ -170,7 +162,7 @@ def test_the_review_names_the_move_that_lost_and_replays_the_winning_line(
     seed = 5  # Pyramid #5: this random line loses it at move 18, 5D+8D (the solver proves it)
     moves = lost_line(seed, "pyramid", None)
     player = open_player(page, f"{site}/play/pyramid/{seed}", "pyramid")
-    type_moves(player, moves)
+    player.type_moves(moves)
     card = player.host.locator("[data-result-card]")
     card.locator('[data-action="review"]').click()
     review = player.host.locator("[data-review]")

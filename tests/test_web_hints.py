@@ -18,7 +18,6 @@ from helpers.browser import (
     DESKTOP,
     PHONE,
     SKIP,
-    Player,
     api_state,
     open_player,
     serve_deals,
@@ -39,14 +38,6 @@ def api_stats(site: str, id_: str) -> dict[str, Any]:
         return json.loads(resp.read())  # type: ignore[no-any-return]
 
 
-def type_moves(player: Player, moves: list[str]) -> None:
-    box = player.host.locator("input[name=moves]")
-    before = player.moves()
-    box.fill(" ".join(moves))
-    box.press("Enter")
-    player.wait_moves(before + len(moves))
-
-
 def test_hints_highlight_legal_moves_that_clicked_in_turn_win_the_deal(
     page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
 ) -> None:
@@ -58,7 +49,7 @@ def test_hints_highlight_legal_moves_that_clicked_in_turn_win_the_deal(
     # the deal's commitment, published before its day began, is shown with a link to check
     expect(player.host.locator("[data-fair]")).to_contain_text("Fair deal: committed")
     moves = solutions["pyramid"]
-    type_moves(player, moves[:-20])  # most of the way by typing, the rest by hints only
+    player.type_moves(moves[:-20])  # most of the way by typing, the rest by hints only
     used = 0
     while player.state() == "in progress":
         assert used < 60, "hints did not lead to a win"
@@ -179,7 +170,7 @@ def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
     posts: list[str] = []
     page.on("request", lambda r: r.method == "POST" and "/results" in r.url and posts.append(r.url))
     player = open_player(page, f"{site}/play/{id_}", "gaps")
-    type_moves(player, solutions["gaps"])
+    player.type_moves(solutions["gaps"])
     assert player.state() == "won"
     stats = player.host.locator("[data-stats]")
     expect(stats).to_have_text("1 player, 100% won, you are the first to win it.")
@@ -203,7 +194,7 @@ def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
     with page.expect_response(
         lambda r: r.request.method == "POST" and "/results" in r.url
     ) as second_post:
-        type_moves(player, solutions["gaps"])
+        player.type_moves(solutions["gaps"])
     assert second_post.value.ok
     expect(stats).to_have_attribute("data-plays", "1")
     assert len(posts) == 2
@@ -212,7 +203,7 @@ def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
     # tie, not "you beat 0%")
     other = browser.new_context(viewport=PHONE)
     second = open_player(other.new_page(), f"{site}/play/{id_}", "gaps")
-    type_moves(second, solutions["gaps"])
+    second.type_moves(solutions["gaps"])
     expect(second.host.locator("[data-stats]")).to_have_text(
         "2 players, 100% won, you tied the other winner on moves."
     )
@@ -234,7 +225,7 @@ def test_giving_up_counts_a_play_not_won_and_numbered_deals_post_nothing(
     player = open_player(page, f"{site}/play/{id_}", "accordion")
     give_up = player.host.locator('[data-action="give-up"]')
     expect(give_up).to_be_disabled()
-    type_moves(player, solutions["accordion"][:10])
+    player.type_moves(solutions["accordion"][:10])
     give_up.click()  # the first tap asks (tests/test_web_play.py), the second gives up
     expect(give_up).to_have_text("Sure? Tap again")
     give_up.click()
@@ -246,7 +237,7 @@ def test_giving_up_counts_a_play_not_won_and_numbered_deals_post_nothing(
     # a numbered deal has no shared statistics: a win there posts nothing
     player = open_player(page, f"{site}/play/accordion/{seeds['accordion']}", "accordion")
     expect(player.host.locator('[data-action="give-up"]')).to_be_hidden()
-    type_moves(player, solutions["accordion"])
+    player.type_moves(solutions["accordion"])
     player.play_all([])  # deals the solution leaves out at the end (docs/rules.md)
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
     assert len(posts) == 1
@@ -308,7 +299,7 @@ def test_a_conflicting_second_result_shows_the_one_that_counts(
     page.set_default_timeout(10_000)
     id_ = today_id(days, "gaps", "hard")
     player = open_player(page, f"{site}/play/{id_}", "gaps")
-    type_moves(player, solutions["gaps"][:3])
+    player.type_moves(solutions["gaps"][:3])
     player.host.locator('[data-action="give-up"]').dblclick()  # give up, and confirm
     expect(player.host.locator("[data-stats]")).to_have_text("1 player, 0% won.")
     # the browser forgets it posted (storage cleared by hand), then wins: the server
@@ -316,7 +307,7 @@ def test_a_conflicting_second_result_shows_the_one_that_counts(
     page.evaluate("localStorage.removeItem('dailydeal.v1.posted')")
     player.host.locator("[data-restart]").click()
     player.wait_moves(0)
-    type_moves(player, solutions["gaps"])
+    player.type_moves(solutions["gaps"])
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified by the server: won")
     expect(player.host.locator("[data-stats]")).to_have_text(
         "1 player, 0% won. Your first result counts: not won."

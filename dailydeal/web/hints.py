@@ -26,7 +26,7 @@ from flask import Blueprint, Response, current_app, request
 from dailydeal.games import Game, new_game, spec_of
 from dailydeal.games.spec import EVERY, PROVED
 from dailydeal.hints import line_hint
-from dailydeal.solverpool import HintJob, PoolBusy, SolverPool
+from dailydeal.solverpool import HintJob, Job, PoolBusy, SolverPool
 from dailydeal.verify import replay
 from dailydeal.web import plays, schema
 from dailydeal.web.extensions import limit, settings
@@ -134,17 +134,38 @@ def busy(detail: str, retry_after: int) -> Problem:
                    headers={"Retry-After": str(retry_after)}, retry_after=retry_after)
 
 
-def hint_json(req: HintRequest) -> dict[str, Any]:
-    """Play the moves, then ask for the hint; 422 on an illegal move, 503 when busy."""
-    position = req.position
-    error = replay(position, req.moves, finish=False).error
+def play_or_422(position: Game[Any], moves: list[str], what: str) -> None:
+    """Play ``moves`` on ``position``; a 422 naming the illegal move: ``what`` (a hint, a
+    review) needs a position to look from."""
+    error = replay(position, moves, finish=False).error
     if error is not None:
         raise Problem(
             422,
             f"move {error.index} ({error.move[:20]!r}) cannot be played: {error.reason}; "
-            "a hint needs a legal move list",
+            f"{what} needs a legal move list",
             error=asdict(error),
         )
+
+
+def searched(job: Job, what: str) -> dict[str, Any]:
+    """The answer of ``job`` in this worker's solver processes (its part named ``job.kind``):
+    a 503 when they are busy, or when the safety net stopped ``what`` (never an answer of
+    another kind)."""
+    try:
+        answer = solvers().run(job)
+    except PoolBusy as exc:
+        raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
+    if "timeout" in answer:
+        raise busy(f"the solver could not {what} in time on this server",
+                   solvers().retry_after()) from None
+    found: dict[str, Any] = answer[job.kind]
+    return found
+
+
+def hint_json(req: HintRequest) -> dict[str, Any]:
+    """Play the moves, then ask for the hint; 422 on an illegal move, 503 when busy."""
+    position = req.position
+    play_or_422(position, req.moves, "a hint")
     config = settings()
     if req.line is not None:  # no search, no queue: a replay of the stored line, here
         known = line_hint(position, req.line, req.line_shortest,
@@ -163,14 +184,7 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
         line_shortest=req.line_shortest,
         follow_from=req.follow_from,
     )
-    try:
-        answer = solvers().run(job)
-    except PoolBusy as exc:
-        raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
-    if "timeout" in answer:
-        raise busy("the solver could not answer in time on this server",
-                   solvers().retry_after()) from None
-    return {"moves_played": len(position.move_stack), **answer["hint"]}
+    return {"moves_played": len(position.move_stack), **searched(job, "answer")}
 
 
 @bp.route("/deals/<id_>/hint", methods=["GET", "POST"])

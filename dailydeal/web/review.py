@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from dataclasses import asdict
 from typing import Any
 
 from flask import Blueprint, Response
@@ -30,14 +29,12 @@ from flask import Blueprint, Response
 from dailydeal.daily import clock
 from dailydeal.games import Game, new_game
 from dailydeal.memo import Memo
-from dailydeal.solverpool import PoolBusy, ReviewJob
-from dailydeal.verify import replay
+from dailydeal.solverpool import ReviewJob
 from dailydeal.web import schema
 from dailydeal.web.extensions import limit, settings
-from dailydeal.web.hints import PROBLEMS, admitted, busy, solvers
+from dailydeal.web.hints import PROBLEMS, admitted, play_or_422, searched
 from dailydeal.web.http import NO_STORE, json_response, now, numbered_position, published_row
 from dailydeal.web.operations import GAME, ID, operation
-from dailydeal.web.problems import Problem
 
 bp = Blueprint("review", __name__)
 
@@ -49,14 +46,7 @@ def review_json(position: Game[Any], moves: list[str], line: list[str] | None = 
                 ) -> dict[str, Any]:
     """The review of ``moves`` from ``position`` (the deal's start), with the line: 422 on
     an illegal move, 503 when the solvers are busy or the safety net stopped them."""
-    error = replay(position.copy(), moves, finish=False).error
-    if error is not None:
-        raise Problem(
-            422,
-            f"move {error.index} ({error.move[:20]!r}) cannot be played: {error.reason}; "
-            "a review needs a legal move list",
-            error=asdict(error),
-        )
+    play_or_422(position.copy(), moves, "a review")
     config = settings()
     job = ReviewJob(
         game=position.name,
@@ -70,19 +60,8 @@ def review_json(position: Game[Any], moves: list[str], line: list[str] | None = 
     )
     # a digest: a key of 5000 moves would hold their text for as long as it is remembered
     key = hashlib.sha256(json.dumps(job.to_json()).encode()).digest()
-    return {"moves_played": len(moves), **_memo.get(key, lambda: _run(job))}
-
-
-def _run(job: ReviewJob) -> dict[str, Any]:
-    try:
-        answer = solvers().run(job)
-    except PoolBusy as exc:
-        raise busy(f"the solver is busy: {exc.reason}", exc.retry_after) from None
-    if "timeout" in answer:
-        raise busy("the solver could not finish the review in time on this server",
-                   solvers().retry_after()) from None
-    found: dict[str, Any] = answer["review"]
-    return found
+    found = _memo.get(key, lambda: searched(job, "finish the review"))
+    return {"moves_played": len(moves), **found}
 
 
 # counted against the hint limit: one budget per client shared with the hint routes

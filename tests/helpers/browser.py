@@ -160,6 +160,14 @@ class Player:
             return [f'[data-gap="{row},1"]', card(two)]
         return [card(move)]
 
+    def type_moves(self, moves: list[str]) -> None:
+        """Play ``moves`` through the notation box, in one go; waits until all are played."""
+        box = self.host.locator("input[name=moves]")
+        before = self.moves()
+        box.fill(" ".join(moves))
+        box.press("Enter")
+        self.wait_moves(before + len(moves))
+
     def play_all(self, moves: list[str], finish: bool = True) -> None:
         """Play ``moves``; ``finish``: they are the whole solution (deal what is left)."""
         for move in moves:
