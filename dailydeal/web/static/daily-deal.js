@@ -318,6 +318,8 @@ export class DailyDeal extends HTMLElement {
     const own = async (item) => {
       if (!(this.meta && item.key === this.key && this.st && this.st.state === "won")) return false;
       await this.enqueue(() => this.won(true));
+      // still offline: the win stays queued (taken as sent, an offline load lost it)
+      if (this.el.verdict.dataset.pending) throw new ApiError("offline", 0);
       return true;
     };
     const sent = await flushQueue(own);
