@@ -75,8 +75,13 @@ export function keyCommand({ key, ctrlKey = false, metaKey = false, altKey = fal
 export class Drag {
   constructor(el, card, e, on) {
     Object.assign(this, { el, card, on, x: e.clientX, y: e.clientY, id: e.pointerId, moving: false });
-    this.handlers = { pointermove: (ev) => this.move(ev), pointerup: (ev) => this.end(ev, true), pointercancel: (ev) => this.end(ev, false) };
-    for (const [type, fn] of Object.entries(this.handlers)) window.addEventListener(type, fn);
+    this.handlers = {
+      pointermove: (ev) => this.move(ev), pointerup: (ev) => this.end(ev, true), pointercancel: (ev) => this.end(ev, false),
+      // a finger's moves are the drag's, not a scroll's: unconsumed, the browser reads them
+      // as a fling too, and swallows the next tap as the one that stops it (~0.4 s)
+      touchmove: (ev) => ev.cancelable && ev.preventDefault(),
+    };
+    for (const [type, fn] of Object.entries(this.handlers)) window.addEventListener(type, fn, { passive: false });
   }
 
   move(e) {

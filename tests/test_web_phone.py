@@ -1,0 +1,88 @@
+"""The player on a phone (issue 38, item 8): a touch drag then a quick tap, the words of a
+touch screen, a phone on its side showing the whole board, Gaps's cards big enough for a
+finger, and the secondary controls in a "More" menu.
+
+The system Chromium through Playwright against a real server (tests/helpers/browser.py);
+skipped, with the reason, when Playwright or Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from helpers.browser import PHONE, SKIP, api_state, open_player, today_id
+
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+CARD = '[data-card="{}"]'.format
+LANDSCAPE = {"width": 844, "height": 390}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page on a phone held upright: a touch screen, a coarse pointer."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def settled(page: Any, locator: Any) -> Any:
+    """The box once it stays put (cards slide for 200 ms after a move)."""
+    last = None
+    for _ in range(40):
+        box = locator.bounding_box()
+        if box is not None and box == last:
+            return box
+        last = box
+        page.wait_for_timeout(50)
+    return last
+
+
+def centre(box: Any) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger pressed at ``start``, moved to ``end`` and lifted (the DevTools protocol's
+    touch events: what a touch screen sends)."""
+    cdp = page.context.new_cdp_session(page)
+    point = lambda x, y: [{"x": x, "y": y, "id": 1}]  # noqa: E731
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point(*start)})
+    for i in range(1, 9):
+        x = start[0] + (end[0] - start[0]) * i / 8
+        y = start[1] + (end[1] - start[1]) * i / 8
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": point(x, y)})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_tap_right_after_a_touch_drag_is_not_lost(
+    phone: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    page = phone
+    id_ = today_id(days, "pyramid")
+    player = open_player(page, f"{site}/play/{id_}", "pyramid")
+    start = next(i for i, mv in enumerate(solutions["pyramid"]) if "+" in mv)
+    before, first = solutions["pyramid"][:start], solutions["pyramid"][start]
+    if before:
+        player.play_all(before)
+        player.wait_moves(len(before))
+    a, b = first.split("+")
+    touch_drag(page, centre(settled(page, player.host.locator(CARD(a)))),
+               centre(settled(page, player.host.locator(CARD(b)))))
+    player.wait_moves(len(before) + 1)
+    # at once (well within 0.4 s): a tap on another card picks it up. The drag's touch
+    # moves were the browser's fling, which swallowed this tap as the one that stops it
+    accessible = api_state(site, id_, [*before, first])["position"]["accessible"]
+    other = player.host.locator(CARD(accessible[0]))
+    page.touchscreen.tap(*centre(other.bounding_box()))
+    expect(other).to_have_class(re.compile(r"\bselected\b"))
