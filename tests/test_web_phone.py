@@ -86,3 +86,27 @@ def test_a_tap_right_after_a_touch_drag_is_not_lost(
     other = player.host.locator(CARD(accessible[0]))
     page.touchscreen.tap(*centre(other.bounding_box()))
     expect(other).to_have_class(re.compile(r"\bselected\b"))
+
+
+def test_a_touch_screen_reads_tap_where_a_mouse_reads_click(
+    phone: Any, browser: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "accordion", "medium")
+    desktop = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        for page, word in ((phone, "Tap"), (desktop.new_page(), "Click")):
+            player = open_player(page, f"{site}/play/{id_}", "accordion")
+            expect(player.host.locator("[data-board]")).to_contain_text(
+                f"{word} the stock to deal the first card.")
+            player.play("d")
+            player.play("d")
+            player.click(".acc [data-card]")
+            expect(player.host.locator("[data-msg]")).to_contain_text(
+                re.compile(f"(selected: {word.lower()} where it goes|has nowhere to go)"))
+            for other in ("Click", "Tap"):
+                if other != word:
+                    assert other.lower() not in player.host.locator("[data-msg]").inner_text()
+    finally:
+        desktop.close()

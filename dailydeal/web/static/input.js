@@ -2,6 +2,7 @@
 // state JSON, what is picked up, the place pointed at), so Node tests them without a browser;
 // the rules say which move a place means and where a card may go (rules.js moveAt, targets).
 import { cap, cardName } from "./cards.js";
+import { press } from "./words.js";
 
 /** What a click on ``place`` (of ``kind``: "card", "gap" or "action") does, with ``picked``
  *  (a place or null) picked up before: {play: move} | {pick: place or null, say} |
@@ -15,10 +16,10 @@ export function decide(rules, st, spec, picked, kind, place) {
   if (kind === "action") return null;
   const fits = rules.targets(st, place);
   if (kind === "gap") {
-    return fits.size ? { pick: place, say: "Now click the card to put in this gap." } : { say: "No card fits this gap now.", shake: place };
+    return fits.size ? { pick: place, say: `Now ${press()} the card to put in this gap.` } : { say: "No card fits this gap now.", shake: place };
   }
   const name = cap(cardName(place));
-  return { pick: place, say: fits.size ? `${name} selected: click where it goes.` : `${name} ${spec.stuck}; pick another card.` };
+  return { pick: place, say: fits.size ? `${name} selected: ${press()} where it goes.` : `${name} ${spec.stuck}; pick another card.` };
 }
 
 /** The move a card dropped on a place means, or null (a drop back on itself is no move). */
