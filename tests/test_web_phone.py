@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from helpers.browser import PHONE, SKIP, api_state, open_player, today_id
+from helpers.browser import PHONE, SKIP, api_state, open_player, shot, today_id
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
@@ -110,3 +110,45 @@ def test_a_touch_screen_reads_tap_where_a_mouse_reads_click(
                     assert other.lower() not in player.host.locator("[data-msg]").inner_text()
     finally:
         desktop.close()
+
+
+@pytest.fixture
+def on_its_side(browser: Any) -> Iterator[Any]:
+    """A page on a phone on its side: 844x390, a touch screen."""
+    context = browser.new_context(viewport=LANDSCAPE, is_mobile=True, has_touch=True,
+                                  device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def inside(box: Any, view: dict[str, int]) -> bool:
+    return (box["x"] >= -0.5 and box["y"] >= -0.5 and box["x"] + box["width"] <= view["width"] + 0.5
+            and box["y"] + box["height"] <= view["height"] + 0.5)
+
+
+def overlap(a: Any, b: Any) -> bool:
+    return not (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
+                or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)
+
+
+@pytest.mark.parametrize("game", ["accordion", "pyramid", "gaps"])
+def test_a_phone_on_its_side_shows_the_whole_board_at_load(
+    on_its_side: Any, site: str, days: dict[str, dt.date], game: str
+) -> None:
+    page = on_its_side
+    player = open_player(page, f"{site}/play/{today_id(days, game)}", game)
+    page.wait_for_timeout(300)  # the fairness note and the fonts settle
+    full = shot(page, f"landscape-{game}")  # the whole page, and what the screen shows
+    page.screenshot(path=str(full.with_name(f"{full.stem}-screen.png")))
+    view = page.viewport_size
+    assert page.evaluate("window.scrollY") == 0
+    board = player.host.locator("[data-board]").bounding_box()
+    assert inside(board, view), (board, view)
+    for card in player.host.locator("[data-board] :is([data-card], [data-gap])").all():
+        box = card.bounding_box()
+        assert inside(box, view), (card.get_attribute("data-card"), box)
+    controls = player.host.locator("[part=controls]").bounding_box()
+    assert inside(controls, view), controls
+    assert not overlap(board, controls), (board, controls)
