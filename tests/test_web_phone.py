@@ -152,3 +152,26 @@ def test_a_phone_on_its_side_shows_the_whole_board_at_load(
     controls = player.host.locator("[part=controls]").bounding_box()
     assert inside(controls, view), controls
     assert not overlap(board, controls), (board, controls)
+
+
+def test_gaps_cards_on_a_phone_are_big_enough_for_a_finger(
+    phone: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    """Upright, the four rows stand as four columns of thirteen: every card and gap at least
+    44 px tall, and still played by its data-card and data-gap."""
+    page = phone
+    player = open_player(page, f"{site}/play/{today_id(days, 'gaps')}", "gaps")
+    shot(page, "gaps-phone")
+    places = player.host.locator("[data-board] :is([data-card], [data-gap])")
+    assert places.count() == 52
+    boxes = [places.nth(i).bounding_box() for i in range(52)]
+    assert min(b["height"] for b in boxes) >= 44, min(b["height"] for b in boxes)
+    assert min(b["width"] for b in boxes) >= 44, min(b["width"] for b in boxes)
+    board = player.host.locator("[data-board]").bounding_box()
+    assert all(b["x"] >= board["x"] and b["x"] + b["width"] <= board["x"] + board["width"]
+               for b in boxes)  # nothing to scroll sideways
+    # a row of the deal reads downwards: its first card above its second, in one column
+    first, second = boxes[0], boxes[1]  # the board's order: row 1, column 1, then column 2
+    assert abs(first["x"] - second["x"]) < 1 and second["y"] > first["y"]
+    player.play_all(solutions["gaps"][:4], finish=False)
+    player.wait_moves(4)
