@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from helpers.browser import PHONE, SKIP, api_state, open_player, shot, today_id
+from helpers.browser import ARTIFACTS, PHONE, SKIP, api_state, open_player, shot, today_id
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
@@ -123,6 +123,15 @@ def on_its_side(browser: Any) -> Iterator[Any]:
     context.close()
 
 
+def screen(page: Any, name: str) -> None:
+    """What the screen shows (shot() takes the whole page at another size, where a phone's
+    media queries no longer match: what it shows is not what the phone shows)."""
+    size = page.viewport_size
+    out = ARTIFACTS / "screenshots" / f"{name}-{size['width']}x{size['height']}-screen.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out))
+
+
 def inside(box: Any, view: dict[str, int]) -> bool:
     return (box["x"] >= -0.5 and box["y"] >= -0.5 and box["x"] + box["width"] <= view["width"] + 0.5
             and box["y"] + box["height"] <= view["height"] + 0.5)
@@ -140,8 +149,7 @@ def test_a_phone_on_its_side_shows_the_whole_board_at_load(
     page = on_its_side
     player = open_player(page, f"{site}/play/{today_id(days, game)}", game)
     page.wait_for_timeout(300)  # the fairness note and the fonts settle
-    full = shot(page, f"landscape-{game}")  # the whole page, and what the screen shows
-    page.screenshot(path=str(full.with_name(f"{full.stem}-screen.png")))
+    screen(page, f"landscape-{game}")
     view = page.viewport_size
     assert page.evaluate("window.scrollY") == 0
     board = player.host.locator("[data-board]").bounding_box()
@@ -175,3 +183,41 @@ def test_gaps_cards_on_a_phone_are_big_enough_for_a_finger(
     assert abs(first["x"] - second["x"]) < 1 and second["y"] > first["y"]
     player.play_all(solutions["gaps"][:4], finish=False)
     player.wait_moves(4)
+
+
+def test_on_a_phone_the_notation_options_and_fairness_fold_into_more(
+    phone: Any, browser: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "pyramid")
+    page = phone
+    player = open_player(page, f"{site}/play/{id_}", "pyramid")
+    host = player.host
+    folded = [host.locator("input[name=moves]"), host.locator("[data-option=dark]"),
+              host.locator("[data-fair]")]
+    more = host.locator("[data-menu] > summary")
+    expect(more).to_be_visible()
+    for el in folded:
+        expect(el).to_be_hidden()
+    expect(host.locator("[data-undo]")).to_be_visible()
+    expect(host.locator('[data-action="hint"]')).to_be_visible()
+    screen(page, "more-folded")
+    more.tap()
+    expect(folded[0]).to_be_visible()
+    expect(folded[1]).to_be_visible()
+    expect(folded[2]).to_contain_text("committed")
+    folded[2].scroll_into_view_if_needed()
+    screen(page, "more-open")
+    # a desktop, and a narrow window with a mouse: as before, all shown, no "More"
+    for viewport in ({"width": 1280, "height": 800}, PHONE):
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            host = open_player(page, f"{site}/play/{id_}", "pyramid").host
+            expect(host.locator("[data-menu] > summary")).to_be_hidden()
+            expect(host.locator("input[name=moves]")).to_be_visible()
+            expect(host.locator("[data-option=dark]")).to_be_visible()
+            expect(host.locator("[data-fair]")).to_contain_text("committed")
+        finally:
+            context.close()
