@@ -221,3 +221,28 @@ def test_on_a_phone_the_notation_options_and_fairness_fold_into_more(
             expect(host.locator("[data-fair]")).to_contain_text("committed")
         finally:
             context.close()
+
+
+def test_on_its_side_a_replay_s_bar_stands_beside_the_board(
+    on_its_side: Any, site: str, seeds: dict[str, int], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    page = on_its_side
+    player = open_player(page, f"{site}/play/pyramid/{seeds['pyramid']}", "pyramid")
+    player.host.locator("[data-menu] > summary").tap()
+    box = player.host.locator("input[name=moves]")
+    box.fill(" ".join(solutions["pyramid"]))
+    box.press("Enter")
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
+    player.host.locator('[data-action="replay"]').tap()
+    expect(player.host.locator("[data-replay]")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    player.host.locator('[data-action="replay-forward"]').tap()
+    expect(player.host).to_have_attribute("data-moves", "1")
+    screen(page, "landscape-replay")
+    view = page.viewport_size
+    board = player.host.locator("[data-board]").bounding_box()
+    bar = player.host.locator("[data-replay]").bounding_box()
+    assert inside(board, view) and inside(bar, view), (board, bar)
+    assert not overlap(board, bar)
