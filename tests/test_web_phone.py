@@ -246,3 +246,19 @@ def test_on_its_side_a_replay_s_bar_stands_beside_the_board(
     bar = player.host.locator("[data-replay]").bounding_box()
     assert inside(board, view) and inside(bar, view), (board, bar)
     assert not overlap(board, bar)
+
+
+def test_on_its_side_accordion_s_four_rows_of_piles_stay_in_view(
+    on_its_side: Any, site: str, seeds: dict[str, int]
+) -> None:
+    page = on_its_side
+    player = open_player(page, f"{site}/play/accordion/{seeds['accordion']}", "accordion")
+    player.host.locator("[data-menu] > summary").tap()
+    box = player.host.locator("input[name=moves]")
+    box.fill(" ".join(["d"] * 52))  # every card dealt, none moved: 52 piles
+    box.press("Enter")
+    player.wait_moves(52)
+    page.evaluate("window.scrollTo(0, 0)")
+    screen(page, "landscape-accordion-52")
+    board = player.host.locator("[data-board]").bounding_box()
+    assert inside(board, page.viewport_size), board
