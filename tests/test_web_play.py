@@ -299,3 +299,49 @@ def test_accordion_shows_no_par_and_each_game_says_what_its_score_counts(
         open_player(page, f"{site}/play/{today_id(days, game)}", game)
         assert player.host.locator("[data-score-name]").inner_text() == name
         assert player.host.locator("[data-par]").is_hidden() == (game == "accordion")
+
+
+def test_a_win_made_offline_survives_an_offline_reload_and_is_verified_once_online(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    """Issue 38, item 7: won offline, reloaded offline (the game and the pending win are
+    still there), back online: the win is verified, its result posted, and the verdict
+    replaces the offline note."""
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "accordion", "easy")
+    player = open_player(page, f"{site}/play/{id_}", "accordion")
+    worker = "navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : false"
+    if page.evaluate(worker):  # a second load online: the one the worker keeps for offline
+        page.reload()
+        player.wait_moves(0)
+    page.wait_for_load_state("networkidle")
+    moves = solutions["accordion"]
+    WATCHES[id(page)].allow("ERR_INTERNET_DISCONNECTED")
+    page.context.set_offline(True)
+    player.play_all(moves)
+    assert player.state() == "won"
+    verdict = player.host.locator("[data-verdict]")
+    expect(verdict).to_have_attribute("data-pending", "true")
+    played = player.moves()
+    queue = "JSON.parse(localStorage.getItem('dailydeal.v1.queue'))"
+    if not page.evaluate("Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+        page.context.set_offline(False)  # no worker: the page itself needs the network
+        page.route("**/api/v1/**", lambda route: route.abort("internetdisconnected"))
+    page.reload()
+    player.wait_moves(played)
+    assert player.state() == "won"
+    expect(verdict).to_have_attribute("data-pending", "true")
+    expect(verdict).to_contain_text("offline")
+    page.wait_for_timeout(500)  # the load's flush, still offline, keeps the win queued
+    assert [q["kind"] for q in page.evaluate(queue)] == ["won"]
+    posted = api_requests(page)
+    page.unroute("**/api/v1/**")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # after an unroute
+    expect(verdict).to_contain_text(f"Verified by the server: won in {len(moves)} moves")
+    expect(verdict).not_to_have_attribute("data-pending", "true")
+    expect(player.host.locator("[data-stats]")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('dailydeal.v1.queue')") is None
+    assert [u for u in posted if u.endswith(f"/deals/{id_}/results")] == [
+        f"{site}/api/v1/deals/{id_}/results"]

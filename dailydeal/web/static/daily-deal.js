@@ -34,7 +34,7 @@ import { showFair } from "./fair.js";
 import { HintTrail, lightWords } from "./hints.js";
 import { Drag, decide, dropMove, isArrow, keyCommand, nextFocus } from "./input.js";
 import { animate, celebrate, play, reduced, settle, shake, slideBack, snapshot } from "./motion.js";
-import { SHELL, parts } from "./shell.js";
+import { SHELL, foldMenu, parts } from "./shell.js";
 import * as options from "./options.js";
 import { LocalPlay } from "./play.js";
 import { Replay, ReplayBar } from "./replay.js";
@@ -94,6 +94,7 @@ export class DailyDeal extends HTMLElement {
     root.adoptedStyleSheets = [SHEET];
     root.innerHTML = SHELL;
     this.el = parts(root);
+    foldMenu(root);
     if (!styled) {
       const shell = root.firstElementChild;
       shell.hidden = true; // [hidden] needs no stylesheet: the browser's own hides it
@@ -318,6 +319,8 @@ export class DailyDeal extends HTMLElement {
     const own = async (item) => {
       if (!(this.meta && item.key === this.key && this.st && this.st.state === "won")) return false;
       await this.enqueue(() => this.won(true));
+      // still offline: the win stays queued (taken as sent, an offline load lost it)
+      if (this.el.verdict.dataset.pending) throw new ApiError("offline", 0);
       return true;
     };
     const sent = await flushQueue(own);

@@ -1,4 +1,5 @@
 // Hints as the player follows them, and the "still winnable?" light in words.
+import { press } from "./words.js";
 
 /** The hints given since the player began following them: when every move since is the
  *  hint given there, the server answers the rest of that same line (following hints always
@@ -33,7 +34,7 @@ export function lightWords(verdict, on, why = "") {
   return {
     text: LIGHT_TEXT[verdict] || verdict,
     title: on
-      ? `Still winnable? ${SAID[verdict] || ""}${why ? ` (${why})` : ""}. Click to turn off.`
+      ? `Still winnable? ${SAID[verdict] || ""}${why ? ` (${why})` : ""}. ${press(true)} to turn off.`
       : "After each move, ask the solver whether the deal can still be won",
   };
 }

@@ -2,6 +2,7 @@
 // state JSON, what is picked up, the place pointed at), so Node tests them without a browser;
 // the rules say which move a place means and where a card may go (rules.js moveAt, targets).
 import { cap, cardName } from "./cards.js";
+import { press } from "./words.js";
 
 /** What a click on ``place`` (of ``kind``: "card", "gap" or "action") does, with ``picked``
  *  (a place or null) picked up before: {play: move} | {pick: place or null, say} |
@@ -15,10 +16,10 @@ export function decide(rules, st, spec, picked, kind, place) {
   if (kind === "action") return null;
   const fits = rules.targets(st, place);
   if (kind === "gap") {
-    return fits.size ? { pick: place, say: "Now click the card to put in this gap." } : { say: "No card fits this gap now.", shake: place };
+    return fits.size ? { pick: place, say: `Now ${press()} the card to put in this gap.` } : { say: "No card fits this gap now.", shake: place };
   }
   const name = cap(cardName(place));
-  return { pick: place, say: fits.size ? `${name} selected: click where it goes.` : `${name} ${spec.stuck}; pick another card.` };
+  return { pick: place, say: fits.size ? `${name} selected: ${press()} where it goes.` : `${name} ${spec.stuck}; pick another card.` };
 }
 
 /** The move a card dropped on a place means, or null (a drop back on itself is no move). */
@@ -75,8 +76,13 @@ export function keyCommand({ key, ctrlKey = false, metaKey = false, altKey = fal
 export class Drag {
   constructor(el, card, e, on) {
     Object.assign(this, { el, card, on, x: e.clientX, y: e.clientY, id: e.pointerId, moving: false });
-    this.handlers = { pointermove: (ev) => this.move(ev), pointerup: (ev) => this.end(ev, true), pointercancel: (ev) => this.end(ev, false) };
-    for (const [type, fn] of Object.entries(this.handlers)) window.addEventListener(type, fn);
+    this.handlers = {
+      pointermove: (ev) => this.move(ev), pointerup: (ev) => this.end(ev, true), pointercancel: (ev) => this.end(ev, false),
+      // a finger's moves are the drag's, not a scroll's: unconsumed, the browser reads them
+      // as a fling too, and swallows the next tap as the one that stops it (~0.4 s)
+      touchmove: (ev) => ev.cancelable && ev.preventDefault(),
+    };
+    for (const [type, fn] of Object.entries(this.handlers)) window.addEventListener(type, fn, { passive: false });
   }
 
   move(e) {

@@ -1,6 +1,7 @@
 // Accordion's board (layout "row"): the stock, then the piles in a row. Pure: the state JSON
 // and the board's view in, sections of HTML out (board.js draws them).
 import { cardButton } from "./cards.js";
+import { press } from "./words.js";
 
 export function skeleton() {
   return '<div class="acc-top"><span class="slot"></span><span></span></div><div class="acc"></div>';
@@ -19,6 +20,6 @@ export function render(st, view) {
     const card = cardButton(pile.top, v, { label, extra: depth > 1 ? "pile" : "" });
     return `<div class="pile-wrap">${card.replace("</button>", depth > 1 ? `<span class="badge" aria-hidden="true">${depth}</span></button>` : "</button>")}</div>`;
   });
-  const hint = `<span>${p.piles.length ? "" : "Click the stock to deal the first card."}</span>`;
+  const hint = `<span>${p.piles.length ? "" : `${press(true)} the stock to deal the first card.`}</span>`;
   return [["acc-top", [stock, hint]], ["acc", piles]];
 }

@@ -29,6 +29,9 @@ export const SHELL = `
     <button type="button" class="tool" data-action="give-up" hidden>Give up</button>
     <button type="button" class="tool" data-action="show-result" hidden>🏁 Result</button>
   </div>
+  <details class="menu" data-menu open>
+  <summary class="tool">⋯ More: notation, options, fairness</summary>
+  <div class="menu-body">
   <div class="more">
     <form class="notation" data-notation>
       <label class="sr" for="dd-moves">Type moves in the notation</label>
@@ -44,6 +47,8 @@ export const SHELL = `
     </div>
   </div>
   <p class="fair" data-fair hidden></p>
+  </div>
+  </details>
   <section class="result" data-result data-result-card popover="manual" role="dialog" aria-labelledby="dd-result-title" aria-live="polite">
     <button type="button" class="close" data-action="close-result" aria-label="Close the result">×</button>
     <h3 id="dd-result-title" data-result-title></h3>
@@ -80,6 +85,20 @@ export const SHELL = `
   </div>
   <details class="log"><summary>Your moves</summary><code data-log></code></details>
 </div>`;
+
+// On a phone (a touch screen, small or on its side), the notation box, the options and the
+// fairness note fold into "More" under the board and the main actions; elsewhere they show.
+const PHONE = "(pointer: coarse) and ((max-width: 600px) or (max-height: 500px))";
+
+/** Keep the "More" menu folded on a phone and open elsewhere, as the screen changes. */
+export function foldMenu(root) {
+  const menu = root.querySelector("[data-menu]");
+  if (typeof matchMedia !== "function") return;
+  const phone = matchMedia(PHONE);
+  const fit = () => (menu.open = !phone.matches);
+  fit();
+  phone.addEventListener("change", fit);
+}
 
 /** The elements the element talks to, by name. */
 export function parts(root) {
