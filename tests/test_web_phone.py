@@ -71,11 +71,7 @@ def test_a_tap_right_after_a_touch_drag_is_not_lost(
     page = phone
     id_ = today_id(days, "pyramid")
     player = open_player(page, f"{site}/play/{id_}", "pyramid")
-    start = next(i for i, mv in enumerate(solutions["pyramid"]) if "+" in mv)
-    before, first = solutions["pyramid"][:start], solutions["pyramid"][start]
-    if before:
-        player.play_all(before)
-        player.wait_moves(len(before))
+    before, first = player.up_to_first_pair(solutions["pyramid"])
     a, b = first.split("+")
     touch_drag(page, centre(settled(page, player.host.locator(CARD(a)))),
                centre(settled(page, player.host.locator(CARD(b)))))

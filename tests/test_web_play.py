@@ -99,11 +99,7 @@ def test_a_card_dragged_onto_its_partner_plays_the_pair(
     id_ = today_id(days, "pyramid")
     player = open_player(page, f"{site}/play/{id_}", "pyramid")
     # play up to the solution's first pair, then drag it
-    start = next(i for i, mv in enumerate(solutions["pyramid"]) if "+" in mv)
-    before, first = solutions["pyramid"][:start], solutions["pyramid"][start]
-    if before:
-        player.play_all(before)
-        player.wait_moves(len(before))
+    before, first = player.up_to_first_pair(solutions["pyramid"])
     a, b = first.split("+")
     state = api_state(site, id_, before)
     def value(card: str) -> int:

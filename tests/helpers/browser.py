@@ -168,6 +168,15 @@ class Player:
         box.press("Enter")
         self.wait_moves(before + len(moves))
 
+    def up_to_first_pair(self, solution: list[str]) -> tuple[list[str], str]:
+        """Play a Pyramid ``solution`` up to its first pair: (the moves played, the pair)."""
+        start = next(i for i, mv in enumerate(solution) if "+" in mv)
+        before = solution[:start]
+        if before:
+            self.play_all(before)
+            self.wait_moves(len(before))
+        return before, solution[start]
+
     def play_all(self, moves: list[str], finish: bool = True) -> None:
         """Play ``moves``; ``finish``: they are the whole solution (deal what is left)."""
         for move in moves:
