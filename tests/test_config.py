@@ -235,7 +235,9 @@ def test_weak_secrets_are_refused(
         Settings(db_path=tmp_path / "d.db", secret_file=path).secret_key()
 
 
-@pytest.mark.parametrize("strong", [STRONG, secrets.token_hex(16), secrets.token_urlsafe(32)])
+# named, not by value: a fresh random secret each run, the same test ids (pytest-xdist)
+@pytest.mark.parametrize("strong", [STRONG, secrets.token_hex(16), secrets.token_urlsafe(32)],
+                         ids=["fixed", "random-hex", "random-urlsafe"])
 def test_strong_secrets_are_accepted(strong: str, tmp_path: Path) -> None:
     assert Settings(db_path=tmp_path / "d.db", secret=strong).secret_key() == strong.encode()
 
