@@ -14,7 +14,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from helpers.browser import ARTIFACTS, PHONE, SKIP, api_state, open_player, shot, today_id
+from helpers.browser import (
+    ARTIFACTS,
+    PHONE,
+    SKIP,
+    api_state,
+    centre,
+    open_player,
+    settled,
+    shot,
+    today_id,
+)
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
@@ -22,10 +32,9 @@ CARD = '[data-card="{}"]'.format
 LANDSCAPE = {"width": 844, "height": 390}
 
 
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    """A page on a phone held upright: a touch screen, a coarse pointer."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+def touch_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page on a phone of ``viewport``: a touch screen, a coarse pointer."""
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True,
                                   device_scale_factor=2)
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -33,20 +42,10 @@ def phone(browser: Any) -> Iterator[Any]:
     context.close()
 
 
-def settled(page: Any, locator: Any) -> Any:
-    """The box once it stays put (cards slide for 200 ms after a move)."""
-    last = None
-    for _ in range(40):
-        box = locator.bounding_box()
-        if box is not None and box == last:
-            return box
-        last = box
-        page.wait_for_timeout(50)
-    return last
-
-
-def centre(box: Any) -> tuple[float, float]:
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A phone held upright."""
+    yield from touch_page(browser, PHONE)
 
 
 def touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
@@ -110,13 +109,8 @@ def test_a_touch_screen_reads_tap_where_a_mouse_reads_click(
 
 @pytest.fixture
 def on_its_side(browser: Any) -> Iterator[Any]:
-    """A page on a phone on its side: 844x390, a touch screen."""
-    context = browser.new_context(viewport=LANDSCAPE, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    """A phone on its side: 844x390."""
+    yield from touch_page(browser, LANDSCAPE)
 
 
 def screen(page: Any, name: str) -> None:

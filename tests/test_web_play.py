@@ -14,7 +14,16 @@ import json
 from typing import Any
 
 import pytest
-from helpers.browser import SKIP, WATCHES, Player, api_state, open_player, today_id
+from helpers.browser import (
+    SKIP,
+    WATCHES,
+    Player,
+    api_state,
+    centre,
+    open_player,
+    settled,
+    today_id,
+)
 
 from dailydeal.games import new_game
 
@@ -109,24 +118,12 @@ def test_a_card_dragged_onto_its_partner_plays_the_pair(
     wrong = next(c for c in accessible if c not in (a, b) and value(c) + value(a) != 13)
     reason = api_state(site, id_, [*before, f"{a}+{wrong}"])["error"]["reason"]
 
-    def settled(card: str) -> Any:
-        """The card's box once it stays put (the cards may still be sliding: 200 ms FLIP
-        animations after the moves just played; a drop aimed mid-slide can miss)."""
-        locator, last = player.host.locator(CARD(card)), None
-        for _ in range(40):
-            box = locator.bounding_box()
-            if box is not None and box == last:
-                return box
-            last = box
-            page.wait_for_timeout(50)
-        return last
-
     def drag(source: str, target: str) -> None:
-        box = settled(source)
-        to = settled(target)
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        # aimed at each card once it stays put (the moves just played may still be sliding)
+        start, end = (centre(settled(page, player.host.locator(CARD(c)))) for c in (source, target))
+        page.mouse.move(*start)
         page.mouse.down()
-        page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=8)
+        page.mouse.move(*end, steps=8)
         page.mouse.up()
 
     # a wrong drop: nothing played, the same reason as the server's

@@ -218,6 +218,23 @@ document.addEventListener("dailydeal-move", (e) => window.dd.moves.push(e.detail
 document.addEventListener("dailydeal-won", (e) => window.dd.won.push(e.detail));"""
 
 
+def settled(page: Any, locator: Any) -> Any:
+    """The box of ``locator`` once it stays put (cards slide for 200 ms after a move: a
+    drop or a tap aimed mid-slide can miss)."""
+    last = None
+    for _ in range(40):
+        box = locator.bounding_box()
+        if box is not None and box == last:
+            return box
+        last = box
+        page.wait_for_timeout(50)
+    return last
+
+
+def centre(box: Any) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
 def script_url(site: str) -> str:
     """The versioned URL of the element's script, as the daily page links it."""
     html = urllib.request.urlopen(f"{site}/").read().decode()  # noqa: S310
