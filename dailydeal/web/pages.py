@@ -124,8 +124,13 @@ def module_graph(files: dict[str, bytes], entry: str = "daily-deal.js") -> dict[
 def element_modules() -> list[str]:
     """The static files the element loads besides its entry module (its modules, static and
     dynamic imports, and its stylesheet): the pages preload them, so the browser asks for
-    all of them at once instead of one level of imports after another."""
-    return list(module_graph({n: a.body for n, a in assets().items()}))[1:]
+    all of them at once instead of one level of imports after another. Read once per app
+    (the files do not change while it runs), not at every page."""
+    found: list[str] | None = current_app.extensions.get("dailydeal_element_modules")
+    if found is None:
+        graph = module_graph({n: a.body for n, a in assets().items()})
+        found = current_app.extensions["dailydeal_element_modules"] = list(graph)[1:]
+    return found
 
 
 @bp.get("/static/<path:name>")

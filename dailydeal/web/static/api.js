@@ -168,7 +168,8 @@ export class Client {
 /** Post a result unless this browser's result for the deal is counted already; the result
  *  the server keeps (a 409 names the first one). Offline and "later" errors are thrown. */
 export async function sendResult(client, id, body) {
-  if (posted(id)) return posted(id);
+  const counted = posted(id);
+  if (counted) return counted;
   try {
     const mine = (await client.postResult(id, body)).result;
     rememberPosted(id, mine);

@@ -80,37 +80,32 @@ export class ResultCard {
   }
 }
 
-/** Share ``text`` (its last line a link): the system's share sheet where the browser has
- *  one, else the clipboard; what happened ("shared", "copied", or "select"). */
+/** Share ``text`` (its last line a link) through the system's share sheet, where the
+ *  browser has one; whether it did (a sheet the player closed counts: they chose). */
 export async function share(text) {
+  if (!navigator.share) return false;
   const lines = text.split("\n");
-  const url = lines[lines.length - 1];
-  if (navigator.share) {
-    try {
-      await navigator.share({ text: lines.slice(0, -1).join("\n"), url });
-      return "shared";
-    } catch (err) {
-      if (err && err.name === "AbortError") return "shared"; // the player closed the sheet
-    }
-  }
   try {
-    await navigator.clipboard.writeText(text);
-    return "copied";
-  } catch {
-    return "select";
+    await navigator.share({ text: lines.slice(0, -1).join("\n"), url: lines[lines.length - 1] });
+    return true;
+  } catch (err) {
+    return Boolean(err && err.name === "AbortError");
   }
 }
 
 /** Copy the text of ``field`` with the ``button`` that says how it went; where the clipboard
- *  is refused, the text is selected for the player to copy. */
+ *  is refused, the text is selected for the player to copy. Whether it was copied. */
 export async function copyText(field, button) {
+  let copied = true;
   try {
     await navigator.clipboard.writeText(field.value);
     button.textContent = "Copied ✓";
   } catch {
+    copied = false;
     field.focus();
     field.select();
     button.textContent = "Selected: copy it";
   }
   setTimeout(() => (button.textContent = "Copy"), 2000);
+  return copied;
 }

@@ -56,6 +56,13 @@ const STYLED = fetch(new URL("daily-deal.css", import.meta.url))
   .then((css) => SHEET.replaceSync(css), () => {})
   .finally(() => (styled = true));
 
+/** What the last ``move`` (or null) left to mark on the board: the card it moved (landed);
+ *  after a stock move (drew), the renderer knows which card came. */
+function landing(st, move) {
+  const last = move ? rules.placesOf(st, move) : null;
+  return { landed: last && last.from, drew: Boolean(last && last.from === null) };
+}
+
 // --- the element -------------------------------------------------------------------------
 export class DailyDeal extends HTMLElement {
   static observedAttributes = ["deal", "game", "seed", "variant", "date", "tier", "api"];
@@ -72,7 +79,6 @@ export class DailyDeal extends HTMLElement {
     this.picked = null; // a place picked up: a card, or a gap waiting for its card
     this.queue = Promise.resolve();
     this.loadToken = 0;
-    this.rules = rules; // the rules: the board asks them what a place means
     this.drag = null; // a card being dragged
   }
 
@@ -227,7 +233,7 @@ export class DailyDeal extends HTMLElement {
       this.paint();
       const left = plural(answer.moves_left, "move");
       const line = `the first of ${left} to a win${answer.shortest ? " (a shortest line)" : ""}`;
-      const words = this.rules.moveInWords(this.meta.game, answer.move, cardName);
+      const words = rules.moveInWords(this.meta.game, answer.move, cardName);
       this.say(`Hint: ${words} (${answer.move}), ${line}.`, "good");
     } else if (answer.verdict === "lost") {
       this.say("The solver proved this position lost: no winning line from here. Undo to try another way.", "error");
@@ -458,7 +464,7 @@ export class DailyDeal extends HTMLElement {
     const last = more[more.length - 1];
     this.show(st, last);
     animate(this.el.board, this.el.fx, before);
-    this.sound(this.rules.placesOf(st, last).from === null ? "deal" : "move");
+    this.sound(rules.placesOf(st, last).from === null ? "deal" : "move");
     this.say(st.state === "lost" ? "No moves left. Undo or restart to try another way." : "");
     if (st.state === "lost") this.lost();
     for (const move of more) {
@@ -599,31 +605,31 @@ export class DailyDeal extends HTMLElement {
       `Lost after ${plural(this.moves.length, "move")}. Undo to try another way, or see where the win slipped away.`);
   }
 
+  /** The system's share sheet, else the clipboard (else the text selected to copy). */
   async shareResult() {
-    const how = await share(this.el.share.value);
-    if (how === "copied") this.say("The result is copied: paste it where you like.", "good");
-    if (how === "select") this.copyShare();
+    if (await share(this.el.share.value)) return;
+    if (await this.copyShare()) this.say("The result is copied: paste it where you like.", "good");
   }
 
   // --- replay (replay.js): a line on the board again, the game's own state untouched ------
   startReplay(line, at, from = null) {
     this.card.close();
-    this.replayBar.start(new Replay(this.rules, this.meta, line, at, from));
+    this.replayBar.start(new Replay(rules, this.meta, line, at, from));
   }
 
   drawReplay(r, animated) {
     const st = r.state();
     const before = animated ? snapshot(this.el.board) : null;
-    const last = r.at ? this.rules.placesOf(st, r.line[r.at - 1]) : null;
-    this.board.draw(sections(this.spec.layout, st, { picked: null, targets: new Set(), landed: last && last.from, drew: Boolean(last && last.from === null) }));
+    const view = { picked: null, targets: new Set(), ...landing(st, r.at ? r.line[r.at - 1] : null) };
+    this.board.draw(sections(this.spec.layout, st, view));
     animate(this.el.board, this.el.fx, before);
-    const next = r.at < r.line.length ? this.rules.placesOf(st, r.line[r.at]) : null;
+    const next = r.at < r.line.length ? rules.placesOf(st, r.line[r.at]) : null;
     this.board.light("hint", next ? [next.from, next.to] : []);
     for (const el of [this.el.board, this]) el.dataset.moves = String(r.at);
   }
 
   copyShare() {
-    copyText(this.el.share, this.el.copy);
+    return copyText(this.el.share, this.el.copy);
   }
 
   emit(name, detail) {
@@ -650,7 +656,7 @@ export class DailyDeal extends HTMLElement {
   }
 
   async activate(kind, place) {
-    const what = decide(this.rules, this.st, this.spec, this.picked, kind, place);
+    const what = decide(rules, this.st, this.spec, this.picked, kind, place);
     if (!what) return;
     if (what.play) {
       await this.attempt([what.play], place);
@@ -673,7 +679,7 @@ export class DailyDeal extends HTMLElement {
     if (this.drag) this.drag.stop();
     this.drag = new Drag(el, el.dataset.card, e, {
       // light the places it may go (classes only: a redraw would replace the dragged card)
-      start: (card) => this.board.light("target", this.rules.targets(this.st, card).keys()),
+      start: (card) => this.board.light("target", rules.targets(this.st, card).keys()),
       drop: (card, under, from, cardEl) => this.onDrop(card, under, from, cardEl),
     });
   }
@@ -684,7 +690,7 @@ export class DailyDeal extends HTMLElement {
     setTimeout(() => (this.dropped = false), 0);
     this.board.light("target", []);
     const ref = under && this.el.board.contains(under) ? this.refOf(under) : null;
-    const move = ref && dropMove(this.rules, this.st, card, ref[1]);
+    const move = ref && dropMove(rules, this.st, card, ref[1]);
     if (move) {
       this.dragFrom = { card, rect: from };
       this.enqueue(() => this.attempt([move], card).finally(() => (this.dragFrom = null)));
@@ -769,16 +775,13 @@ export class DailyDeal extends HTMLElement {
   paint() {
     const st = this.st;
     if (!st) return;
-    const r = this.rules;
-    const last = this.last ? r.placesOf(st, this.last) : null;
     const view = {
       picked: this.picked,
-      targets: new Set(this.picked ? r.targets(st, this.picked).keys() : []),
-      landed: last && last.from, // a card moved; after a draw, the renderer knows which came
-      drew: Boolean(last && last.from === null),
+      targets: new Set(this.picked ? rules.targets(st, this.picked).keys() : []),
+      ...landing(st, this.last),
     };
     this.board.draw(sections(this.spec.layout, st, view));
-    const hinted = this.hint && this.hint.at === this.moves.join(" ") ? r.placesOf(st, this.hint.move) : null;
+    const hinted = this.hint && this.hint.at === this.moves.join(" ") ? rules.placesOf(st, this.hint.move) : null;
     this.board.light("hint", hinted ? [hinted.from, hinted.to] : []);
     this.el.board.setAttribute("aria-label", `${this.spec.title} board, ${st.state}, ${st.moves.length} moves`);
   }
