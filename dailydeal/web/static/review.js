@@ -1,5 +1,6 @@
 // "Where did it go wrong?": the server's review of a lost game in words, on the card
-// ([data-review] with data-index and, once the line is open, data-line).
+// ([data-review] with data-index, data-outcome: the review's verdict, and, once the line is
+// open, data-line).
 import { hintTrouble } from "./api.js";
 
 /** Ask the review of ``moves`` and show it in ``el`` (the card's [data-review]);
@@ -9,6 +10,7 @@ export async function showReview(el, client, meta, moves, replay) {
   el.textContent = "Asking the solver…";
   delete el.dataset.index;
   delete el.dataset.line;
+  delete el.dataset.outcome;
   let a;
   try {
     a = await client.review(meta, moves);
@@ -17,7 +19,8 @@ export async function showReview(el, client, meta, moves, replay) {
     return;
   }
   if (a.index !== null && a.index !== undefined) el.dataset.index = String(a.index);
-  el.dataset.verdict = a.verdict;
+  // not data-verdict: that names the card's verdict line, a hook of its own
+  el.dataset.outcome = a.verdict;
   if (a.move === null) {
     el.textContent = {
       unknown: "The solver could not tell within its budget where the win slipped away.",
