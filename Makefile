@@ -56,11 +56,14 @@ run: $(RUNTIME)
 	fi
 	@$(BIN)/dailydeal serve --jobs 2 --fill background --host $(HOST) --port $(PORT)
 
+# The test files shared among one pytest worker per core (pytest-xdist), a file kept whole on
+# one worker: its module fixtures (servers, nginx, a browser) start once. Serial: PYTEST_JOBS=
+PYTEST_JOBS ?= -n auto --dist loadfile
 # -rs: the summary names every skipped test and why (the browser tests without Chromium);
 # then the board's logic in Node (tests/js/*.test.mjs: rules.js's answers to the board, input,
 # renderers, the API client), without a browser
 test: $(STAMP) $(BUILT)
-	$(BIN)/pytest -rs
+	$(BIN)/pytest -rs $(PYTEST_JOBS)
 	@if command -v node >/dev/null; then node --test tests/js/; \
 	else echo "SKIPPED: the Node unit tests of the board (tests/js/*.test.mjs): node is not installed"; fi
 	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py
@@ -73,7 +76,7 @@ test-lowest:
 	$(LOWEST)/bin/python .ci/lowest_constraints.py pyproject.toml > $(LOWEST)/constraints.txt
 	$(LOWEST)/bin/pip install --quiet -c $(LOWEST)/constraints.txt -e '.[dev]'
 	@echo "lowest versions allowed by pyproject.toml:" && cat $(LOWEST)/constraints.txt
-	$(LOWEST)/bin/pytest -p no:cacheprovider $(PYTEST_ARGS)
+	$(LOWEST)/bin/pytest -p no:cacheprovider $(PYTEST_JOBS) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py

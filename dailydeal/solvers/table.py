@@ -145,6 +145,8 @@ class PositionTable:
         while below <= self.epoch and dropped < need:
             dropped += self._per_epoch[below]
             below += 1
+        if not dropped:  # those epochs hold no proof: nothing to sweep
+            return 0
         # -1 - value < below  <=>  value > -1 - below
         self._values = {k: v for k, v in self._values.items() if v >= 0 or v <= -1 - below}
         for e in range(below):
