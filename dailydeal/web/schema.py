@@ -687,4 +687,5 @@ BODIES: tuple[type[BaseModel], ...] = (
 ANSWERS: tuple[type[BaseModel], ...] = (
     Problem, Index, GameList, GameRules, NumberedDeal, Deal, DealList, TodayRedirect, Solution,
     Verdict, State, Health, Hint, Review, Play, ResultAnswer, Stats, Commitments, OEmbed,
+    SolveAnswer, Keys,
 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import math
 import sqlite3
 from typing import Any
 
@@ -180,7 +181,8 @@ def solve(id_: str) -> Response:
         return json_response(solve_json(found, finished(found, token)), "private, no-store")
     opens = found.opens_at()
     assert opens is not None
-    wait = max(1, min(OPEN_CACHE, int((opens - current).total_seconds()) + 1))
+    # never kept past the instant the moves open
+    wait = max(1, min(OPEN_CACHE, math.ceil((opens - current).total_seconds())))
     return json_response(solve_json(found, False), f"public, max-age={wait}")
 
 
