@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sqlite3
 import stat
 from collections.abc import Iterator
@@ -272,3 +273,33 @@ def test_the_document_declares_the_new_operations(client: FlaskClient) -> None:
     assert "200" in paths["/keys"]["get"]["responses"]
     problem = paths["/solves/{id}"]["get"]["responses"]["404"]["content"]
     assert "application/problem+json" in problem
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is absent")
+def test_two_nodes_sharing_redis_and_the_keys_file_answer_one_solve(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date],
+    solutions: dict[str, list[str]],
+) -> None:
+    from helpers import stop
+    from helpers.cluster import start_redis
+
+    redis, url = start_redis(tmp_path)
+    keys = tmp_path / "shared.keys"
+    try:
+        nodes = []
+        for name in ("a", "b"):
+            db = fill_db(tmp_path / f"{name}.db")
+            nodes.append(create_app({"TESTING": True, "db_path": db, "NOW": lambda: now,
+                                     "redis_url": url, "signing_keys_file": keys}))
+        first, second = (n.test_client() for n in nodes)
+        link = win(first, f"{days['past']}-gaps-easy", solutions["gaps"])["solve"]
+        again = win(second, f"{days['past']}-gaps-easy", solutions["gaps"])["solve"]
+        assert again == link  # the first one stands, whichever node is asked
+        solve = second.get(f"{API}/solves/{link['id']}").get_json()
+        assert solve["moves"] == solutions["gaps"]
+        check_signature(second, link)
+        assert first.get(f"{API}/keys").get_json() == second.get(f"{API}/keys").get_json()
+    finally:
+        for name in ("a", "b"):
+            forget(tmp_path / f"{name}.db")
+        stop(redis)

@@ -96,7 +96,7 @@ def make_key(raw: bytes | None = None) -> Key:
 
 def check(public_b64: str, text: str, signature_b64: str) -> bool:
     """Whether ``signature_b64`` is the signature of ``text`` by the key ``public_b64``
-    (what a checker does with ``GET /keys``; the tests and docs/api.md do the same)."""
+    (what a checker does with the keys of ``GET /keys``, as docs/api.md shows)."""
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
