@@ -257,7 +257,7 @@ def test_keys_are_made_once_private_and_rotate(
 
 def test_a_broken_keys_file_costs_the_verdict_nothing(
     client: FlaskClient, days: dict[str, dt.date], solutions: dict[str, list[str]],
-    db_path: Path,
+    db_path: Path, problem: Any,
 ) -> None:
     (db_path.parent / "signing.keys").write_text("ed25519 nope notbase64!\n")
     id_ = f"{days['today']}-gaps-easy"
@@ -265,6 +265,7 @@ def test_a_broken_keys_file_costs_the_verdict_nothing(
     assert resp.status_code == 200
     verdict = resp.get_json()
     assert verdict["won"] and verdict.get("solve") is None
+    problem(client.get(f"{API}/keys"), 503)  # never a 500, never a traceback
 
 
 def test_the_document_declares_the_new_operations(client: FlaskClient) -> None:

@@ -70,9 +70,16 @@ def key_ring() -> signing.KeyRing:
 @operation("GET", "The public keys that sign solves (Ed25519), the active one first",
            description="Base64 of each raw 32-byte public key, with the id a solve's `key` "
            "names. Older keys stay listed after a rotation: what they signed still checks.",
-           answer=schema.Keys, answer_text="Keys", responses=NOT_MODIFIED)
+           answer=schema.Keys, answer_text="Keys", responses=NOT_MODIFIED,
+           problems={503: "The keys file cannot be read (the log says why)"})
 def keys() -> Response:
-    return json_response({"keys": key_ring().public()}, KEYS_CACHE)
+    try:
+        ring = key_ring()
+    except SettingsError as exc:  # a keys file broken or unreadable: the operator's to fix
+        log.error("%s", exc)
+        raise Problem(503, "the signing keys cannot be read; retry later",
+                      headers={"Retry-After": "60", "Cache-Control": "no-store"}) from None
+    return json_response({"keys": ring.public()}, KEYS_CACHE)
 
 
 # --- made by a winning verify ------------------------------------------------------------
@@ -84,12 +91,18 @@ def record_win(
     if not verdict.won or game.seed is None:
         return None
     move_list = [str(m) for m in game.move_stack]
+    deal = row["id"] if row else None
+    id_ = solves.solve_id(solves.deal_name(deal, game.name, str(game.seed)), game.variant,
+                          move_list)
     try:
-        made = solves.make(
-            key_ring(), deal=row["id"] if row else None, date=row["date"] if row else None,
-            game=game.name, variant=game.variant, seed=str(game.seed),
-            move_list=move_list, par=row["solution_length"] if row else None, now=now())
-        stored = use_store(lambda s: s.save_solve(made.row()))
+        # a line verified again (a reload of a won game verifies it anew) is one read
+        stored = use_store(lambda s: s.solve(id_))
+        if stored is None:
+            made = solves.make(
+                key_ring(), deal=deal, date=row["date"] if row else None, game=game.name,
+                variant=game.variant, seed=str(game.seed), move_list=move_list,
+                par=row["solution_length"] if row else None, now=now())
+            stored = use_store(lambda s: s.save_solve(made.row()))
     except (SettingsError, Problem, sqlite3.Error, OSError) as exc:
         log.warning("a verified win was not kept as a solve: %s", exc)
         return None
