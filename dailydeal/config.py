@@ -50,6 +50,7 @@ DAILY_GAMES: tuple[tuple[str, str], ...] = tuple(
 
 DEFAULT_DB = Path("data") / "dailydeal.db"
 SECRET_FILENAME = "secret.key"
+SIGNING_KEYS_FILENAME = "signing.keys"  # dailydeal.results.signing
 MIN_SECRET_BYTES = 32
 #: Estimated bits (``secret_entropy``) below which a secret is refused. 32 random hex
 #: digits (128 bits) score about 90 to 140; 64 (what is created) about 210 to 270.
@@ -112,6 +113,9 @@ class Settings:
     secret: str | None = setting(None, Var("DAILYDEAL_SECRET", credential=True))
     #: None means ``secret.key`` in the directory of the database.
     secret_file: Path | None = setting(None, Var("DAILYDEAL_SECRET_FILE", Path))
+    #: The Ed25519 keys that sign solves (dailydeal.results.signing); None means
+    #: ``signing.keys`` in the directory of the database. Created once, shared by every node.
+    signing_keys_file: Path | None = setting(None, Var("DAILYDEAL_SIGNING_KEYS_FILE", Path))
     solve_max_nodes: int | None = setting(
         300_000, _whole("DAILYDEAL_MAX_NODES", 0, optional=True)
     )
@@ -206,6 +210,9 @@ class Settings:
         if self.secret_file is None:
             self.secret_file = self.db_path.parent / SECRET_FILENAME
         self.secret_file = Path(self.secret_file)
+        if self.signing_keys_file is None:
+            self.signing_keys_file = self.db_path.parent / SIGNING_KEYS_FILENAME
+        self.signing_keys_file = Path(self.signing_keys_file)
         for name, var in variables():
             value = getattr(self, name)
             if var.low is None or value is None:

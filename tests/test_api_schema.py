@@ -209,6 +209,14 @@ def test_every_operation_answers_as_documented(
     etag = check("GET", f"{API}/commitments", 200).headers["ETag"]
     check("GET", f"{API}/commitments", 304, headers={"If-None-Match": etag})
     check("GET", f"{API}/commitments?from=someday", 400)
+    won = check("POST", f"{API}/deals/{locked_id}/verify", 200, json={"moves": moves})
+    solve = f"{API}/solves/{won.get_json()['solve']['id']}"
+    etag = check("GET", solve, 200).headers["ETag"]
+    check("GET", solve, 304, headers={"If-None-Match": etag})
+    check("GET", f"{solve}?play=forged", 422)
+    check("GET", f"{API}/solves/nope", 404)
+    etag = check("GET", f"{API}/keys", 200).headers["ETag"]
+    check("GET", f"{API}/keys", 304, headers={"If-None-Match": etag})
     page = f"https://cards.example/play/{locked_id}"
     etag = check("GET", f"{API}/oembed?url={page}", 200).headers["ETag"]
     check("GET", f"{API}/oembed?url={page}", 304, headers={"If-None-Match": etag})

@@ -28,6 +28,12 @@ def test_gunicorn_serves_a_deal_and_verifies_its_solution(
     )
     assert status == 200
     assert verdict["valid"] and verdict["won"]
+    # the win kept and signed under gunicorn's workers: its solve and the keys answer
+    status, _, solve = fetch(f"{base}/solves/{verdict['solve']['id']}")
+    assert status == 200 and solve["signature"] == verdict["solve"]["signature"]
+    assert solve["moves"] is None  # today: the line stays hidden
+    status, _, keys = fetch(f"{base}/keys")
+    assert status == 200 and solve["key"] in {k["id"] for k in keys["keys"]}
     status, headers, prob = fetch(f"{base}/daily/{today + dt.timedelta(days=3)}/gaps/medium")
     assert status == 404 and headers["Content-Type"] == "application/problem+json"
     # the config starts several workers: the master has DAILYDEAL_WORKERS=2 children

@@ -65,3 +65,34 @@ def test_a_won_game_has_no_serious_accessibility_violation(
     player.play_all(solutions["gaps"])
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
     assert serious_violations(page) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_solve_page_has_no_serious_accessibility_violation(
+    browser: Any, page: Any, site: str, days: dict[str, dt.date],
+    solutions: dict[str, list[str]], scheme: str,
+) -> None:
+    from playwright.sync_api import expect
+
+    id_ = today_id(days, "accordion", "hard" if scheme == "light" else "expert")
+    player = open_player(page, f"{site}/play/{id_}", "accordion")
+    player.type_moves(solutions["accordion"])
+    link = player.host.locator("a[data-solve-link]")
+    expect(link).to_be_visible()
+    url = link.get_attribute("href")
+    page.emulate_media(color_scheme=scheme)
+    page.goto(url)  # finished here: the line replayed under the result
+    page.locator("[data-solve] details").evaluate("(d) => (d.open = true)")
+    expect(page.locator("[data-solve-board] [data-replay]")).to_be_visible()
+    expect(page.locator("[data-check][data-verified]")).to_be_attached()
+    problems = {"finished": serious_violations(page)}
+    other = browser.new_context(color_scheme=scheme)  # a friend: the date is open
+    try:
+        friend = other.new_page()
+        friend.goto(url)
+        friend.locator("[data-solve] details").evaluate("(d) => (d.open = true)")
+        expect(friend.locator("[data-check][data-verified]")).to_be_attached()
+        problems["open"] = serious_violations(friend)
+    finally:
+        other.close()
+    assert not any(problems.values()), problems

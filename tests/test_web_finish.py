@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from typing import Any
 
 import pytest
@@ -101,7 +102,10 @@ def test_share_uses_the_system_sheet_with_the_text_and_the_link(
     player.host.locator('[data-action="share"]').click()
     page.wait_for_function("() => window.shared.length === 1")
     data = page.evaluate("window.shared[0]")
-    assert data["url"] == f"{site}/play/{id_}"
+    # the link is the signed win's page (its solve), as the card's a[data-solve-link]
+    solve = player.host.locator("a[data-solve-link]").get_attribute("href")
+    assert re.fullmatch(rf"{re.escape(site)}/s/[A-Za-z0-9_-]{{16}}", data["url"]), data["url"]
+    assert data["url"] == solve
     assert f"{len(solutions['pyramid'])} moves" in data["text"] and site not in data["text"]
 
 

@@ -15,7 +15,7 @@ from dailydeal.web.pages import STATIC_DIR, module_graph
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted(p for p in STATIC_DIR.iterdir() if p.suffix in (".js", ".css"))
 # the files a page or the tests load by name; every other one is loaded by one of these
-ENTRIES = ["daily-deal.js", "daily.js", "offline.js", "embed-frame.js", "embed-host.js",
+ENTRIES = ["daily-deal.js", "daily.js", "solve.js", "offline.js", "embed-frame.js", "embed-host.js",
            "verdict.js", "site.css"]
 
 

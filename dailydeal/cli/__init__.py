@@ -22,6 +22,7 @@ COMMANDS = {
     "schedule": "daily",
     "serve": "web",
     "recheck": "recheck",
+    "keys": "keys",
 }
 
 

@@ -266,6 +266,19 @@ def m007_webhook_posts(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m008_solves(db: sqlite_utils.Database) -> None:
+    """Verified wins that prove themselves (``dailydeal.results.solves``): one row per
+    deal and line (the id is their hash), written once with its signature, never changed."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS solves (
+            id TEXT PRIMARY KEY, deal TEXT, date TEXT, game TEXT NOT NULL,
+            variant TEXT NOT NULL, seed TEXT NOT NULL, moves INTEGER NOT NULL, par INTEGER,
+            move_list TEXT NOT NULL, verified_at TEXT NOT NULL, key TEXT NOT NULL,
+            signature TEXT NOT NULL, signed TEXT NOT NULL)"""
+    )
+
+
 def _utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 

@@ -152,6 +152,15 @@ class ResultsStore(Protocol):
         statistics and ``differ`` (rows whose verdict changed)."""
         ...
 
+    def save_solve(self, row: dict[str, Any]) -> dict[str, Any]:
+        """Keep a solve (``solves.Solve.row()``) unless its id is kept already: the row
+        that stands (the first one: its time and signature never change)."""
+        ...
+
+    def solve(self, id_: str) -> dict[str, Any] | None:
+        """A kept solve's row, or None."""
+        ...
+
 
 __all__ = [
     "CLIENT_ID",

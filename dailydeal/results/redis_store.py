@@ -11,6 +11,8 @@ The same interface as ``sqlite_store`` (SQLite, the default for one machine,
   stored row as JSON; it expires (EXPIREAT) at the end of the retention;
 - ``dailydeal:stats:{deal id}``: the aggregates (``plays``, ``wins``,
   ``wins_without_hints``, ``m:{moves}`` = winning plays of that length), never expiring;
+- ``dailydeal:solves:{id}``: a solve (``dailydeal.results.solves``) as JSON, set once
+  (SET NX: the first one stands), never expiring;
 - ``dailydeal:plays:{deal id}``: per play token id, ``h:{id}`` the hints it asked for and
   ``u:{id}`` once its result counted; it expires when the deal's results close.
 
@@ -200,6 +202,24 @@ class RedisStore:
         histogram = {int(k[2:]): v for k, v in fields.items() if k.startswith("m:")}
         return stats_dict(fields.get("plays", 0), fields.get("wins", 0),
                           fields.get("wins_without_hints", 0), histogram)
+
+    def save_solve(self, row: dict[str, Any]) -> dict[str, Any]:
+        key = f"dailydeal:solves:{row['id']}"
+        try:
+            self.r.set(key, json.dumps(row), nx=True)
+            value = self.r.get(key)
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        assert value is not None  # set NX above; a solve is never deleted
+        found: dict[str, Any] = json.loads(_text(value))
+        return found
+
+    def solve(self, id_: str) -> dict[str, Any] | None:
+        try:
+            value = self.r.get(f"dailydeal:solves:{id_}")
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        return None if value is None else dict(json.loads(_text(value)))
 
     def rebuild(self, deal: dict[str, Any]) -> dict[str, Any]:
         """Write a deal's aggregates again from its stored rows, each replayed: the

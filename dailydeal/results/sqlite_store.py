@@ -241,6 +241,29 @@ def prune(
     return rows, plays
 
 
+SOLVE_COLUMNS = ("id", "deal", "date", "game", "variant", "seed", "moves", "par", "move_list",
+                 "verified_at", "key", "signature", "signed")
+
+
+def save_solve(db: sqlite_utils.Database, row: dict[str, Any]) -> dict[str, Any]:
+    """Store a solve unless its id is stored already; the stored row (the first stands)."""
+    with _writing(db):
+        db.execute(
+            f"INSERT OR IGNORE INTO solves ({', '.join(SOLVE_COLUMNS)}) "
+            f"VALUES ({', '.join('?' * len(SOLVE_COLUMNS))})",
+            [row[c] for c in SOLVE_COLUMNS],
+        )
+    found = solve(db, row["id"])
+    assert found is not None
+    return found
+
+
+def solve(db: sqlite_utils.Database, id_: str) -> dict[str, Any] | None:
+    cur = db.execute(f"SELECT {', '.join(SOLVE_COLUMNS)} FROM solves WHERE id = ?", [id_])
+    found = cur.fetchone()
+    return None if found is None else dict(zip(SOLVE_COLUMNS, found, strict=True))
+
+
 class SqliteStore:
     """``ResultsStore`` over one SQLite connection (the request's, in the web)."""
 
@@ -271,6 +294,12 @@ class SqliteStore:
     def rebuild(self, deal: dict[str, Any]) -> dict[str, Any]:
         return rebuild(self.db, deal)
 
+    def save_solve(self, row: dict[str, Any]) -> dict[str, Any]:
+        return save_solve(self.db, row)
+
+    def solve(self, id_: str) -> dict[str, Any] | None:
+        return solve(self.db, id_)
+
 
 __all__ = [
     "SqliteStore",
@@ -283,5 +312,7 @@ __all__ = [
     "record",
     "reverify",
     "salt",
+    "save_solve",
+    "solve",
     "stored",
 ]

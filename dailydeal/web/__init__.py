@@ -77,6 +77,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         results,
         review,
         share,
+        solves,
     )
 
     settings, extra = (Settings.from_env(), {}) if test_config is None else split_config(
@@ -95,7 +96,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     problems.register(app)
     for blueprint in (api.bp, feeds.bp, hints.bp, review.bp, results.bp, plays.bp,
-                      commitments.bp):
+                      commitments.bp, solves.bp):
         app.register_blueprint(blueprint, url_prefix="/api/v1")
     pages.register(app)
     share.register(app)  # oEmbed, preview pictures, the pages' share tags

@@ -21,7 +21,7 @@ from dailydeal.games import GAMES, Game, default_variant, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import seed_text
 from dailydeal.verify import replay
-from dailydeal.web import schema
+from dailydeal.web import schema, solves
 from dailydeal.web.db import get_db
 from dailydeal.web.extensions import limit
 from dailydeal.web.gameinfo import RULES
@@ -172,8 +172,12 @@ def numbered_deal(game: str, seed: str) -> Response:
 def verify_numbered(game: str, body: schema.NumberedVerifyBody) -> Response:
     """Body ``{"seed": N | "cards": ..., "variant": ..., "moves": ...}`` -> verdict."""
     position, moves = numbered_position(game, body)
-    out = {"game": position.name, "variant": position.variant, "seed": seed_text(position.seed)}
-    out.update(replay(position, moves).to_json())
+    out: dict[str, Any] = {"game": position.name, "variant": position.variant,
+                           "seed": seed_text(position.seed)}
+    verdict = replay(position, moves)
+    out.update(verdict.to_json())
+    if body.seed is not None and (kept := solves.record_win(verdict, position, None)):
+        out["solve"] = kept  # a deal of explicit cards has no name to sign
     return json_response(out, NO_STORE)
 
 
@@ -293,7 +297,11 @@ def verify_daily(id_: str, body: schema.MovesBody) -> Response:
     row = published_row(id_)
     moves = body.moves
     position = new_game(row["game"], row["seed"], row["variant"])
-    return json_response({"deal": id_, **replay(position, moves).to_json()}, NO_STORE)
+    verdict = replay(position, moves)
+    out = {"deal": id_, **verdict.to_json()}
+    if (kept := solves.record_win(verdict, position, row)) is not None:
+        out["solve"] = kept  # the win kept and signed: its page is a link to share
+    return json_response(out, NO_STORE)
 
 
 @bp.get("/deals/<id_>/solution")

@@ -10,6 +10,7 @@ shown in a frame.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import gzip
 import hashlib
@@ -24,6 +25,7 @@ from flask import (
     Flask,
     Response,
     current_app,
+    g,
     redirect,
     render_template,
     request,
@@ -34,7 +36,7 @@ from dailydeal.daily import clock, store
 from dailydeal.games import GAMES, SPECS, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.web import icons
+from dailydeal.web import icons, solves
 from dailydeal.web.compress import accepts_gzip
 from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES
@@ -253,6 +255,38 @@ def embed(id_: str) -> Response:
     except Problem as exc:
         return not_found(exc.detail)
     return page("embed.html", row=row)
+
+
+@bp.get("/s/<id_>")
+def solve_page(id_: str) -> Response:
+    """A verified win, shared: the result, the signature, and the line replayed once it
+    spoils nothing (``static/solve.js`` asks the API for the moves: the page never holds
+    them, so an open date's line is nowhere in it)."""
+    view = solves.page_view(id_)
+    if view is None:
+        return not_found(f"no solve {id_[:40]!r}: a solve link names a verified win")
+    found = view["solve"]
+    row = None
+    if found.deal:
+        with contextlib.suppress(Problem):
+            row = published_row(found.deal)
+    if row is not None:
+        what = f"{found.game.capitalize()} · {row['tier']} · {row['date']}"
+    else:
+        what = f"{found.game.capitalize()} deal #{found.seed}"
+    par = f" (par {found.par})" if found.par else ""
+    title = f"{what} won in {found.moves} moves — dailydeal"
+    # the share tags of this page (share.share_tags): the result, never a move
+    g.solve_share = {
+        "title": title,
+        "description": f"A verified win of {what}: {found.moves} moves{par}, every move "
+        "checked by the server, which signed the result. The line opens when the date "
+        "is over." if not view["public"] else f"A verified win of {what}: {found.moves} "
+        f"moves{par}, checked and signed by the server. Replay the line.",
+        "deal": row["id"] if row is not None else None,
+    }
+    return page("solve.html", view=view, s=found, row=row, game=found.game,
+                api=url_for("api.index")[:-1], share_title=title)
 
 
 # --- offline and installable ----------------------------------------------------------------

@@ -412,6 +412,77 @@ class MoveError(Answer):
     reason: str
 
 
+class SolveLink(Answer):
+    """A verified win kept as a solve: its page and the service's signature of it."""
+
+    id: str = Field(pattern="^[A-Za-z0-9_-]{16}$")
+    url: str = Field(description="The solve's page, /s/{id}: a link to share")
+    signed: str = Field(description="The exact text signed (names the deal, the hash of "
+                        "the moves, never the moves)")
+    signature: str = Field(description="Base64 Ed25519 signature of `signed` (UTF-8)")
+    key: str = Field(description="The id of the signing key, in GET /keys")
+
+
+class SolveVerdict(Answer):
+    won: Literal[True]
+    moves: int = Field(description="Moves of the line, deals the verifier made included")
+    par: int | None = Field(description="The daily deal's solver length (numbered: null)")
+
+
+class SolveAnswer(Answer):
+    """A verified win, signed: the moves only once they spoil nothing."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "Qm2x9vJc0aZ1kP4t", "deal": "2026-12-01-pyramid-easy",
+                    "date": "2026-12-01", "game": "pyramid", "variant": "standard",
+                    "seed": "42", "verdict": {"won": True, "moves": 31, "par": 31},
+                    "moves": None,
+                    "moves_sha256": "9f86d081884c7d659a2feaa0c55ad015"
+                                    "a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                    "moves_open_at": "2026-12-02T12:00:00Z",
+                    "verified_at": "2026-12-01T08:14:03Z",
+                    "signed": "dailydeal-solve-v1|Qm2x9vJc0aZ1kP4t|2026-12-01-pyramid-easy|"
+                              "pyramid|standard|42|won|31|31|9f86...0a08|2026-12-01T08:14:03Z",
+                    "signature": "mW1...==", "key": "3q2-7wXfB4Y",
+                    "links": {"self": "/api/v1/solves/Qm2x9vJc0aZ1kP4t"},
+                }
+            ]
+        }
+    )
+
+    id: str
+    deal: str | None = Field(description="The daily deal's id; null for a numbered deal")
+    date: str | None
+    game: GameName
+    variant: str
+    seed: SeedText
+    verdict: SolveVerdict
+    moves: list[str] | None = Field(description="The line; null while the date is open")
+    moves_sha256: str = Field(pattern="^[0-9a-f]{64}$",
+                              description="SHA-256 of the moves joined by one space")
+    moves_open_at: dt.datetime | None = Field(
+        description="When the moves become public (null: a numbered deal, public at once)")
+    verified_at: dt.datetime
+    signed: str
+    signature: str
+    key: str
+    links: Links
+
+
+class PublicKey(Answer):
+    id: str
+    ed25519: str = Field(description="Base64 of the raw 32-byte public key")
+
+
+class Keys(Answer):
+    """The public keys that check solves' signatures, the active one first."""
+
+    keys: list[PublicKey]
+
+
 class Verdict(Answer):
     """The verdict on a move list, also for illegal moves (``valid`` false)."""
 
@@ -441,6 +512,8 @@ class Verdict(Answer):
     score: int
     moves: int = Field(description="Moves of the list that were played")
     error: MoveError | None
+    solve: SolveLink | None = Field(
+        None, description="A win of a seeded deal, kept and signed: its page and signature")
 
 
 class State(Answer):
@@ -614,4 +687,5 @@ BODIES: tuple[type[BaseModel], ...] = (
 ANSWERS: tuple[type[BaseModel], ...] = (
     Problem, Index, GameList, GameRules, NumberedDeal, Deal, DealList, TodayRedirect, Solution,
     Verdict, State, Health, Hint, Review, Play, ResultAnswer, Stats, Commitments, OEmbed,
+    SolveAnswer, Keys,
 )

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from flask import Blueprint, Flask, Response, current_app, request, url_for
+from flask import Blueprint, Flask, Response, current_app, g, request, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
@@ -262,6 +262,11 @@ def share_tags() -> dict[str, Any]:
             "winnable. Play it in the browser."
         )
         image = preview_url(row["id"])
+    elif endpoint == "pages.solve_page" and "solve_share" in g:
+        # a shared win: its result and the deal's picture (as dealt), never a move
+        title, description = g.solve_share["title"], g.solve_share["description"]
+        if g.solve_share["deal"]:
+            image = preview_url(g.solve_share["deal"])
     elif endpoint == "pages.play_numbered":
         numbered = numbered_title(str(args.get("game", "")), str(args.get("seed", "")),
                                   request.args.get("variant"))

@@ -45,6 +45,7 @@ export class ResultCard {
   /** No result: a new game, an undo, a restart. */
   reset() {
     this.close(false);
+    this.setSolve(null);
     this.el.stats.hidden = true;
     this.el.review.hidden = true;
     this.el.reviewButton.hidden = true;
@@ -69,6 +70,14 @@ export class ResultCard {
     tile("streak", streak === null ? "–" : String(streak));
     this.el.reviewButton.hidden = end === "won";
     this.el.review.hidden = true;
+  }
+
+  /** The page of the verified win, signed by the server (``url`` absolute; null: none). */
+  setSolve(url) {
+    const a = this.el.solveLink;
+    a.hidden = !url;
+    if (url) a.href = url;
+    else a.removeAttribute("href");
   }
 
   /** The share text (its last line the link), in the card and for the share button. */

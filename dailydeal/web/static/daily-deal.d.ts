@@ -14,6 +14,21 @@ export interface Verdict {
   score: number;
   moves: number;
   error: { index: number; move: string; reason: string } | null;
+  /** A win kept and signed by the server (docs/api.md, Solves); absent otherwise. */
+  solve?: Solve;
+}
+
+/** A verified win, signed by the service: check ``signature`` (base64 Ed25519) over
+ *  ``signed`` (UTF-8) with the key ``key`` of GET /api/v1/keys (docs/api.md, Solves). */
+export interface Solve {
+  /** 16 characters of A-Z a-z 0-9 _ -. */
+  id: string;
+  /** The win's page, "/s/{id}", relative to the API's origin. */
+  url: string;
+  /** The exact text signed: it names the deal and the SHA-256 of the moves, never the moves. */
+  signed: string;
+  signature: string;
+  key: string;
 }
 
 export interface MoveDetail {
@@ -34,6 +49,8 @@ export interface WonDetail {
   seed: string;
   moves: string[];
   verdict: Verdict;
+  /** The signed win (the verdict's ``solve``), or null where the server kept none. */
+  solve: Solve | null;
 }
 
 /** The answer of the hint endpoint (docs/api.md, Hints). */

@@ -578,10 +578,14 @@ export class DailyDeal extends HTMLElement {
     this.endCard("won", texts.title, texts.verdict, n);
     const seconds = store.options().timer === false ? null : this.clock.seconds();
     const origin = new URL(this.api).origin;
-    this.card.setShare(shareText({ meta: m, title: this.spec.title, origin, n, par, hints: this.hintsUsed, seconds }));
+    // the win kept and signed by the server: its page is the link shared (docs/api.md, Solves)
+    const solve = verdict.won && verdict.solve ? verdict.solve : null;
+    const link = solve ? new URL(solve.url, this.api).href : null;
+    this.card.setSolve(link);
+    this.card.setShare(shareText({ meta: m, title: this.spec.title, origin, n, par, hints: this.hintsUsed, seconds, link }));
     if (fresh) {
       this.say("");
-      this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict });
+      this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict, solve });
     }
     if (verdict.won && m.id) await this.sendResult(); // then everybody's statistics
   }
@@ -594,6 +598,7 @@ export class DailyDeal extends HTMLElement {
     const streak = m.id ? store.streak(store.localToday()) : null;
     this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak });
     this.card.setShare("");
+    this.card.setSolve(null);
     this.card.open();
   }
 
@@ -612,6 +617,11 @@ export class DailyDeal extends HTMLElement {
   }
 
   // --- replay (replay.js): a line on the board again, the game's own state untouched ------
+  /** Replay ``moves`` on this deal's board once it is loaded (the solve page, solve.js). */
+  replayLine(moves) {
+    return this.enqueue(async () => this.startReplay(moves.slice(), 0));
+  }
+
   startReplay(line, at, from = null) {
     this.card.close();
     this.replayBar.start(new Replay(rules, this.meta, line, at, from));

@@ -39,16 +39,17 @@ function versus(stats, moves) {
 }
 
 /** The share text of a win, without spoilers: the deal, the moves against par, the hints,
- *  the player's time (``seconds``, null: not shown) and the deal's link. */
-export function shareText({ meta, title, origin, n, par, hints, seconds }) {
+ *  the player's time (``seconds``, null: not shown) and a link: ``link``, the page of the
+ *  signed win (its solve), else the deal's play page. */
+export function shareText({ meta, title, origin, n, par, hints, seconds, link = null }) {
   const vsPar = (par ? (n <= par ? ` (par ${par} ⭐)` : ` (par ${par})`) : "") + (hints ? ` with ${plural(hints, "hint")}` : "");
   // the time is the player's own clock: the server cannot know it
   const time = seconds === null ? [] : [`⏱ ${clockText(seconds)} (player's clock)`];
   if (meta.id) {
-    return [`dailydeal ${meta.date}`, `${title} · ${meta.tier} ${TIER_MARK[meta.tier] || ""}`.trim(), `✅ ${n} moves${vsPar}`, ...time, `${origin}/play/${meta.id}`].join("\n");
+    return [`dailydeal ${meta.date}`, `${title} · ${meta.tier} ${TIER_MARK[meta.tier] || ""}`.trim(), `✅ ${n} moves${vsPar}`, ...time, link || `${origin}/play/${meta.id}`].join("\n");
   }
   const v = meta.variant ? `?variant=${encodeURIComponent(meta.variant)}` : "";
-  return [`dailydeal · ${title} #${meta.seed}`, `✅ ${n} moves${vsPar}`, ...time, `${origin}/play/${meta.game}/${meta.seed}${v}`].join("\n");
+  return [`dailydeal · ${title} #${meta.seed}`, `✅ ${n} moves${vsPar}`, ...time, link || `${origin}/play/${meta.game}/${meta.seed}${v}`].join("\n");
 }
 
 /** What a counted result that differs from this game says: the first result counts. */

@@ -66,6 +66,7 @@ export const SHELL = `
       <button type="button" class="tool primary" data-action="share">Share</button>
       <button type="button" class="tool" data-action="replay">▶ Replay</button>
       <button type="button" class="tool" data-action="review" hidden>Where did it go wrong?</button>
+      <a class="tool" data-solve-link hidden href="" target="_blank" rel="noopener">🔏 Proof of the win</a>
     </div>
     <div class="share" data-share-box>
       <label class="sr" for="dd-share">Share text</label>
@@ -116,5 +117,6 @@ export function parts(root) {
     fx: $("[data-fx]"), timer: $("[data-timer]"), timerText: $("[data-timer-text]"), rest: $('[data-action="deal-rest"]'),
     showResult: $('[data-action="show-result"]'), review: $("[data-review]"), reviewButton: $('[data-action="review"]'),
     replay: $("[data-replay]"), scrub: $("[data-replay-scrub]"), replayAt: $("[data-replay-at]"),
+    solveLink: $("[data-solve-link]"),
   };
 }
