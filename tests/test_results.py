@@ -518,3 +518,79 @@ def test_a_thousand_players_behind_one_address_can_all_begin_and_count(
     clock.t = last
     stats = http.get(f"{API}/deals/{id_}/stats").get_json()
     assert (stats["plays"], stats["pending"]) == (1000, 0)
+
+
+def test_pending_results_survive_a_restart_and_are_counted_by_the_scheduler_job(
+    db_path: Path, clock: Clock, days: dict[str, dt.date], solutions: dict[str, list[str]],
+) -> None:
+    """Issue 38: a result taken but not counted yet is a row of the SQLite file, so a
+    restart (a new app, a fresh connection) loses nothing; the scheduler's minute job
+    (``dailydeal.results.due``) counts it at its time with no request at all, once."""
+    from dailydeal.results import due
+
+    config = {"db_path": db_path, "NOW": clock, "counted_rate_limit": "1 per minute"}
+    http = create_app(dict(config)).test_client()
+    id_ = today_id(days, "gaps")
+    tokens = [begin(http, id_, "192.0.2.80") for _ in range(3)]
+    clock.advance(3600)
+    codes = [post(http, id_, "192.0.2.80", client=f"restart-{i:011d}", moves=["QC"],
+                  play=t).status_code for i, t in enumerate(tokens)]
+    assert codes == [201, 202, 202]
+    forget(db_path)  # the worker is gone (kill -9 or a restart)
+    settings = Settings(db_path=db_path)
+    assert due.count_due(settings, clock.t) == 0  # not their time yet
+    clock.advance(60)
+    assert due.count_due(settings, clock.t) == 1
+    assert due.count_due(settings, clock.t) == 0  # once
+    again = create_app(dict(config)).test_client()
+    stats = again.get(f"{API}/deals/{id_}/stats").get_json()
+    assert (stats["plays"], stats["pending"]) == (2, 1)
+    clock.advance(60)
+    assert again.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 3
+    assert due.count_due(settings, clock.t) == 0
+    forget(db_path)
+
+
+def test_budgets_group_addresses_into_networks() -> None:
+    from dailydeal.web.extensions import network_of
+
+    assert network_of("198.51.100.7") == "198.51.100.7/32"
+    assert network_of("2001:db8:1:2:aaaa::1") == network_of("2001:db8:1:2::ff") \
+        == "2001:db8:1:2::/64"
+    assert network_of("2001:db8:1:3::1") != network_of("2001:db8:1:2::1")
+    assert network_of("::ffff:198.51.100.7") == "198.51.100.7/32"
+    assert network_of("198.51.100.7", v4_prefix=24) == "198.51.100.0/24"
+    assert network_of("2001:db8:1:2::1", v6_prefix=48) == "2001:db8:1::/48"
+    assert network_of("fe80::1%eth0") == "fe80::/64"
+    assert network_of("not an address") == "not an address"
+    with pytest.raises(Exception, match="DAILYDEAL_NETWORK_V6"):
+        Settings(network_v6_prefix=129)
+
+
+def test_hints_with_a_token_have_a_budget_per_play(
+    app: Flask, days: dict[str, dt.date], problem: Any,
+) -> None:
+    """Issue 39: a thousand players behind one address do not share 20 hints a minute:
+    with a token the budget is the play's; without one, the network's."""
+    app.extensions[SETTINGS].hint_rate_limit = "2 per minute"
+    http = app.test_client()
+    id_ = today_id(days)
+    for _ in range(3):  # three players of one office, two hints each
+        token = begin(http, id_, "192.0.2.90")
+        for _ in range(2):
+            assert http.get(f"{API}/deals/{id_}/hint?moves=&play={token}",
+                            environ_base={"REMOTE_ADDR": "192.0.2.90"}).status_code == 200
+        problem(http.get(f"{API}/deals/{id_}/hint?moves=&play={token}",
+                         environ_base={"REMOTE_ADDR": "192.0.2.90"}), 429)
+    for _ in range(2):
+        assert http.get(f"{API}/deals/{id_}/hint?moves=",
+                        environ_base={"REMOTE_ADDR": "192.0.2.90"}).status_code == 200
+    problem(http.get(f"{API}/deals/{id_}/hint?moves=",
+                     environ_base={"REMOTE_ADDR": "192.0.2.90"}), 429)
+    # the plays of a network have a ceiling together
+    app.extensions[SETTINGS].hint_network_rate_limit = "1 per minute"
+    token = begin(http, id_, "192.0.2.91")
+    assert http.get(f"{API}/deals/{id_}/hint?moves=&play={token}",
+                    environ_base={"REMOTE_ADDR": "192.0.2.91"}).status_code == 200
+    problem(http.get(f"{API}/deals/{id_}/hint?moves=&play={begin(http, id_, '192.0.2.91')}",
+                     environ_base={"REMOTE_ADDR": "192.0.2.91"}), 429)

@@ -83,9 +83,12 @@ if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[3], 'u:' .. ARGV[3], '1')
   redis.call('EXPIREAT', KEYS[3], ARGV[8])
 end
-local at = math.ceil(turn)
-local counted = 0
-if at <= now then counted = 1 end
+local at = math.floor(now)
+local counted = 1
+if turn >= now + 1 then
+  at = math.ceil(turn)
+  counted = 0
+end
 local row = string.gsub(ARGV[2], '"hints": %-1', '"hints": ' .. hints, 1)
 row = string.gsub(row, '"counted": %-1', '"counted": ' .. counted, 1)
 row = string.gsub(row, '"counts_at": %-1', '"counts_at": ' .. string.format('%d', at), 1)
@@ -93,7 +96,7 @@ redis.call('HSET', KEYS[1], ARGV[1], row)
 redis.call('EXPIREAT', KEYS[1], ARGV[7])
 if counted == 0 then
   redis.call('HINCRBY', KEYS[2], 'pending', 1)
-  redis.call('ZADD', KEYS[5], at, ARGV[13] .. '\n' .. ARGV[1])
+  redis.call('ZADD', KEYS[5], at, ARGV[13] .. '\\n' .. ARGV[1])
   return {1, row}
 end
 redis.call('HINCRBY', KEYS[2], 'plays', 1)
@@ -111,7 +114,7 @@ _COUNT_DUE = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, member in ipairs(due) do
   redis.call('ZREM', KEYS[1], member)
-  local cut = string.find(member, '\n', 1, true)
+  local cut = string.find(member, '\\n', 1, true)
   local deal = string.sub(member, 1, cut - 1)
   local client = string.sub(member, cut + 1)
   local results = 'dailydeal:results:' .. deal

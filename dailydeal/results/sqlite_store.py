@@ -118,7 +118,9 @@ def record(
             hints += noted
         at = int(now.timestamp())
         if counting is not None:
-            at = take_turn(db, deal_id, counting)
+            turn = take_turn(db, deal_id, counting)
+            if turn >= now.timestamp() + 1:  # a second is the clock's grain
+                at = math.ceil(turn)
         counted = at <= now.timestamp()
         if play_id is not None:
             db.execute(
@@ -143,7 +145,7 @@ def record(
     return True, row
 
 
-def take_turn(db: sqlite_utils.Database, deal_id: str, counting: Counting) -> int:
+def take_turn(db: sqlite_utils.Database, deal_id: str, counting: Counting) -> float:
     """The time (Unix seconds) a result of ``counting.network`` counts on the deal: its
     earliest, and ``interval`` after the network's last turn, now at the soonest; the turn
     is taken (inside the caller's transaction). ``QueueFull`` past ``closes``."""
@@ -162,7 +164,7 @@ def take_turn(db: sqlite_utils.Database, deal_id: str, counting: Counting) -> in
         " ON CONFLICT (deal_id, network) DO UPDATE SET last_at = excluded.last_at",
         [deal_id, counting.network, turn],
     )
-    return math.ceil(turn)
+    return turn
 
 
 def count_due(db: sqlite_utils.Database, now: dt.datetime, most: int = BATCH) -> int:
