@@ -1,7 +1,8 @@
 """Plays: ``POST /deals/{id}/plays`` begins a play of a daily deal, and hints count on it.
 
 The answer is a signed, single-use token (dailydeal.results.plays) that the result of this
-play must carry to count in the deal's statistics. Issuing one stores nothing (the token
+play must carry to count in the deal's statistics; it names the network that began the
+play (a tag), in whose turns its result counts. Issuing one stores nothing (the token
 carries its deal and start, signed), so a flood of plays costs hashes, not rows; the
 per-address budget ``plays_rate_limit`` (default 3000 per day) lets a thousand players
 behind one address (an office, a school, a carrier's NAT) each play a deal or three.

@@ -1,25 +1,30 @@
 """Results routes: ``POST /deals/{id}/results`` and ``GET /deals/{id}/stats``.
 
 A result counts in the shared statistics only for a play the server saw begin
-(``POST /deals/{id}/plays``, web/plays.py): its token must be valid, for this deal, unused,
-and at least ``plays.min_seconds(moves)`` old; the hints are the server's count for the
-play and the time is the server's. The moves are verified, then the result is stored once
-per client and deal (dailydeal.results): the first post is 201; the same post again
-(a retry) is 200 with ``counted: false``; a different one is 409 with the result that
-counts. Every refusal is a problem whose ``reason`` says why nothing counted:
+(``POST /deals/{id}/plays``, web/plays.py): its token must be valid, for this deal and
+unused; the hints are the server's count for the play (and the hints its network asked on
+its line without the token), and the time is the server's. The moves are verified, then the
+result is taken once per client and deal (dailydeal.results) and counted when the play's
+rules allow (``results.Counting``): no sooner than ``plays.min_seconds(moves)`` after the
+play began, and one result per network and deal every ``interval()`` seconds
+(``counted_rate_limit``), the network being the one that began the play. Due now: 201,
+counted. Later: 202, pending, counted at ``counts_at`` by the server itself (``count_due``
+here, at each result and statistics request, and the scheduler's job,
+``results.due``): nothing is posted again. The answer holds the deal's statistics with the
+play in them. The same post again is 200; a different one is 409 with the result that
+counts. Every refusal is a problem whose ``reason`` says why nothing was taken:
 
 - 422 ``no-play`` / ``bad-play`` (no token, or not one of this deal), ``empty`` (no move:
   not a play), ``illegal`` (a move the rules refuse);
-- 409 ``play-used`` (the token counted a result already) or ``client-counted``;
-- 425 ``too-fast`` (``Retry-After``: the token is kept, the same post later counts);
-- 429 ``counted-limit``: this address counted ``counted_rate_limit`` results lately (the
-  token is kept; post again after ``Retry-After``).
+- 409 ``play-used`` (the token's result was taken already) or ``client-counted``;
+- 429 ``counted-limit``: the network's turn would come after the deal's results close.
 
 Results are taken while the deal's date lasts somewhere on Earth; once its solution opens
-they are closed (403) and the statistics are final. Budgets per client address (the
-address is never stored): ``results_rate_limit`` posts, ``counted_rate_limit`` counted
-results, ``stats_rate_limit`` statistics, in the rate-limit storage (shared by every
-worker with Redis). Refusals are ``no-store``: they are about one client's post.
+they are closed (403) and the statistics are final. Budgets per client network (the
+address is never stored; ``extensions.network``): ``results_rate_limit`` posts,
+``stats_rate_limit`` statistics, in the rate-limit storage (shared by every worker with
+Redis); the turns are kept with the results. Refusals are ``no-store``: they are about one
+client's post.
 
 Where: the SQLite file by default (one machine); with ``redis_url`` (env
 ``DAILYDEAL_REDIS_URL``) in Redis (dailydeal.results.redis_store), so that every API node
