@@ -22,8 +22,8 @@ issued before (``p1``) are still read; their network is the one that posts the r
 play was issued. The browser player needs two aimed clicks per move (card, then target; a
 Pyramid draw is one) and a state round trip after each; a person sustains well under two
 moves a second over a whole game, while a script posting a solver's win does not wait at
-all. A post that comes too early is not lost: it is refused with the seconds left
-(``Retry-After``), its token stays unused, and the same post later counts.
+all. A post that comes sooner is not refused: it is taken and counted at that time by the
+server (``dailydeal.results.Counting``).
 """
 
 from __future__ import annotations
