@@ -594,3 +594,21 @@ def test_hints_with_a_token_have_a_budget_per_play(
                     environ_base={"REMOTE_ADDR": "192.0.2.91"}).status_code == 200
     problem(http.get(f"{API}/deals/{id_}/hint?moves=&play={begin(http, id_, '192.0.2.91')}",
                      environ_base={"REMOTE_ADDR": "192.0.2.91"}), 429)
+
+
+def test_a_token_of_the_earlier_shape_still_counts(
+    client: FlaskClient, clock: Clock, days: dict[str, dt.date], db_path: Path,
+    solutions: dict[str, list[str]],
+) -> None:
+    """A page loaded before the upgrade holds a ``p1`` token (no network): it still
+    counts, in the turns of the network that posts it."""
+    db = store.open_db(db_path)
+    key = sqlite_store.play_key(db)
+    db.close()
+    id_ = today_id(days, "gaps")
+    issued = int(clock.t.timestamp())
+    token = f"p1.{'A' * 22}.{issued}.{plays._signature(key, id_, 'A' * 22, issued)}"
+    clock.advance(3600)
+    resp = post(client, id_, client="old-page-00000000", moves=solutions["gaps"][:2],
+                play=token)
+    assert resp.status_code == 201, resp.get_data(as_text=True)
