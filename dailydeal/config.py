@@ -167,9 +167,18 @@ class Settings:
     redis_url: str | None = setting(None, Var("DAILYDEAL_REDIS_URL"))
     #: Trusted reverse proxies in front (X-Forwarded-For gives the client's address).
     proxies: int = setting(0, _whole("DAILYDEAL_PROXIES", 0))
+    #: Hints per network without a play token; with one, per play (``web/hints.py``).
     hint_rate_limit: str = setting(
         "20 per minute", _limit("DAILYDEAL_HINT_LIMIT")
     )
+    #: Hints with a play token, all the plays of one network together.
+    hint_network_rate_limit: str = setting(
+        "600 per minute", _limit("DAILYDEAL_HINT_NETWORK_LIMIT")
+    )
+    #: The prefix lengths that make one network of client addresses, for every budget
+    #: (``web/extensions.network``): an IPv4 address alone, an IPv6 /64 (one subscriber).
+    network_v4_prefix: int = setting(32, _whole("DAILYDEAL_NETWORK_V4", 0))
+    network_v6_prefix: int = setting(64, _whole("DAILYDEAL_NETWORK_V6", 0))
     #: The solver's node budget per hint; None: the game's (dailydeal.hints.MAX_NODES).
     hint_max_nodes: int | None = setting(
         None, _whole("DAILYDEAL_HINT_MAX_NODES", 0, optional=True)
@@ -185,14 +194,16 @@ class Settings:
     results_rate_limit: str = setting(
         "60 per minute", _limit("DAILYDEAL_RESULTS_LIMIT")
     )
+    #: How fast one network's results of one deal are counted: evenly spaced, one every
+    #: period / amount (a result posted sooner waits, pending, for its turn).
     counted_rate_limit: str = setting(
-        "5 per minute", _limit("DAILYDEAL_COUNTED_LIMIT")
+        "1 per minute", _limit("DAILYDEAL_COUNTED_LIMIT")
     )
     plays_rate_limit: str = setting(
         "3000 per day", _limit("DAILYDEAL_PLAYS_LIMIT")
     )
     stats_rate_limit: str = setting(
-        "60 per minute", _limit("DAILYDEAL_STATS_LIMIT")
+        "600 per minute", _limit("DAILYDEAL_STATS_LIMIT")
     )
     #: Days after a deal's solution opens that its move lists are kept.
     results_retention_days: float = setting(
@@ -221,6 +232,11 @@ class Settings:
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if not number or not value >= var.low:
                 raise SettingsError(f"{var.name} must be a number >= {var.low}, not {value!r}")
+        for name, most in (("network_v4_prefix", 32), ("network_v6_prefix", 128)):
+            if getattr(self, name) > most:
+                var = dict(variables())[name]
+                raise SettingsError(f"{var.name} must be a prefix length 0..{most}, "
+                                    f"not {getattr(self, name)!r}")
         if self.redis_url is not None:
             check_redis_url(self.redis_url)
 

@@ -190,10 +190,13 @@ def test_every_operation_answers_as_documented(
     check("POST", f"{API}/deals/nope/plays", 404)
     results = f"{API}/deals/{locked_id}/results"
     body = {"client": "c" * 20, "moves": moves, "play": play, "seconds": 300}
-    check("POST", results, 425, json=body)
-    clock.t += dt.timedelta(seconds=plays.min_seconds(len(moves)) + 1)
-    check("POST", results, 201, json=body)
+    check("POST", results, 202, json=body)  # sooner than a person plays: counted later
     check("POST", results, 200, json=body)
+    clock.t += dt.timedelta(seconds=plays.min_seconds(len(moves)) + 1)
+    check("POST", results, 200, json=body)
+    early = check("POST", f"{API}/deals/{locked_id}/plays", 201).get_json()["play"]
+    clock.t += dt.timedelta(seconds=3600)
+    check("POST", results, 201, json={**body, "client": "d" * 20, "play": early})
     check("POST", results, 409, json={**body, "moves": moves[:-1], "play": check(
         "POST", f"{API}/deals/{locked_id}/plays", 201).get_json()["play"]})
     check("POST", results, 422, json={**body, "play": "forged"})

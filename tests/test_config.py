@@ -99,6 +99,8 @@ BAD = {
     "DAILYDEAL_HINT_QUEUE": ("-3", "must be a number >= 0, not -3"),
     "DAILYDEAL_RESULTS_RETENTION_DAYS": ("a month", "='a month': expected days"),
     "DAILYDEAL_MIN_SECONDS_PER_MOVE": ("-0.5", "must be a number >= 0, not -0.5"),
+    "DAILYDEAL_NETWORK_V4": ("33", "must be a prefix length 0..32, not 33"),
+    "DAILYDEAL_NETWORK_V6": ("/64", "='/64': expected a whole number"),
 }
 
 

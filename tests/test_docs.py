@@ -48,12 +48,12 @@ def test_every_option_has_help(name: str, command: click.Command) -> None:
 
 def settings_in(paths: list[Path]) -> set[str]:
     code = "\n".join(p.read_text(encoding="utf-8") for p in paths)
-    return set(re.findall(r"\bDAILYDEAL_[A-Z_]+\b", code))
+    return set(re.findall(r"\bDAILYDEAL_[A-Z0-9_]+\b", code))
 
 
 def readme_rows() -> dict[str, str]:
     """The README's settings table: variable -> its default cell."""
-    rows = re.findall(r"^\| `(DAILYDEAL_[A-Z_]+)` \|.*\| ([^|]*) \|$", README, re.M)
+    rows = re.findall(r"^\| `(DAILYDEAL_[A-Z0-9_]+)` \|.*\| ([^|]*) \|$", README, re.M)
     return dict(rows)
 
 

@@ -15,7 +15,7 @@ from helpers import fetch
 def _room_for_many_players(monkeypatch: pytest.MonkeyPatch) -> None:
     """One test address plays for many players here (before the server fixture starts)."""
     monkeypatch.setenv("DAILYDEAL_RESULTS_LIMIT", "1000 per hour")
-    monkeypatch.setenv("DAILYDEAL_COUNTED_LIMIT", "1000 per hour")
+    monkeypatch.setenv("DAILYDEAL_COUNTED_LIMIT", "1000 per second")  # every turn now
     monkeypatch.setenv("DAILYDEAL_MIN_SECONDS_PER_MOVE", "0")  # no waiting for a person
 
 

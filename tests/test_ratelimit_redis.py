@@ -232,3 +232,41 @@ def test_a_hung_redis_costs_results_a_second_and_the_rest_nothing(
     assert retry.get_json()["counted"] is (retry.status_code == 201)
     stats = client.get(f"/api/v1/deals/{id_}/stats").get_json()
     assert (stats["plays"], stats["wins"]) == (2, 2)
+
+
+def test_pending_results_in_redis_count_once_whichever_node_looks_first(
+    redis_url: str, tmp_path: Path, fill_db: Any, now: dt.datetime,
+    days: dict[str, dt.date],
+) -> None:
+    """Issue 38 with several nodes: the turns of a network are one (Redis), results taken
+    by either node wait in Redis, and the first node (or scheduler) that looks once they
+    are due counts each of them, once."""
+    from dailydeal.config import Settings
+    from dailydeal.results import due
+
+    clock = Clock(now)
+    db = fill_db(tmp_path / "p.db")
+    config = {"db_path": db, "NOW": clock, "redis_url": redis_url,
+              "ratelimit_storage": redis_url, "counted_rate_limit": "1 per minute"}
+    nodes = [create_app(dict(config)).test_client() for _ in range(2)]
+    id_ = f"{days['today']}-gaps-easy"
+    tokens = [begin(nodes[i % 2], id_) for i in range(4)]
+    clock.t += dt.timedelta(hours=1)
+    answers = [nodes[i % 2].post(f"/api/v1/deals/{id_}/results", json={
+        "client": f"redis-pending-{i:06d}", "moves": ["QC"], "play": t})
+        for i, t in enumerate(tokens)]
+    assert [a.status_code for a in answers] == [201, 202, 202, 202]
+    assert [a.get_json()["stats"]["plays"] for a in answers] == [1, 2, 2, 2]
+    stats = [n.get(f"/api/v1/deals/{id_}/stats").get_json() for n in nodes]
+    assert stats[0] == stats[1] and (stats[0]["plays"], stats[0]["pending"]) == (1, 3)
+    clock.t += dt.timedelta(seconds=60)
+    settings = Settings(db_path=db, redis_url=redis_url)
+    assert due.count_due(settings, clock.t) == 1  # the scheduler first
+    assert due.count_due(settings, clock.t) == 0
+    clock.t += dt.timedelta(seconds=120)
+    stats = [n.get(f"/api/v1/deals/{id_}/stats").get_json() for n in nodes]
+    assert stats[0] == stats[1] and (stats[0]["plays"], stats[0]["pending"]) == (4, 0)
+    # a retry of a counted one is the same result, through any node
+    again = nodes[1].post(f"/api/v1/deals/{id_}/results", json={
+        "client": "redis-pending-000003", "moves": ["QC"], "play": tokens[3]})
+    assert again.status_code == 200 and again.get_json()["pending"] is False

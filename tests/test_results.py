@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from flask import Flask
@@ -93,40 +94,68 @@ def test_a_play_counts_once_with_the_servers_hints_and_time(
     begun = client.post(f"{API}/deals/{id_}/plays").get_json()
     token = begun["play"]
     assert begun["expires"] > begun["issued"] and begun["min_seconds_per_move"] == 0.5
-    # two hints asked with the token (a GET and a POST), one without: two count
+    # two hints asked with the token (a GET and a POST); without it, one on the line from
+    # this network (counted: issue 39) and one from another network (not this play's)
     assert client.get(f"{API}/deals/{id_}/hint?moves=&play={token}").status_code == 200
     assert client.post(f"{API}/deals/{id_}/hint",
                        json={"moves": win[:2], "play": token}).status_code == 200
-    assert client.get(f"{API}/deals/{id_}/hint?moves=").status_code == 200
+    bare = client.get(f"{API}/deals/{id_}/hint?moves={quote(' '.join(win[:3]))}")
+    assert bare.status_code == 200
+    assert bare.headers["Cache-Control"] == "private, max-age=3600"  # noted: no shared cache
+    assert client.get(f"{API}/deals/{id_}/hint?moves=",
+                      environ_base={"REMOTE_ADDR": "203.0.113.77"}).status_code == 200
     me = str(uuid.uuid4())
-    # too soon for a person: 425, nothing counted, the token kept
+    # sooner than a person plays: accepted at once (202), counted by the server when the
+    # play's least time is over, with nothing more to send (issue 38)
     clock.advance(3)
-    early = problem(post(client, id_, client=me, moves=win, play=token, seconds=1), 425)
     need = plays.min_seconds(len(win))
-    assert early["reason"] == "too-fast" and early["retry_after"] == need - 3
-    assert client.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 0
-    clock.advance(need)
-    won = post(client, id_, client=me, moves=win, play=token, hints=0, seconds=95)
-    assert won.status_code == 201, won.get_data(as_text=True)
-    body = won.get_json()
-    assert body["counted"] is True
+    early = post(client, id_, client=me, moves=win, play=token, seconds=1)
+    assert early.status_code == 202, early.get_data(as_text=True)
+    body = early.get_json()
+    assert (body["counted"], body["pending"]) == (False, True)
+    issued = dt.datetime.fromisoformat(begun["issued"])
+    assert dt.datetime.fromisoformat(body["counts_at"]) == issued + dt.timedelta(seconds=need)
     assert body["result"] == {"won": True, "state": "won", "moves": len(win), "score": 0,
-                              "hints": 2, "seconds": need + 3, "reported_seconds": 95}
-    # the same post again (a retry, through any node): 200, not counted twice
+                              "hints": 3, "seconds": 3, "reported_seconds": 1}
+    # the answer's statistics hold this play; everybody's have it pending until its time
+    assert (body["stats"]["plays"], body["stats"]["wins"], body["stats"]["pending"]) == (1, 1, 0)
+    assert body["stats"]["winning_moves"] == [{"moves": len(win), "count": 1}]
+    waiting = client.get(f"{API}/deals/{id_}/stats").get_json()
+    assert (waiting["plays"], waiting["pending"]) == (0, 1)
+    # the same post again (a retry, through any node): 200, still pending, not twice
     retry = post(client, id_, client=me, moves=win, play=token, seconds=96)
-    assert retry.status_code == 200 and retry.get_json()["counted"] is False
-    # another play of the same client: 409 with the result that counts
-    other = begin(client, id_)
-    clock.advance(60)
-    again = problem(post(client, id_, client=me, moves=win[:3], play=other), 409)
-    assert again["reason"] == "client-counted" and again["result"]["won"] is True
-    # a hint after the result is not counted on the spent play
-    assert client.get(f"{API}/deals/{id_}/hint?moves=&play={token}").status_code == 200
+    assert retry.status_code == 200 and retry.get_json()["pending"] is True
+    clock.advance(need - 3)
+    # counted at its time by the next request that looks (or the scheduler's job)
     stats = client.get(body["links"]["stats"]).get_json()
-    assert (stats["plays"], stats["wins"], stats["win_rate"]) == (1, 1, 1.0)
+    assert (stats["plays"], stats["wins"], stats["win_rate"], stats["pending"]) == (1, 1, 1.0, 0)
     assert stats["winning_moves"] == [{"moves": len(win), "count": 1}]
     assert stats["best"] == len(win) and stats["wins_without_hints"] == 0
     assert stats["solution_length"] == len(win) and stats["final"] is False
+    again = post(client, id_, client=me, moves=win, play=token)
+    assert again.status_code == 200
+    assert (again.get_json()["counted"], again.get_json()["pending"]) == (False, False)
+    assert again.get_json()["stats"] == {k: v for k, v in stats.items()}
+    # another play of the same client: 409 with the result that counts
+    other = begin(client, id_)
+    clock.advance(60)
+    twice = problem(post(client, id_, client=me, moves=win[:3], play=other), 409)
+    assert twice["reason"] == "client-counted" and twice["result"]["won"] is True
+    # a hint after the result is not counted on the spent play
+    assert client.get(f"{API}/deals/{id_}/hint?moves=&play={token}").status_code == 200
+
+
+def test_a_result_in_time_counts_at_once_with_its_statistics(
+    client: FlaskClient, clock: Clock, days: dict[str, dt.date],
+    solutions: dict[str, list[str]],
+) -> None:
+    id_ = today_id(days, "gaps")
+    resp = play_and_post(client, clock, id_, "on-time-0000000000", solutions["gaps"])
+    assert resp.status_code == 201
+    body = resp.get_json()
+    assert (body["counted"], body["pending"]) == (True, False)
+    assert body["stats"]["plays"] == 1 and body["stats"]["pending"] == 0
+    assert body["stats"] == client.get(f"{API}/deals/{id_}/stats").get_json()
 
 
 def test_a_hint_with_a_play_is_never_kept_by_a_shared_cache(
@@ -139,7 +168,12 @@ def test_a_hint_with_a_play_is_never_kept_by_a_shared_cache(
     counted = client.get(f"{API}/deals/{id_}/hint?moves=&play={token}")
     assert counted.status_code == 200
     assert counted.headers["Cache-Control"] == "private, no-store"
-    public = client.get(f"{API}/deals/{id_}/hint?moves=")
+    # without a token, an open deal's hint is noted for the network (issue 39): no shared
+    # cache either; once the results are closed, nothing counts and any cache may keep it
+    noted = client.get(f"{API}/deals/{id_}/hint?moves=")
+    assert noted.headers["Cache-Control"] == "private, max-age=3600"
+    past = id_.replace(str(days["today"]), str(days["past"]))
+    public = client.get(f"{API}/deals/{past}/hint?moves=")
     assert public.headers["Cache-Control"] == "public, max-age=3600"
 
 
@@ -152,13 +186,16 @@ def test_forged_and_reused_plays_do_not_count(
     token = begin(client, id_)
     elsewhere = begin(client, today_id(days, "gaps", "hard"))
     clock.advance(3600)
-    prefix, tid, issued, sig = token.split(".")
+    prefix, tid, issued, net, sig = token.split(".")
+    other_net = plays.network_tag(b"k" * 32, id_, "192.0.2.1/32")
     cases: list[tuple[Any, int, str]] = [
         (None, 422, "no-play"),
         ("x" * 60, 422, "bad-play"),
         (elsewhere, 422, "bad-play"),  # a play of another deal
-        (f"{prefix}.{tid}.{int(issued) - 3600}.{sig}", 422, "bad-play"),  # an older start
-        (f"{prefix}.{'A' * 22}.{issued}.{sig}", 422, "bad-play"),  # another id
+        (f"{prefix}.{tid}.{int(issued) - 3600}.{net}.{sig}", 422, "bad-play"),  # older
+        (f"{prefix}.{'A' * 22}.{issued}.{net}.{sig}", 422, "bad-play"),  # another id
+        (f"{prefix}.{tid}.{issued}.{other_net}.{sig}", 422, "bad-play"),  # another network
+        (f"p1.{tid}.{issued}.{sig}", 422, "bad-play"),  # an older version's shape
         (12345, 422, "bad-play"),
     ]
     for value, status, reason in cases:
@@ -185,34 +222,53 @@ def test_forged_and_reused_plays_do_not_count(
     problem(client.get(f"{API}/deals/{id_}/hint?moves=&play=nope"), 422)
 
 
-def test_counted_results_have_a_budget_per_address(
+def test_a_network_counts_one_result_a_turn_and_none_waits_for_a_retry(
     app: Flask, clock: Clock, days: dict[str, dt.date], problem: Any,
     solutions: dict[str, list[str]],
 ) -> None:
-    """A script posting fresh plays is held to counted_rate_limit per address; a player
-    refused by it keeps the play and counts on a later post."""
-    import time
-
-    app.extensions[SETTINGS].counted_rate_limit = "3 per 2 second"
+    """Issues 38 and 39: each result is taken at once; a network's results of a deal count
+    one every period / amount of DAILYDEAL_COUNTED_LIMIT, by the server; IPv6 addresses
+    of one /64 are one network; a token counts in the turn of the network that took it."""
+    app.extensions[SETTINGS].counted_rate_limit = "1 per minute"
     http = app.test_client()
     id_ = today_id(days, "accordion")
     win = solutions["accordion"]
-    tokens = [begin(http, id_, "198.51.100.7") for _ in range(5)]
+    office = "198.51.100.7"
+    tokens = [begin(http, id_, office) for _ in range(5)]
+    v6 = [begin(http, id_, f"2001:db8:5:6::{i + 1}") for i in range(3)]
     clock.advance(3600)
-    for i in range(3):
-        assert post(http, id_, "198.51.100.7", client=f"office-{i:012d}", moves=win,
-                    play=tokens[i]).status_code == 201
-    refused = problem(post(http, id_, "198.51.100.7", client="office-000000000003",
-                           moves=win, play=tokens[3]), 429)
-    assert refused["reason"] == "counted-limit" and 1 <= refused["retry_after"] <= 2
-    # another address has its own budget
+    start = clock.t
+    at = []
+    for i, token in enumerate(tokens):
+        resp = post(http, id_, office, client=f"office-{i:012d}", moves=win, play=token)
+        assert resp.status_code == (201 if i == 0 else 202), resp.get_data(as_text=True)
+        assert resp.get_json()["stats"]["plays"] == 1 + (i > 0)  # its own view
+        at.append(dt.datetime.fromisoformat(resp.get_json()["counts_at"]))
+    assert at == [start + dt.timedelta(minutes=i) for i in range(5)]
+    # another network has its turns of its own; a /64 is one network, posted from anywhere
     assert play_and_post(http, clock, id_, "home-0000000000000", win,
                          "203.0.113.5").status_code == 201
-    time.sleep(2.1)
-    later = post(http, id_, "198.51.100.7", client="office-000000000003", moves=win,
-                 play=tokens[3])
-    assert later.status_code == 201, later.get_data(as_text=True)
-    assert http.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 5
+    clock.t = start
+    codes = [post(http, id_, "192.0.2.99" if i == 2 else f"2001:db8:5:6::{i + 9}",
+                  client=f"phone-{i:013d}", moves=win, play=token).status_code
+             for i, token in enumerate(v6)]
+    assert codes == [201, 202, 202]
+    assert http.get(f"{API}/deals/{id_}/stats").get_json()["pending"] == 6
+    clock.advance(120)
+    stats = http.get(f"{API}/deals/{id_}/stats").get_json()
+    assert (stats["plays"], stats["pending"]) == (3 + 1 + 3, 2)  # office, home, /64
+    clock.advance(3600)
+    assert http.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 9
+    # a turn after the results close: refused, nothing stored, the play unspent
+    app.extensions[SETTINGS].counted_rate_limit = "1 per 3 day"
+    late = [begin(http, id_, office) for _ in range(2)]
+    clock.advance(60)
+    # the office's last turn was 4 minutes after start: 3 days later is past the close
+    refused = problem(post(http, id_, office, client="office-late-000000", moves=win,
+                           play=late[0]), 429)
+    assert refused["reason"] == "counted-limit" and refused["counts_at"]
+    assert "Retry-After" not in refused
+    assert http.get(f"{API}/deals/{id_}/stats").get_json()["pending"] == 0
 
 
 def test_plays_stats_and_posts_have_budgets_per_address(
@@ -285,9 +341,10 @@ def test_no_client_id_or_address_is_stored(
     db = store.open_db(db_path)
     assert set(db["results"].columns_dict) == {
         "deal_id", "client", "won", "state", "moves", "score", "hints", "seconds",
-        "reported_seconds", "move_list", "created_at",
+        "reported_seconds", "move_list", "created_at", "counted", "counts_at",
     }
     assert set(db["plays"].columns_dict) == {"id", "deal_id", "hints", "used"}
+    assert set(db["count_slots"].columns_dict) == {"deal_id", "network", "last_at"}
     db.close()
     for path in db_path.parent.glob(db_path.name + "*"):
         data = path.read_bytes()
@@ -428,6 +485,7 @@ def test_a_store_that_cannot_be_written_is_a_503_that_heals_by_itself(
     finally:
         monkeypatch.undo()
     # ... and once writable again, the next post works, no restart
+    clock.advance(1)  # the address's next turn (counted_rate_limit)
     healed = post(http, id_, client="readonly-000000000", moves=win, play=tokens[1])
     assert healed.status_code == 201, healed.get_data(as_text=True)
     assert http.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 2
@@ -436,19 +494,121 @@ def test_a_store_that_cannot_be_written_is_a_503_that_heals_by_itself(
 def test_a_thousand_players_behind_one_address_can_all_begin_and_count(
     db_path: Path, clock: Clock, days: dict[str, dt.date], solutions: dict[str, list[str]],
 ) -> None:
-    """The default budgets (docs/api.md): 1,000 plays a day from one address all begin;
-    the counted budget lets results through at 5 a minute, 7,200 a day, and one refused in
-    a rush keeps its play (test_counted_results_have_a_budget_per_address)."""
+    """The default budgets (docs/api.md): 1,000 plays of a deal from one address all begin,
+    and all their results, posted at once, are taken and counted by the server within the
+    day (one a minute: the last 999 minutes after the first), none posted twice."""
     from limits import parse
 
-    http = create_app({"db_path": db_path, "NOW": clock}).test_client()
+    # the deal's first hour (its results close 36 hours later)
+    clock.t = dt.datetime.combine(days["today"], dt.time(0, 5), dt.UTC)
+    assert parse(Settings().plays_rate_limit).amount >= 1000
+    http = create_app({"db_path": db_path, "NOW": clock,
+                       "results_rate_limit": "100000 per day"}).test_client()
     id_ = today_id(days)
-    tokens = {begin(http, id_, "192.0.2.44") for _ in range(1000)}
-    assert len(tokens) == 1000
-    counted = parse(Settings().counted_rate_limit)
-    per_day = counted.amount * 86400 // counted.get_expiry()
-    assert per_day >= 1000 and parse(Settings().plays_rate_limit).amount >= 1000
+    tokens = [begin(http, id_, "192.0.2.44") for _ in range(1000)]
     clock.advance(3600)
-    for i, token in enumerate(sorted(tokens)[:5]):  # a minute's worth counts at once
-        assert post(http, id_, "192.0.2.44", client=f"colleague-{i:010d}",
-                    moves=solutions["pyramid"][:4], play=token).status_code == 201
+    start = clock.t
+    last = start
+    for i, token in enumerate(tokens):
+        resp = post(http, id_, "192.0.2.44", client=f"colleague-{i:010d}",
+                    moves=solutions["pyramid"][:4], play=token)
+        assert resp.status_code in (201, 202), resp.get_data(as_text=True)
+        last = dt.datetime.fromisoformat(resp.get_json()["counts_at"])
+    assert last - start == dt.timedelta(minutes=999)
+    clock.t = last
+    stats = http.get(f"{API}/deals/{id_}/stats").get_json()
+    assert (stats["plays"], stats["pending"]) == (1000, 0)
+
+
+def test_pending_results_survive_a_restart_and_are_counted_by_the_scheduler_job(
+    db_path: Path, clock: Clock, days: dict[str, dt.date], solutions: dict[str, list[str]],
+) -> None:
+    """Issue 38: a result taken but not counted yet is a row of the SQLite file, so a
+    restart (a new app, a fresh connection) loses nothing; the scheduler's minute job
+    (``dailydeal.results.due``) counts it at its time with no request at all, once."""
+    from dailydeal.results import due
+
+    config = {"db_path": db_path, "NOW": clock, "counted_rate_limit": "1 per minute"}
+    http = create_app(dict(config)).test_client()
+    id_ = today_id(days, "gaps")
+    tokens = [begin(http, id_, "192.0.2.80") for _ in range(3)]
+    clock.advance(3600)
+    codes = [post(http, id_, "192.0.2.80", client=f"restart-{i:011d}", moves=["QC"],
+                  play=t).status_code for i, t in enumerate(tokens)]
+    assert codes == [201, 202, 202]
+    forget(db_path)  # the worker is gone (kill -9 or a restart)
+    settings = Settings(db_path=db_path)
+    assert due.count_due(settings, clock.t) == 0  # not their time yet
+    clock.advance(60)
+    assert due.count_due(settings, clock.t) == 1
+    assert due.count_due(settings, clock.t) == 0  # once
+    again = create_app(dict(config)).test_client()
+    stats = again.get(f"{API}/deals/{id_}/stats").get_json()
+    assert (stats["plays"], stats["pending"]) == (2, 1)
+    clock.advance(60)
+    assert again.get(f"{API}/deals/{id_}/stats").get_json()["plays"] == 3
+    assert due.count_due(settings, clock.t) == 0
+    forget(db_path)
+
+
+def test_budgets_group_addresses_into_networks() -> None:
+    from dailydeal.web.extensions import network_of
+
+    assert network_of("198.51.100.7") == "198.51.100.7/32"
+    assert network_of("2001:db8:1:2:aaaa::1") == network_of("2001:db8:1:2::ff") \
+        == "2001:db8:1:2::/64"
+    assert network_of("2001:db8:1:3::1") != network_of("2001:db8:1:2::1")
+    assert network_of("::ffff:198.51.100.7") == "198.51.100.7/32"
+    assert network_of("198.51.100.7", v4_prefix=24) == "198.51.100.0/24"
+    assert network_of("2001:db8:1:2::1", v6_prefix=48) == "2001:db8:1::/48"
+    assert network_of("fe80::1%eth0") == "fe80::/64"
+    assert network_of("not an address") == "not an address"
+    with pytest.raises(Exception, match="DAILYDEAL_NETWORK_V6"):
+        Settings(network_v6_prefix=129)
+
+
+def test_hints_with_a_token_have_a_budget_per_play(
+    app: Flask, days: dict[str, dt.date], problem: Any,
+) -> None:
+    """Issue 39: a thousand players behind one address do not share 20 hints a minute:
+    with a token the budget is the play's; without one, the network's."""
+    app.extensions[SETTINGS].hint_rate_limit = "2 per minute"
+    http = app.test_client()
+    id_ = today_id(days)
+    for _ in range(3):  # three players of one office, two hints each
+        token = begin(http, id_, "192.0.2.90")
+        for _ in range(2):
+            assert http.get(f"{API}/deals/{id_}/hint?moves=&play={token}",
+                            environ_base={"REMOTE_ADDR": "192.0.2.90"}).status_code == 200
+        problem(http.get(f"{API}/deals/{id_}/hint?moves=&play={token}",
+                         environ_base={"REMOTE_ADDR": "192.0.2.90"}), 429)
+    for _ in range(2):
+        assert http.get(f"{API}/deals/{id_}/hint?moves=",
+                        environ_base={"REMOTE_ADDR": "192.0.2.90"}).status_code == 200
+    problem(http.get(f"{API}/deals/{id_}/hint?moves=",
+                     environ_base={"REMOTE_ADDR": "192.0.2.90"}), 429)
+    # the plays of a network have a ceiling together
+    app.extensions[SETTINGS].hint_network_rate_limit = "1 per minute"
+    token = begin(http, id_, "192.0.2.91")
+    assert http.get(f"{API}/deals/{id_}/hint?moves=&play={token}",
+                    environ_base={"REMOTE_ADDR": "192.0.2.91"}).status_code == 200
+    problem(http.get(f"{API}/deals/{id_}/hint?moves=&play={begin(http, id_, '192.0.2.91')}",
+                     environ_base={"REMOTE_ADDR": "192.0.2.91"}), 429)
+
+
+def test_a_token_of_the_earlier_shape_still_counts(
+    client: FlaskClient, clock: Clock, days: dict[str, dt.date], db_path: Path,
+    solutions: dict[str, list[str]],
+) -> None:
+    """A page loaded before the upgrade holds a ``p1`` token (no network): it still
+    counts, in the turns of the network that posts it."""
+    db = store.open_db(db_path)
+    key = sqlite_store.play_key(db)
+    db.close()
+    id_ = today_id(days, "gaps")
+    issued = int(clock.t.timestamp())
+    token = f"p1.{'A' * 22}.{issued}.{plays._signature(key, id_, 'A' * 22, issued)}"
+    clock.advance(3600)
+    resp = post(client, id_, client="old-page-00000000", moves=solutions["gaps"][:2],
+                play=token)
+    assert resp.status_code == 201, resp.get_data(as_text=True)

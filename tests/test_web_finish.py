@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from helpers.browser import DESKTOP, PHONE, SKIP, open_player, shot, today_id
+from helpers.browser import DESKTOP, PHONE, SKIP, open_player, serve_deals, shot, today_id
 
 from dailydeal.games import new_game
 
@@ -186,3 +186,54 @@ def test_the_review_names_the_move_that_lost_and_replays_the_winning_line(
     expect(player.host).to_have_attribute("data-moves", str(index))
     page.keyboard.press("End")
     expect(player.host).to_have_attribute("data-moves", str(index + len(line)))
+
+
+def test_a_win_whose_turn_is_later_is_posted_once_and_counted_by_the_server(
+    browser: Any, tmp_path: Any, deal_rows: list[dict[str, Any]], days: dict[str, dt.date],
+    solutions: dict[str, list[str]],
+) -> None:
+    """Issue 38: a win refused for now was "counts in 24 seconds", the page posting again
+    until then (a player who left was never counted). Now it is posted once, the server
+    takes it and counts it at its turn, and the statistics line holds the play at once,
+    with when it counts for everybody (here: this address's turn is taken, an hour a turn)."""
+    import json
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    current = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    with serve_deals(tmp_path / "turns.db", deal_rows, current,
+                     counted_rate_limit="1 per hour") as site:
+        id_ = today_id(days, "pyramid", "easy")
+
+        def call(path: str, body: dict[str, Any] | None = None) -> Any:
+            data = None if body is None else json.dumps(body).encode()
+            req = urllib.request.Request(f"{site}/api/v1/deals/{id_}/{path}", data=data,
+                                         method="POST",
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, json.loads(resp.read())
+
+        _, begun = call("plays")
+        status, _ = call("results", {"client": "colleague-0000000000", "moves": ["d"],
+                                     "play": begun["play"]})
+        assert status == 201  # this address's turn, taken by a colleague
+        context = browser.new_context(viewport=DESKTOP)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        posts: list[str] = []
+        page.on("request", lambda r: posts.append(r.url)
+                if r.method == "POST" and r.url.endswith("/results") else None)
+        player = open_player(page, f"{site}/play/{id_}", "pyramid")
+        player.type_moves(solutions["pyramid"])
+        stats = player.host.locator("[data-stats]")
+        expect(stats).to_contain_text("counts for everybody at")
+        expect(stats).to_contain_text("2 players, 50% won")
+        assert "counts in" not in stats.inner_text()
+        page.wait_for_timeout(1500)
+        assert len(posts) == 1, posts  # posted once: the server counts it, no retries
+        context.close()
+        # everybody's statistics: without it until its turn
+        with urllib.request.urlopen(f"{site}/api/v1/deals/{id_}/stats", timeout=10) as resp:
+            shown = json.loads(resp.read())
+        assert (shown["plays"], shown["pending"]) == (1, 1)

@@ -204,7 +204,9 @@ def test_a_won_daily_deal_posts_its_result_once_and_shows_the_statistics(
     other = browser.new_context(viewport=PHONE)
     second = open_player(other.new_page(), f"{site}/play/{id_}", "gaps")
     second.type_moves(solutions["gaps"])
-    expect(second.host.locator("[data-stats]")).to_have_text(
+    # (the same address: its turn is a minute after the first's, and its own statistics
+    # hold it at once, issue 38)
+    expect(second.host.locator("[data-stats]")).to_contain_text(
         "2 players, 100% won, you tied the other winner on moves."
     )
     other.close()

@@ -92,10 +92,13 @@ def schedule(db_path: str | None, days_ahead: int | None, jobs: int | None) -> N
 
     First stores anything missing from every date that is "today" somewhere on Earth (from
     the date at UTC-12, as serve does) to today+N (UTC), then runs an APScheduler cron job
-    (UTC, every hour at minute 5) that does the same; missed runs are coalesced. Stop it
-    with Ctrl-C or SIGTERM; a kill at any point is safe.
+    (UTC, every hour at minute 5) that does the same; missed runs are coalesced. Every
+    minute it also counts the players' results whose turn has come. Stop it with Ctrl-C
+    or SIGTERM; a kill at any point is safe.
     """
     from dailydeal.daily.scheduler import run_scheduler
+    from dailydeal.results import due
 
     _setup_logging()
-    run_scheduler(Settings.from_env(db_path, days_ahead=days_ahead, jobs=jobs))
+    run_scheduler(Settings.from_env(db_path, days_ahead=days_ahead, jobs=jobs),
+                  every_minute=[(due.JOB_ID, due.count_due)])

@@ -263,7 +263,10 @@ def serve(
         filler = start_background_fill(settings, settings.jobs)
     sched = None
     if scheduler:
-        sched = create_scheduler(settings, blocking=False)
+        from dailydeal.results import due
+
+        sched = create_scheduler(settings, blocking=False,
+                                 every_minute=[(due.JOB_ID, due.count_due)])
         sched.start()
         # Today's deals first (stored above, or by the first run), then the days ahead,
         # committed to before their day, while the server answers.

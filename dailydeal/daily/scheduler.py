@@ -18,6 +18,7 @@ import datetime as dt
 import logging
 import signal
 import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from apscheduler.events import EVENT_SCHEDULER_STARTED, SchedulerEvent
@@ -68,8 +69,13 @@ def fill_stock(settings: Settings, now: dt.datetime | None = None) -> FillReport
     return report
 
 
-def create_scheduler(settings: Settings, *, blocking: bool) -> BaseScheduler:
-    """A scheduler (not started) with the cron job that keeps the stock filled."""
+def create_scheduler(
+    settings: Settings, *, blocking: bool,
+    every_minute: Sequence[tuple[str, Callable[[Settings], Any]]] = (),
+) -> BaseScheduler:
+    """A scheduler (not started) with the cron job that keeps the stock filled, and each
+    ``(id, job)`` of ``every_minute`` run once a minute with the settings (the layers above
+    hand theirs in: counting pending results, ``dailydeal.results.due``)."""
     job_defaults = {
         "coalesce": True,
         "misfire_grace_time": MISFIRE_GRACE_TIME,
@@ -88,10 +94,15 @@ def create_scheduler(settings: Settings, *, blocking: bool) -> BaseScheduler:
         replace_existing=True,
         **job_defaults,
     )
+    for job_id, job in every_minute:
+        scheduler.add_job(job, "interval", seconds=60, args=[settings], id=job_id,
+                          name=job_id, replace_existing=True, **job_defaults)
     return scheduler
 
 
-def run_scheduler(settings: Settings) -> None:
+def run_scheduler(
+    settings: Settings, every_minute: Sequence[tuple[str, Callable[[Settings], Any]]] = (),
+) -> None:
     """Backfill today..today+N, then run the cron job until Ctrl-C or SIGTERM.
 
     The secret and the database are checked first: a bad one stops it at once.
@@ -101,7 +112,7 @@ def run_scheduler(settings: Settings) -> None:
     log.info("backfilling every date that is today somewhere, through today+%d (UTC), into %s",
              settings.days_ahead, settings.db_path)
     fill_stock(settings)
-    scheduler = create_scheduler(settings, blocking=True)
+    scheduler = create_scheduler(settings, blocking=True, every_minute=every_minute)
 
     def stop(signum: int, frame: Any) -> None:
         log.info("signal %d: stopping the scheduler", signum)

@@ -279,6 +279,39 @@ def m008_solves(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m009_pending_results(db: sqlite_utils.Database) -> None:
+    """Results accepted at once and counted when due (dailydeal.results, ``Counting``).
+
+    ``results.counted``: 0 while the result waits for its turn (it is not in the
+    aggregates yet), 1 once counted; ``counts_at``: when it counts (Unix seconds).
+    ``deal_stats.pending``: the deal's results waiting. ``count_slots``: per deal and
+    network tag (an HMAC of the network, never an address), the time of its last turn.
+    ``hint_marks``: the positions a network asked hints on without a play token (the hint
+    counts on the results of that network on those positions). Both go when the deal's
+    results close.
+    """
+    cols = db.table("results").columns_dict
+    if "counted" not in cols:
+        db.execute("ALTER TABLE results ADD COLUMN counted INTEGER NOT NULL DEFAULT 1")
+    if "counts_at" not in cols:
+        db.execute("ALTER TABLE results ADD COLUMN counts_at INTEGER")
+    db.execute("CREATE INDEX IF NOT EXISTS results_pending ON results (counts_at)"
+               " WHERE counted = 0")
+    if "pending" not in db.table("deal_stats").columns_dict:
+        db.execute("ALTER TABLE deal_stats ADD COLUMN pending INTEGER NOT NULL DEFAULT 0")
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS count_slots (
+            deal_id TEXT NOT NULL, network TEXT NOT NULL, last_at REAL NOT NULL,
+            PRIMARY KEY (deal_id, network))"""
+    )
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS hint_marks (
+            deal_id TEXT NOT NULL, network TEXT NOT NULL, position TEXT NOT NULL,
+            PRIMARY KEY (deal_id, network, position))"""
+    )
+
+
 def _utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 

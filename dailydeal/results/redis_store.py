@@ -14,7 +14,13 @@ The same interface as ``sqlite_store`` (SQLite, the default for one machine,
 - ``dailydeal:solves:{id}``: a solve (``dailydeal.results.solves``) as JSON, set once
   (SET NX: the first one stands), never expiring;
 - ``dailydeal:plays:{deal id}``: per play token id, ``h:{id}`` the hints it asked for and
-  ``u:{id}`` once its result counted; it expires when the deal's results close.
+  ``u:{id}`` once its result counted; it expires when the deal's results close;
+- ``dailydeal:slots:{deal id}``: per network tag, the time of its last turn to count
+  (``Counting``), and ``dailydeal:marks:{deal id}``: ``{tag}|{position}`` of each hint
+  asked without a token; both expire when the deal's results close;
+- ``dailydeal:pending``: one sorted set for every deal: ``{deal id}\n{client hash}`` of
+  each result waiting for its turn, scored by when it counts. ``count_due`` (one script)
+  counts those due, whichever node or scheduler calls it first: each once.
 
 Storing a result is ONE Lua script: the client's row, the play marked used and the
 aggregates are written together or not at all, on whichever node, and a post retried after
@@ -36,13 +42,25 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from dailydeal.results import PlayUsed, Result, Unavailable, client_hash, judge, plays, stats_dict
+from dailydeal.results import (
+    Counting,
+    PlayUsed,
+    QueueFull,
+    Result,
+    Unavailable,
+    client_hash,
+    judge,
+    plays,
+    stats_dict,
+)
 
 PREFIX = "dailydeal:results"
+PENDING_KEY = "dailydeal:pending"
 SALT_KEY = f"{PREFIX}:salt"
 PLAY_KEY = "dailydeal:plays:key"
 #: seconds: connect and read timeouts of every Redis client (results and rate limits)
 TIMEOUT = 0.5
+BATCH = 500  # pending results counted by one script
 
 _RECORD = """
 local old = redis.call('HGET', KEYS[1], ARGV[1])
@@ -50,13 +68,39 @@ if old then return {0, old} end
 local hints = tonumber(ARGV[6])
 if ARGV[3] ~= '' then
   if redis.call('HEXISTS', KEYS[3], 'u:' .. ARGV[3]) == 1 then return {2, ''} end
-  hints = tonumber(redis.call('HGET', KEYS[3], 'h:' .. ARGV[3]) or '0')
+  hints = hints + tonumber(redis.call('HGET', KEYS[3], 'h:' .. ARGV[3]) or '0')
+end
+local now = tonumber(ARGV[11])
+local turn = math.max(tonumber(ARGV[10]), now)
+if ARGV[9] ~= '' then
+  local last = redis.call('HGET', KEYS[4], ARGV[9])
+  local due = tonumber(ARGV[10])
+  if last then due = math.max(due, tonumber(last) + tonumber(ARGV[12])) end
+  turn = math.max(due, now)
+  if turn > tonumber(ARGV[8]) then return {3, tostring(turn)} end
+  redis.call('HSET', KEYS[4], ARGV[9], tostring(turn))
+  redis.call('EXPIREAT', KEYS[4], ARGV[8])
+end
+if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[3], 'u:' .. ARGV[3], '1')
   redis.call('EXPIREAT', KEYS[3], ARGV[8])
 end
+local at = math.floor(now)
+local counted = 1
+if turn >= now + 1 then
+  at = math.ceil(turn)
+  counted = 0
+end
 local row = string.gsub(ARGV[2], '"hints": %-1', '"hints": ' .. hints, 1)
+row = string.gsub(row, '"counted": %-1', '"counted": ' .. counted, 1)
+row = string.gsub(row, '"counts_at": %-1', '"counts_at": ' .. string.format('%d', at), 1)
 redis.call('HSET', KEYS[1], ARGV[1], row)
 redis.call('EXPIREAT', KEYS[1], ARGV[7])
+if counted == 0 then
+  redis.call('HINCRBY', KEYS[2], 'pending', 1)
+  redis.call('ZADD', KEYS[5], at, ARGV[13] .. '\\n' .. ARGV[1])
+  return {1, row}
+end
 redis.call('HINCRBY', KEYS[2], 'plays', 1)
 if ARGV[4] == '1' then
   redis.call('HINCRBY', KEYS[2], 'wins', 1)
@@ -64,6 +108,36 @@ if ARGV[4] == '1' then
   redis.call('HINCRBY', KEYS[2], 'm:' .. ARGV[5], 1)
 end
 return {1, row}
+"""
+
+# The keys of each deal are derived here (they are not all known before the set is read):
+# one Redis, not a Redis Cluster (deploy/README.md).
+_COUNT_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, member in ipairs(due) do
+  redis.call('ZREM', KEYS[1], member)
+  local cut = string.find(member, '\\n', 1, true)
+  local deal = string.sub(member, 1, cut - 1)
+  local client = string.sub(member, cut + 1)
+  local results = 'dailydeal:results:' .. deal
+  local text = redis.call('HGET', results, client)
+  if text then
+    local row = cjson.decode(text)
+    if row['counted'] == 0 then
+      row['counted'] = 1
+      redis.call('HSET', results, client, cjson.encode(row))
+      local stats = 'dailydeal:stats:' .. deal
+      redis.call('HINCRBY', stats, 'pending', -1)
+      redis.call('HINCRBY', stats, 'plays', 1)
+      if row['won'] == 1 then
+        redis.call('HINCRBY', stats, 'wins', 1)
+        if row['hints'] == 0 then redis.call('HINCRBY', stats, 'wins_without_hints', 1) end
+        redis.call('HINCRBY', stats, 'm:' .. string.format('%d', row['moves']), 1)
+      end
+    end
+  end
+end
+return #due
 """
 
 _NOTE_HINT = """
@@ -98,6 +172,14 @@ def _plays_key(deal_id: str) -> str:
     return f"dailydeal:plays:{deal_id}"
 
 
+def _slots_key(deal_id: str) -> str:
+    return f"dailydeal:slots:{deal_id}"
+
+
+def _marks_key(deal_id: str) -> str:
+    return f"dailydeal:marks:{deal_id}"
+
+
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -112,6 +194,7 @@ class RedisStore:
         self._play_key: bytes | None = None
         self._record = client.register_script(_RECORD)
         self._note = client.register_script(_NOTE_HINT)
+        self._count_due = client.register_script(_COUNT_DUE)
 
     def _shared(self, key: str) -> bytes:
         try:
@@ -156,6 +239,26 @@ class RedisStore:
             raise Unavailable(type(exc).__name__) from None
         return bool(done)
 
+    def mark(self, deal_id: str, network: str, position: str, expire_at: dt.datetime) -> None:
+        try:
+            with self.r.pipeline() as pipe:
+                pipe.sadd(_marks_key(deal_id), f"{network}|{position}")
+                pipe.expireat(_marks_key(deal_id), int(expire_at.timestamp()))
+                pipe.execute()
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+
+    def marked(self, deal_id: str, networks: list[str], positions: list[str]) -> int:
+        if not networks or not positions:
+            return 0
+        members = [f"{n}|{p}" for p in positions for n in networks]
+        try:
+            found: Any = self.r.smismember(_marks_key(deal_id), members)
+        except redis.RedisError as exc:
+            raise Unavailable(type(exc).__name__) from None
+        hit = {members[i].split("|", 1)[1] for i, f in enumerate(found) if f}
+        return sum(1 for p in positions if p in hit)
+
     def record(
         self,
         deal_id: str,
@@ -166,11 +269,12 @@ class RedisStore:
         play_id: str | None,
         drop_at: dt.datetime,
         closes_at: dt.datetime,
+        counting: Counting | None = None,
     ) -> tuple[bool, dict[str, Any]]:
         """Store a result unless this client has one for this deal: (inserted, stored
         row), the row in the shape of the SQLite table ``results``; ``PlayUsed`` if the
-        play counted already. ``drop_at``: when the deal's move lists expire (retention);
-        ``closes_at``: when its plays do."""
+        play counted already, ``QueueFull`` if its turn is after ``closes``. ``drop_at``:
+        when the deal's move lists expire (retention); ``closes_at``: when its plays do."""
         key = client_hash(self.salt(), deal_id, client)
         row = {
             "deal_id": deal_id, "client": key, "won": int(result.won), "state": result.state,
@@ -179,18 +283,38 @@ class RedisStore:
             "seconds": result.seconds, "reported_seconds": result.reported_seconds,
             "move_list": json.dumps(moves),
             "created_at": now.astimezone(dt.UTC).isoformat(timespec="seconds"),
+            "counted": -1, "counts_at": -1,  # the script's
         }
+        stamp = now.timestamp()
+        c = counting or Counting("", stamp, 0.0, stamp, closes_at.timestamp())
         try:
             status, text = self._record(
-                keys=[_key(deal_id), _stats_key(deal_id), _plays_key(deal_id)],
+                keys=[_key(deal_id), _stats_key(deal_id), _plays_key(deal_id),
+                      _slots_key(deal_id), PENDING_KEY],
                 args=[key, json.dumps(row), play_id or "", int(result.won), result.moves,
-                      result.hints, int(drop_at.timestamp()), int(closes_at.timestamp())],
+                      result.hints, int(drop_at.timestamp()), int(closes_at.timestamp()),
+                      c.network, repr(float(c.earliest)), repr(float(c.now)),
+                      repr(float(c.interval)), deal_id],
             )
         except redis.RedisError as exc:
             raise Unavailable(type(exc).__name__) from None
         if int(status) == 2:
             raise PlayUsed(play_id)
+        if int(status) == 3:
+            raise QueueFull(float(_text(text)))
         return int(status) == 1, dict(json.loads(text))
+
+    def count_due(self, now: dt.datetime) -> int:
+        """Count the pending results due (every deal), 500 a script: each is counted once,
+        whichever node or scheduler runs the script first."""
+        total, n = 0, BATCH
+        while n == BATCH:
+            try:
+                n = int(self._count_due(keys=[PENDING_KEY], args=[int(now.timestamp()), BATCH]))
+            except redis.RedisError as exc:
+                raise Unavailable(type(exc).__name__) from None
+            total += n
+        return total
 
     def deal_stats(self, deal_id: str) -> dict[str, Any]:
         """Plays, wins, win rate and the winning move counts of a deal: its aggregates."""
@@ -201,7 +325,8 @@ class RedisStore:
         fields = {_text(k): int(v) for k, v in values.items()}
         histogram = {int(k[2:]): v for k, v in fields.items() if k.startswith("m:")}
         return stats_dict(fields.get("plays", 0), fields.get("wins", 0),
-                          fields.get("wins_without_hints", 0), histogram)
+                          fields.get("wins_without_hints", 0), histogram,
+                          fields.get("pending", 0))
 
     def save_solve(self, row: dict[str, Any]) -> dict[str, Any]:
         key = f"dailydeal:solves:{row['id']}"
@@ -233,15 +358,19 @@ class RedisStore:
                         pipe.watch(results_key)
                         values: Any = pipe.hvals(results_key)
                         triples, differ = [], 0
+                        pending = 0
                         for value in values:
                             row = json.loads(value)
+                            if row.get("counted", 1) == 0:
+                                pending += 1
+                                continue
                             again, error = judge(deal, json.loads(row["move_list"]),
                                                  row["hints"], row["seconds"])
                             differ += (error is not None or again.won != bool(row["won"])
                                        or again.moves != row["moves"])
                             triples.append((again.won, again.moves, again.hints))
                         fields: dict[str, int] = {"plays": len(triples), "wins": 0,
-                                                  "wins_without_hints": 0}
+                                                  "wins_without_hints": 0, "pending": pending}
                         for won, moves, hints in triples:
                             if won:
                                 fields["wins"] += 1
@@ -249,7 +378,7 @@ class RedisStore:
                                 fields[f"m:{moves}"] = fields.get(f"m:{moves}", 0) + 1
                         pipe.multi()
                         pipe.delete(stats_key)
-                        if triples:
+                        if triples or pending:
                             pipe.hset(stats_key, mapping=fields)
                         pipe.execute()
                         break

@@ -20,12 +20,24 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 from typing import Any
 
 import sqlite_utils
 
-from dailydeal.results import PlayUsed, Result, client_hash, judge, row_result, stats_dict, stats_of
+from dailydeal.results import (
+    Counting,
+    PlayUsed,
+    QueueFull,
+    Result,
+    client_hash,
+    judge,
+    row_result,
+    stats_dict,
+    stats_of,
+)
 
+BATCH = 500  # pending results counted in one transaction (or one Redis script)
 WRITE_TIMEOUT_MS = 1500  # a locked database: give up (503) rather than hold the request
 
 
@@ -83,12 +95,16 @@ def record(
     moves: list[str],
     now: dt.datetime,
     play_id: str | None = None,
+    counting: Counting | None = None,
 ) -> tuple[bool, dict[str, Any]]:
     """Store a result unless this client has one for this deal: (inserted, stored row).
 
-    With ``play_id`` the play is marked used and its noted hints replace ``result.hints``,
-    in the one transaction that inserts the row and updates the deal's aggregates (so a
-    kill -9 leaves all or nothing); a play already used raises ``PlayUsed``."""
+    With ``play_id`` the play is marked used and its noted hints are added to
+    ``result.hints`` (the hints the caller found asked without its token), in the one
+    transaction that inserts the row and, when it counts now, updates the deal's
+    aggregates (so a kill -9 leaves all or nothing); a play already used raises
+    ``PlayUsed``. ``counting``: its turn (``take_turn``); not due yet, the row is stored
+    pending (``counted`` 0) and ``count_due`` counts it when its ``counts_at`` comes."""
     key = client_hash(salt(db), deal_id, client)
     with _writing(db, immediate=True):
         old = _row(db, deal_id, key)
@@ -96,9 +112,17 @@ def record(
             return False, old
         hints = result.hints
         if play_id is not None:
-            hints, used = play_state(db, play_id)
+            noted, used = play_state(db, play_id)
             if used:
                 raise PlayUsed(play_id)
+            hints += noted
+        at = int(now.timestamp())
+        if counting is not None:
+            turn = take_turn(db, deal_id, counting)
+            if turn >= now.timestamp() + 1:  # a second is the clock's grain
+                at = math.ceil(turn)
+        counted = at <= now.timestamp()
+        if play_id is not None:
             db.execute(
                 "INSERT INTO plays (id, deal_id, hints, used) VALUES (?, ?, 0, 1)"
                 " ON CONFLICT (id) DO UPDATE SET used = 1",
@@ -106,31 +130,104 @@ def record(
             )
         db.execute(
             "INSERT INTO results (deal_id, client, won, state, moves, score, hints, seconds,"
-            " reported_seconds, move_list, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " reported_seconds, move_list, created_at, counted, counts_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [deal_id, key, int(result.won), result.state, result.moves, result.score,
              hints, result.seconds, result.reported_seconds, json.dumps(moves),
-             now.astimezone(dt.UTC).isoformat(timespec="seconds")],
+             now.astimezone(dt.UTC).isoformat(timespec="seconds"), int(counted), at],
         )
-        _count(db, deal_id, result.won, result.moves, hints)
+        if counted:
+            _count(db, deal_id, result.won, result.moves, hints)
+        else:
+            _count(db, deal_id, False, 0, 0, n=0, pending=1)
         row = _row(db, deal_id, key)
     assert row is not None
     return True, row
 
 
+def take_turn(db: sqlite_utils.Database, deal_id: str, counting: Counting) -> float:
+    """The time (Unix seconds) a result of ``counting.network`` counts on the deal: its
+    earliest, and ``interval`` after the network's last turn, now at the soonest; the turn
+    is taken (inside the caller's transaction). ``QueueFull`` past ``closes``."""
+    last = db.execute(
+        "SELECT last_at FROM count_slots WHERE deal_id = ? AND network = ?",
+        [deal_id, counting.network],
+    ).fetchone()
+    due = counting.earliest
+    if last is not None:
+        due = max(due, float(last[0]) + counting.interval)
+    turn = max(due, counting.now)
+    if turn > counting.closes:
+        raise QueueFull(turn)
+    db.execute(
+        "INSERT INTO count_slots (deal_id, network, last_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (deal_id, network) DO UPDATE SET last_at = excluded.last_at",
+        [deal_id, counting.network, turn],
+    )
+    return turn
+
+
+def count_due(db: sqlite_utils.Database, now: dt.datetime, most: int = BATCH) -> int:
+    """Count the pending results whose ``counts_at`` has come (every deal, at most ``most``
+    at a time): each moves into its deal's aggregates in one transaction. How many."""
+    at = int(now.timestamp())
+    probe = db.execute(
+        "SELECT 1 FROM results WHERE counted = 0 AND counts_at <= ? LIMIT 1", [at]
+    ).fetchone()
+    if probe is None:  # the common case: a read, no write lock
+        return 0
+    n = 0
+    with _writing(db, immediate=True):
+        rows = db.execute(
+            "SELECT deal_id, client, won, moves, hints FROM results"
+            " WHERE counted = 0 AND counts_at <= ? ORDER BY counts_at LIMIT ?", [at, most]
+        ).fetchall()
+        for deal_id, client, won, moves, hints in rows:
+            db.execute("UPDATE results SET counted = 1 WHERE deal_id = ? AND client = ?",
+                       [deal_id, client])
+            _count(db, deal_id, bool(won), moves, hints, pending=-1)
+            n += 1
+    return n
+
+
+def mark(db: sqlite_utils.Database, deal_id: str, network: str, position: str) -> None:
+    with _writing(db):
+        db.execute("INSERT OR IGNORE INTO hint_marks (deal_id, network, position)"
+                   " VALUES (?, ?, ?)", [deal_id, network, position])
+
+
+def marked(db: sqlite_utils.Database, deal_id: str, networks: list[str],
+           positions: list[str]) -> int:
+    if not networks or not positions:
+        return 0
+    nets = ",".join("?" * len(networks))
+    found: set[str] = set()
+    for i in range(0, len(positions), 500):
+        chunk = positions[i:i + 500]
+        found.update(r[0] for r in db.execute(
+            f"SELECT DISTINCT position FROM hint_marks WHERE deal_id = ? AND network IN ({nets})"
+            f" AND position IN ({','.join('?' * len(chunk))})",
+            [deal_id, *networks, *chunk]))
+    return sum(1 for p in positions if p in found)
+
+
 def _count(
-    db: sqlite_utils.Database, deal_id: str, won: bool, moves: int, hints: int, n: int = 1
+    db: sqlite_utils.Database, deal_id: str, won: bool, moves: int, hints: int, n: int = 1,
+    pending: int = 0,
 ) -> None:
-    """Add ``n`` results to a deal's aggregates (inside the caller's transaction)."""
+    """Add ``n`` results to a deal's aggregates, and ``pending`` to its results waiting
+    (inside the caller's transaction)."""
     win = n if won else 0
     db.execute(
-        "INSERT INTO deal_stats (deal_id, plays, wins, wins_without_hints) VALUES (?, ?, ?, ?)"
+        "INSERT INTO deal_stats (deal_id, plays, wins, wins_without_hints, pending)"
+        " VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (deal_id) DO UPDATE SET plays = plays + excluded.plays,"
         " wins = wins + excluded.wins,"
-        " wins_without_hints = wins_without_hints + excluded.wins_without_hints",
-        [deal_id, n, win, win if hints == 0 else 0],
+        " wins_without_hints = wins_without_hints + excluded.wins_without_hints,"
+        " pending = pending + excluded.pending",
+        [deal_id, n, win, win if hints == 0 else 0, pending],
     )
-    if won:
+    if won and n:
         db.execute(
             "INSERT INTO deal_winning_moves (deal_id, moves, count) VALUES (?, ?, ?)"
             " ON CONFLICT (deal_id, moves) DO UPDATE SET count = count + excluded.count",
@@ -167,13 +264,14 @@ def deal_stats(db: sqlite_utils.Database, deal_id: str) -> dict[str, Any]:
     """Plays, wins, win rate and the winning move counts of a deal: its aggregates (a row
     and one row per distinct winning move count), never its results."""
     row = db.execute(
-        "SELECT plays, wins, wins_without_hints FROM deal_stats WHERE deal_id = ?", [deal_id]
+        "SELECT plays, wins, wins_without_hints, pending FROM deal_stats WHERE deal_id = ?",
+        [deal_id],
     ).fetchone()
     histogram = dict(db.execute(
         "SELECT moves, count FROM deal_winning_moves WHERE deal_id = ?", [deal_id]
     ).fetchall())
-    plays, wins, clean = row if row is not None else (0, 0, 0)
-    return stats_dict(plays, wins, clean, histogram)
+    plays, wins, clean, pending = row if row is not None else (0, 0, 0, 0)
+    return stats_dict(plays, wins, clean, histogram, pending)
 
 
 def reverify(db: sqlite_utils.Database, deal: dict[str, Any]) -> dict[str, Any]:
@@ -181,7 +279,8 @@ def reverify(db: sqlite_utils.Database, deal: dict[str, Any]) -> dict[str, Any]:
     number of stored rows whose verdict differs (0 unless the rules or the data changed)."""
     triples = []
     differ = 0
-    for row in db.query("SELECT * FROM results WHERE deal_id = ?", [deal["id"]]):
+    for row in db.query("SELECT * FROM results WHERE deal_id = ? AND counted = 1",
+                        [deal["id"]]):
         before = row_result(row)
         again, error = judge(deal, json.loads(row["move_list"]), before.hints, before.seconds,
                              before.reported_seconds)
@@ -204,12 +303,16 @@ def rebuild(db: sqlite_utils.Database, deal: dict[str, Any]) -> dict[str, Any]:
         again = reverify(db, deal)
         db.execute("DELETE FROM deal_stats WHERE deal_id = ?", [deal["id"]])
         db.execute("DELETE FROM deal_winning_moves WHERE deal_id = ?", [deal["id"]])
-        if again["plays"]:
+        pending = db.execute("SELECT count(*) FROM results WHERE deal_id = ? AND counted = 0",
+                             [deal["id"]]).fetchone()[0]
+        if again["plays"] or pending:
             db.execute(
-                "INSERT INTO deal_stats (deal_id, plays, wins, wins_without_hints)"
-                " VALUES (?, ?, ?, ?)",
-                [deal["id"], again["plays"], again["wins"], again["wins_without_hints"]],
+                "INSERT INTO deal_stats (deal_id, plays, wins, wins_without_hints, pending)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [deal["id"], again["plays"], again["wins"], again["wins_without_hints"],
+                 pending],
             )
+        again["pending"] = pending
         for bucket in again["winning_moves"]:
             db.execute(
                 "INSERT INTO deal_winning_moves (deal_id, moves, count) VALUES (?, ?, ?)",
@@ -238,6 +341,8 @@ def prune(
         plays = db.execute(
             "DELETE FROM plays WHERE substr(deal_id, 1, 10) < ?", [plays_cut]
         ).rowcount
+        for table in ("count_slots", "hint_marks"):
+            db.execute(f"DELETE FROM {table} WHERE substr(deal_id, 1, 10) < ?", [plays_cut])
     return rows, plays
 
 
@@ -282,11 +387,25 @@ class SqliteStore:
     def note_hint(self, play_id: str, deal_id: str, expire_at: dt.datetime) -> bool:
         return note_hint(self.db, play_id, deal_id)  # spent plays go with ``prune``
 
+    def mark(self, deal_id: str, network: str, position: str, expire_at: dt.datetime) -> None:
+        mark(self.db, deal_id, network, position)  # dropped with ``prune``
+
+    def marked(self, deal_id: str, networks: list[str], positions: list[str]) -> int:
+        return marked(self.db, deal_id, networks, positions)
+
     def record(
         self, deal_id: str, client: str, result: Result, moves: list[str], now: dt.datetime,
         play_id: str | None, drop_at: dt.datetime, closes_at: dt.datetime,
+        counting: Counting | None = None,
     ) -> tuple[bool, dict[str, Any]]:
-        return record(self.db, deal_id, client, result, moves, now, play_id)
+        return record(self.db, deal_id, client, result, moves, now, play_id, counting)
+
+    def count_due(self, now: dt.datetime) -> int:
+        total = n = count_due(self.db, now)
+        while n == BATCH:  # in batches: no transaction holds the file for long
+            n = count_due(self.db, now)
+            total += n
+        return total
 
     def deal_stats(self, deal_id: str) -> dict[str, Any]:
         return deal_stats(self.db, deal_id)
@@ -303,7 +422,10 @@ class SqliteStore:
 
 __all__ = [
     "SqliteStore",
+    "count_due",
     "deal_stats",
+    "mark",
+    "marked",
     "note_hint",
     "play_key",
     "play_state",
@@ -315,4 +437,5 @@ __all__ = [
     "save_solve",
     "solve",
     "stored",
+    "take_turn",
 ]

@@ -14,6 +14,8 @@ flask-limiter keeps one storage per ``Limiter``: an app made later in the same p
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import logging
 import math
 import time
@@ -32,8 +34,34 @@ F = TypeVar("F", bound=Callable[..., Any])
 SETTINGS = "dailydeal_settings"  # app.extensions key
 RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
+
+@functools.lru_cache(maxsize=4096)
+def network_of(address: str, v4_prefix: int = 32, v6_prefix: int = 64) -> str:
+    """The network an address belongs to, for budgets: ``198.51.100.7/32``,
+    ``2001:db8:1:2::/64``. An IPv4 address mapped into IPv6 (``::ffff:a.b.c.d``) is its
+    IPv4 address; a text that is no address (a test client's) is itself."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = v4_prefix if ip.version == 4 else v6_prefix
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def network() -> str:
+    """The client's network (``network_of`` the address Flask gives: proxies are
+    ``DAILYDEAL_PROXIES``'s business), the key of every per-client budget."""
+    config = current_app.extensions.get(SETTINGS)
+    address = get_remote_address()
+    if config is None:
+        return network_of(address)
+    return network_of(address, config.network_v4_prefix, config.network_v6_prefix)
+
+
 limiter = Limiter(
-    get_remote_address,
+    network,
     headers_enabled=False,  # rate_limit_headers below: true, and never on public answers
     swallow_errors=True,  # a storage outage (redis down) must not fail verification
     in_memory_fallback_enabled=True,
@@ -58,13 +86,22 @@ def settings() -> Settings:
     return found
 
 
-def limit(scope: str) -> Callable[[F], F]:
+def limit(
+    scope: str, key: Callable[[], str] | None = None,
+    exempt: Callable[[], bool] | None = None,
+) -> Callable[[F], F]:
     """The per-client rate limit ``<scope>_rate_limit`` of the settings on a route, shared
     by every route decorated with the same scope (verify and state have two routes each).
-    HEAD replays the moves (or solves) as GET does: only preflights are free."""
+    HEAD replays the moves (or solves) as GET does: only preflights are free. ``key``: whom
+    the budget is for (default: the client's network); ``exempt``: when it does not apply."""
     attribute = f"{scope}_rate_limit"
+
+    def exempt_when() -> bool:
+        return _preflight() or (exempt is not None and exempt())
+
     decorator = limiter.shared_limit(
-        lambda: str(getattr(settings(), attribute)), scope=scope, exempt_when=_preflight
+        lambda: str(getattr(settings(), attribute)), scope=scope, key_func=key,
+        exempt_when=exempt_when,
     )
     return cast(Callable[[F], F], decorator)
 

@@ -47,6 +47,9 @@ GET_CACHE = "public, max-age=3600"  # a hint of a position is the same tomorrow
 #: A hint asked with a play token counts for that play: a shared cache that answered it
 #: again would give hints the play never paid for.
 PLAY_CACHE = "private, no-store"
+#: A hint of an open daily deal without a token is noted for the network that asked: no
+#: shared cache may answer it in the server's stead (the browser's own may).
+NOTED_CACHE = "private, max-age=3600"
 POOL = "dailydeal_solverpool"  # app.extensions key
 PROBLEMS = {
     400: "", 404: "", 422: "",
@@ -188,7 +191,8 @@ def hint_json(req: HintRequest) -> dict[str, Any]:
 
 
 @bp.route("/deals/<id_>/hint", methods=["GET", "POST"])
-@limit("hint")
+@limit("hint", key=plays.hint_key)
+@limit("hint_network", exempt=plays.without_token)
 @operation(
     "GET", "Verdict and next move of a winning line after `moves` (cacheable)",
     params=(ID, MOVES,
@@ -208,10 +212,14 @@ def deal_hint(id_: str, body: schema.HintBody | None = None) -> Response:
     req = read_hint_request(body, id_=id_)
     play = plays.hint_play(id_, req.play)  # a forged token is refused before any search
     out = {"deal": id_, **hint_json(req)}
-    plays.note_hint(id_, play)  # the hint counts for the play whose token came with it
+    # the hint counts for the play whose token came with it, or, without one, on this
+    # network's results through this position (the deal's results still open)
+    counted = plays.note_hint(id_, play, req.moves)
     if request.method != "GET":
         return json_response(out, NO_STORE)
-    return json_response(out, GET_CACHE if play is None else PLAY_CACHE)
+    if play is not None:
+        return json_response(out, PLAY_CACHE)
+    return json_response(out, GET_CACHE if not counted else NOTED_CACHE)
 
 
 @bp.post("/games/<game>/hint")

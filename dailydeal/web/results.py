@@ -1,25 +1,30 @@
 """Results routes: ``POST /deals/{id}/results`` and ``GET /deals/{id}/stats``.
 
 A result counts in the shared statistics only for a play the server saw begin
-(``POST /deals/{id}/plays``, web/plays.py): its token must be valid, for this deal, unused,
-and at least ``plays.min_seconds(moves)`` old; the hints are the server's count for the
-play and the time is the server's. The moves are verified, then the result is stored once
-per client and deal (dailydeal.results): the first post is 201; the same post again
-(a retry) is 200 with ``counted: false``; a different one is 409 with the result that
-counts. Every refusal is a problem whose ``reason`` says why nothing counted:
+(``POST /deals/{id}/plays``, web/plays.py): its token must be valid, for this deal and
+unused; the hints are the server's count for the play (and the hints its network asked on
+its line without the token), and the time is the server's. The moves are verified, then the
+result is taken once per client and deal (dailydeal.results) and counted when the play's
+rules allow (``results.Counting``): no sooner than ``plays.min_seconds(moves)`` after the
+play began, and one result per network and deal every ``interval()`` seconds
+(``counted_rate_limit``), the network being the one that began the play. Due now: 201,
+counted. Later: 202, pending, counted at ``counts_at`` by the server itself (``count_due``
+here, at each result and statistics request, and the scheduler's job,
+``results.due``): nothing is posted again. The answer holds the deal's statistics with the
+play in them. The same post again is 200; a different one is 409 with the result that
+counts. Every refusal is a problem whose ``reason`` says why nothing was taken:
 
 - 422 ``no-play`` / ``bad-play`` (no token, or not one of this deal), ``empty`` (no move:
   not a play), ``illegal`` (a move the rules refuse);
-- 409 ``play-used`` (the token counted a result already) or ``client-counted``;
-- 425 ``too-fast`` (``Retry-After``: the token is kept, the same post later counts);
-- 429 ``counted-limit``: this address counted ``counted_rate_limit`` results lately (the
-  token is kept; post again after ``Retry-After``).
+- 409 ``play-used`` (the token's result was taken already) or ``client-counted``;
+- 429 ``counted-limit``: the network's turn would come after the deal's results close.
 
 Results are taken while the deal's date lasts somewhere on Earth; once its solution opens
-they are closed (403) and the statistics are final. Budgets per client address (the
-address is never stored): ``results_rate_limit`` posts, ``counted_rate_limit`` counted
-results, ``stats_rate_limit`` statistics, in the rate-limit storage (shared by every
-worker with Redis). Refusals are ``no-store``: they are about one client's post.
+they are closed (403) and the statistics are final. Budgets per client network (the
+address is never stored; ``extensions.network``): ``results_rate_limit`` posts,
+``stats_rate_limit`` statistics, in the rate-limit storage (shared by every worker with
+Redis); the turns are kept with the results. Refusals are ``no-store``: they are about one
+client's post.
 
 Where: the SQLite file by default (one machine); with ``redis_url`` (env
 ``DAILYDEAL_REDIS_URL``) in Redis (dailydeal.results.redis_store), so that every API node
@@ -31,6 +36,7 @@ result; a SQLite connection that failed is dropped, so the next request opens a 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import logging
@@ -42,14 +48,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, url_for
-from flask_limiter.util import get_remote_address
 
 from dailydeal import results
 from dailydeal.daily import clock
 from dailydeal.results import ResultsStore, plays, sqlite_store
 from dailydeal.web import schema
 from dailydeal.web.db import forget, get_db
-from dailydeal.web.extensions import limit, limiter, settings
+from dailydeal.web.extensions import limit, network, settings
 from dailydeal.web.http import NO_STORE, json_response, now, published_row
 from dailydeal.web.operations import ID, NOT_MODIFIED, json_answer, operation
 from dailydeal.web.problems import Problem
@@ -206,23 +211,31 @@ def _play(id_: str, token: Any) -> plays.Play:
         raise refused(422, "bad-play", f"{exc}; nothing was counted") from None
 
 
-def _answer(id_: str, inserted: bool, row: dict[str, Any]) -> Response:
+def _answer(id_: str, inserted: bool, row: dict[str, Any], deal: dict[str, Any]) -> Response:
+    """201: counted now; 202: accepted, counted at ``counts_at``; 200: the same post again.
+    ``stats``: the deal's statistics with this result in them (counted or not yet)."""
+    pending = not row.get("counted", 1)
+    at = row.get("counts_at")
     body = {
         "deal": id_,
-        "counted": inserted,
+        "counted": inserted and not pending,
+        "pending": pending,
+        "counts_at": None if at is None else clock.iso(dt.datetime.fromtimestamp(at, dt.UTC)),
         "result": results.row_result(row).to_json(),
+        "stats": stats_body(id_, deal, row),
         "links": {"stats": url_for("results.stats", id_=id_)},
     }
-    return json_response(body, NO_STORE, status=201 if inserted else 200)
+    return json_response(body, NO_STORE, status=(202 if pending else 201) if inserted else 200)
 
 
-def _existing(id_: str, client: str, moves: list[str], play: plays.Play) -> Response | None:
+def _existing(id_: str, client: str, moves: list[str], play: plays.Play,
+              deal: dict[str, Any]) -> Response | None:
     """The answer to a post by a client that has a result already (a retry: 200; another
     result: 409), or to a play counted already (409); None if neither."""
     row = use_store(lambda s: s.stored(id_, client))
     if row is not None:
         if json.loads(row["move_list"]) == moves:
-            return _answer(id_, False, row)  # the same post again: a retry, not a play
+            return _answer(id_, False, row, deal)  # the same post again: a retry
         raise refused(409, "client-counted", f"this client already has a result for {id_}: "
                       "a deal counts once per player",
                       result=results.row_result(row).to_json())
@@ -233,60 +246,72 @@ def _existing(id_: str, client: str, moves: list[str], play: plays.Play) -> Resp
     return None
 
 
-def _counted_budget() -> None:
-    """Spend one of this address's counted results (``counted_rate_limit``), else 429 with
-    Retry-After; the play is not spent. A rate-limit storage that fails is a 503."""
-    if not current_app.config["RATELIMIT_ENABLED"]:
-        return
+def interval() -> float:
+    """Seconds between two counted results of one network on one deal: the period of
+    ``counted_rate_limit`` over its amount (``1 per minute``: 60 s)."""
     from limits import parse
-    from limits.storage import Storage
-    from limits.strategies import MovingWindowRateLimiter
 
-    text = settings().counted_rate_limit
-    item = parse(text)
-    address = get_remote_address()
+    item = parse(settings().counted_rate_limit)
+    return item.get_expiry() / max(1, item.amount)
+
+
+def network_tag(id_: str) -> str:
+    """This request's network, named for the deal (``plays.network_tag``: no address)."""
+    return plays.network_tag(play_key(), id_, network())
+
+
+def count_due(current: dt.datetime) -> None:
+    """Count the results whose turn has come (the lazy half of the counting: the
+    scheduler's minute job is the other, ``results.due``). A failure only logs: the
+    next request or the job counts them."""
     try:
-        # the app's storage (its in-memory fallback while Redis is down), in a moving
-        # window: a fixed one lets a script count twice the limit across a window's edge
-        storage = limiter.limiter.storage
-        if not isinstance(storage, Storage):  # limits < 4 keeps a weak reference
-            storage = storage()
-        strategy = MovingWindowRateLimiter(storage)
-        if strategy.hit(item, "counted", address):
-            return
-        reset = strategy.get_window_stats(item, "counted", address).reset_time
-    except Exception as exc:  # noqa: BLE001 - the storage's own errors (redis, ...)
-        log.warning("rate-limit storage failed: %s", exc)
-        raise unavailable("the rate-limit store does not answer") from None
-    wait = max(1, math.ceil(reset - time.time()))
-    raise refused(
-        429, "counted-limit",
-        f"this address counted {text} results already; your play is kept: post the same "
-        f"result again in {wait} s and it counts",
-        retry_after=wait, limit=text, headers={"Retry-After": str(wait)},
-    )
+        if shared() is not None:
+            shared_store = shared()
+            assert shared_store is not None
+            shared_store.count_due(current)
+        else:
+            sqlite_store.SqliteStore(get_db()).count_due(current)
+    except (results.Unavailable, sqlite3.Error) as exc:
+        log.warning("pending results not counted now: %s", exc)
+
+
+def stats_body(id_: str, row: dict[str, Any], mine: dict[str, Any] | None = None,
+               ) -> dict[str, Any]:
+    """The statistics answer of a deal; with ``mine`` (a stored result row not counted
+    yet) that result counted in: the poster's own view until its turn comes."""
+    final = clock.solution_open(dt.date.fromisoformat(row["date"]), now())
+    numbers = use_store(lambda s: s.deal_stats(id_))
+    if mine is not None and not mine.get("counted", 1):
+        numbers = results.stats_with(numbers, results.row_result(mine))
+    return {"deal": id_, **numbers, "solution_length": row["solution_length"],
+            "final": final}
 
 
 @bp.post("/deals/<id_>/results")
 @limit("results")
 @operation(
     "POST", "Count a verified play of a daily deal, once per client and play",
-    description="Counted only with a valid, unused play token of this deal issued at least "
-    "min_seconds_per_move x moves ago. Every refusal is a problem with `reason` and "
+    description="Taken only with a valid, unused play token of this deal; counted at once "
+    "when its rules allow (its play began min_seconds_per_move x moves ago, and its "
+    "network's turn on this deal has come: DAILYDEAL_COUNTED_LIMIT), else accepted (202) "
+    "and counted by the server at `counts_at`, with nothing more to send. `stats` holds "
+    "this result either way. Every refusal is a problem with `reason` and "
     "`counted: false`.",
     body=schema.ResultBody, answer=schema.ResultAnswer, answer_text="Counted", status=201,
     params=(ID,),
-    responses={"200": json_answer("The same post again: not counted twice", "ResultAnswer")},
+    responses={
+        "200": json_answer("The same post again: not counted twice", "ResultAnswer"),
+        "202": json_answer("Accepted: counted by the server at `counts_at` (pending)",
+                           "ResultAnswer"),
+    },
     problems={
         403: CLOSED, 404: "",
         409: "reason `client-counted` (this client has another result for this deal: "
         "`result`) or `play-used`",
         422: "reason `no-play`, `bad-play` (not a token of this deal), `empty` (no move) "
         "or `illegal` (`error` says which)",
-        425: "reason `too-fast`: sooner than a person plays; the play is kept, post again "
-        "after `retry_after` seconds",
-        429: "reason `counted-limit` (DAILYDEAL_COUNTED_LIMIT per address: the play is "
-        "kept) or DAILYDEAL_RESULTS_LIMIT posts",
+        429: "reason `counted-limit` (the turn of the play's network on this deal would "
+        "come after its results close: nothing was stored) or DAILYDEAL_RESULTS_LIMIT posts",
         503: "The results store does not answer or cannot be written",
     },
 )
@@ -307,34 +332,41 @@ def post_result(id_: str, body: schema.ResultBody) -> Response:
             "only a legal move list counts",
             error={"index": error.index, "move": error.move, "reason": error.reason},
         )
-    if (answer := _existing(id_, client, moves, play)) is not None:
+    count_due(current)
+    if (answer := _existing(id_, client, moves, play, row)) is not None:
         return answer
-    per_move = float(settings().min_seconds_per_move)
-    need = plays.min_seconds(len(moves), per_move)  # the moves sent: what the person played
-    if elapsed < need:
-        wait = need - elapsed
-        raise refused(
-            425, "too-fast",
-            f"{len(moves)} moves in {elapsed} s is faster than a person plays "
-            f"({per_move} s a move); your play is kept: post the same "
-            f"result again in {wait} s and it counts",
-            retry_after=wait, headers={"Retry-After": str(wait)},
-        )
-    _counted_budget()
+    # hints asked on this line without the token, by the play's network or this one
+    here = network_tag(id_)
+    nets = sorted({here, play.network} - {""})
+    lines = results.line_hashes(moves)
+    extra = use_store(lambda s: s.marked(id_, nets, lines))
+    result = dataclasses.replace(result, hints=extra)
+    need = plays.min_seconds(len(moves), float(settings().min_seconds_per_move))
     closes = results_close(row)
+    counting = results.Counting(play.network or here, play.issued + need, interval(),
+                                current.timestamp(), closes.timestamp())
     drop_at = closes + _retention()
     try:
-        inserted, stored = use_store(
-            lambda s: s.record(id_, client, result, moves, current, play.id, drop_at, closes))
+        inserted, stored = use_store(lambda s: s.record(
+            id_, client, result, moves, current, play.id, drop_at, closes, counting))
     except results.PlayUsed:
         raise refused(409, "play-used", "this play's result was counted already: a play "
                       "token counts one result") from None
+    except results.QueueFull as full:
+        at = clock.iso(dt.datetime.fromtimestamp(full.at, dt.UTC))
+        raise refused(
+            429, "counted-limit",
+            f"the results of this network on {id_} are counted one every "
+            f"{interval():g} s ({settings().counted_rate_limit}), and this one's turn "
+            f"({at}) would come after its results close ({clock.iso(closes)}): nothing was "
+            "stored", limit=settings().counted_rate_limit, counts_at=at,
+        ) from None
     if shared() is None:
         _prune(current)
     if inserted:
-        return _answer(id_, True, stored)
+        return _answer(id_, True, stored, row)
     if json.loads(stored["move_list"]) == moves:
-        return _answer(id_, False, stored)  # a retry that raced its first post
+        return _answer(id_, False, stored, row)  # a retry that raced its first post
     raise refused(409, "client-counted", f"this client already has a result for {id_}: "
                   "a deal counts once per player",
                   result=results.row_result(stored).to_json())
@@ -351,12 +383,6 @@ def stats(id_: str) -> Response:
     """Plays, wins, win rate, winning move counts, best count and the solver's length:
     the deal's aggregates (one read, whatever the number of results)."""
     row = published_row(id_)
-    final = clock.solution_open(dt.date.fromisoformat(row["date"]), now())
-    numbers = use_store(lambda s: s.deal_stats(id_))
-    out = {
-        "deal": id_,
-        **numbers,
-        "solution_length": row["solution_length"],
-        "final": final,
-    }
-    return json_response(out, FINAL_STATS if final else OPEN_STATS)
+    count_due(now())
+    out = stats_body(id_, row)
+    return json_response(out, FINAL_STATS if out["final"] else OPEN_STATS)

@@ -606,17 +606,25 @@ class CountedResult(Answer):
     state: GameState
     moves: int
     score: int
-    hints: int = Field(description="Counted by the server")
+    hints: int = Field(description="Counted by the server: hints asked with the play's "
+                       "token, and those its network asked on its line without one")
     seconds: int | None = Field(description="Measured by the server from the play's start")
     reported_seconds: int | None = Field(description="The client's own figure")
 
 
 class ResultAnswer(Answer):
-    """A counted result (or the same post again)."""
+    """A result counted (201), accepted and counted by the server when due (202), or the
+    same post again (200)."""
 
     deal: str
-    counted: bool
+    counted: bool = Field(description="Counted by this request (201)")
+    pending: bool = Field(False, description="Accepted, not counted yet: the server counts "
+                          "it at `counts_at`, nothing more to send")
+    counts_at: dt.datetime | None = Field(None, description="When it counts (counted: when "
+                                          "it did)")
     result: CountedResult
+    stats: Stats | None = Field(None, description="The deal's statistics with this result "
+                                "in them, counted or pending")
     links: Links | None = None
 
 
@@ -635,6 +643,8 @@ class Stats(Answer):
     wins_without_hints: int
     best: int | None
     winning_moves: list[MoveCount]
+    pending: int = Field(0, description="Results accepted, counted later (not in the "
+                         "numbers yet); a result's own answer counts it in")
     solution_length: int
     final: bool = Field(description="Results are closed")
 

@@ -12,7 +12,7 @@ then null (logged).
 No spoiler: while a daily deal's date is open somewhere, ``GET /solves/{id}`` gives the
 SHA-256 of the moves and never the moves (``moves`` null, ``moves_open_at``), and the
 signed text holds only that hash. The one exception is a proof that the asker finished
-the deal: ``?play=`` a play token of that deal whose result the server counted (won or
+the deal: ``?play=`` a play token of that deal whose result the server took (counted or pending) (won or
 given up: ``POST /deals/{id}/results``). Such an answer is ``private, no-store``.
 """
 
@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 SOLVE_ID = param("id", "A solve's id: 16 characters of A-Z a-z 0-9 _ -",
                  {"type": "string", "pattern": "^[A-Za-z0-9_-]{16}$"})
-PLAY = param("play", "A play token of the solve's deal whose result was counted: the moves "
+PLAY = param("play", "A play token of the solve's deal whose result the server took: the moves "
              "of a daily deal still open, for a player who finished it", {"type": "string"},
              "query")
 OPEN_CACHE = 300  # seconds an answer without the moves is kept, at most (then they may open)
@@ -123,7 +123,7 @@ def find(id_: str) -> Solve:
 
 def finished(solve: Solve, token: str) -> bool:
     """Whether ``token`` proves its holder finished the solve's deal: a play of that deal
-    whose result was counted. A token that is not one of this deal's is a 422."""
+    whose result the server took (counted or still pending). A token that is not one of this deal's is a 422."""
     assert solve.deal is not None
     try:
         play = plays.read(play_key(), solve.deal, token)

@@ -21,7 +21,7 @@ from helpers.nginx import EXAMPLE, GUNICORN, SERVER_NAME, adapted, https_request
 
 REDIS = shutil.which("redis-server")
 DAILYDEAL = Path(sys.executable).parent / "dailydeal"
-RESULTS_BUDGET = 4  # results counted per client address per hour, shared by both nodes
+RESULTS_BUDGET = 4  # turns to count a result per network and deal an hour, both nodes
 
 
 def yesterday() -> str:

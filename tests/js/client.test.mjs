@@ -64,11 +64,14 @@ test("hints: GET for a daily deal with its token and where the line followed beg
   assert.equal(f.asked[2].url, "http://x/api/v1/games/gaps/hint");
 });
 
-test("retryLater: only 425 and 429 with a sane wait say 'post it again later'", () => {
+test("retryLater: only a 503 (nothing stored) is posted again; a result taken is the server's to count", () => {
   const err = (status, body, retryAfter = null) => new api.ApiError("x", status, body, retryAfter);
-  assert.equal(api.retryLater(err(429, { retry_after: 12.2 })), 13);
-  assert.equal(api.retryLater(err(425, null, 3)), 3);
-  assert.equal(api.retryLater(err(429, { retry_after: 7200 })), 0); // beyond an hour: no
+  assert.equal(api.retryLater(err(503, { retry_after: 12.2 })), 13);
+  assert.equal(api.retryLater(err(503, null, 3)), 3);
+  assert.equal(api.retryLater(err(503, null)), 5);
+  assert.equal(api.retryLater(err(503, { retry_after: 7200 })), 0); // beyond an hour: no
+  assert.equal(api.retryLater(err(429, { retry_after: 12 })), 0); // issue 38: no page retries
+  assert.equal(api.retryLater(err(425, null, 3)), 0);
   assert.equal(api.retryLater(err(400, { retry_after: 5 })), 0);
   assert.equal(api.retryLater(new Error("x")), 0);
   assert.match(api.hintTrouble(err(429, null, 42)), /in 42 seconds/);
@@ -78,9 +81,12 @@ test("retryLater: only 425 and 429 with a sane wait say 'post it again later'", 
 });
 
 test("a result is posted once; a 409 names the one that counts", async () => {
-  let f = fakeFetch([[201, { result: { won: true, moves: 40, hints: 0 } }]]);
+  const stats = { plays: 3, wins: 2, win_rate: 0.6667, pending: 0, winning_moves: [{ moves: 40, count: 2 }] };
+  let f = fakeFetch([[202, { result: { won: true, moves: 40, hints: 0 }, pending: true, counts_at: "2030-01-01T10:07:00Z", stats }]]);
   const mine = await api.sendResult(new api.Client("http://x/api/v1", f.fetcher), "d1", { moves: [] });
   assert.equal(mine.moves, 40);
+  assert.deepEqual(mine.stats, stats); // the answer's statistics hold this play
+  assert.equal(store.posted("d1").counts_at, "2030-01-01T10:07:00Z");
   f = fakeFetch([]);
   assert.equal((await api.sendResult(new api.Client("http://x/api/v1", f.fetcher), "d1", {})).moves, 40);
   assert.equal(f.asked.length, 0); // counted already: not posted again
@@ -100,7 +106,7 @@ test("the offline queue: kept while offline or told 'later', dropped on a final 
     store.enqueueOffline({ kind: "result", id: "c", api: "http://x/api/v1", body: { moves: [] } });
     store.enqueueOffline({ kind: "result", id: "a", api: "http://x/api/v1", body: { moves: [] } }); // once
     assert.equal(store.queued().length, 3);
-    answers.push("offline", [429, { retry_after: 30 }], [400, { detail: "bad" }]);
+    answers.push("offline", [503, { retry_after: 30 }], [400, { detail: "bad" }]);
     let sent = await api.flushQueue();
     assert.deepEqual(store.queued().map((q) => q.id), ["a", "b"]);
     assert.equal(sent.length, 0);
@@ -146,6 +152,22 @@ test("streaks count days in a row ending today or yesterday", () => {
   assert.equal(store.results().c.moves, 50); // the best win stays
   storage.set("dailydeal.v1.results", "{corrupt");
   assert.equal(store.streak("2026-12-03"), 0); // corrupt storage: play on
+});
+
+test("a result counted later: when, in words, and in the player's own statistics until then", () => {
+  const now = Date.parse("2030-01-01T10:00:00Z");
+  const at = new Date(now + 7 * 60000);
+  const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+  const mine = { won: true, moves: 40, hints: 0, counts_at: at.toISOString() };
+  assert.equal(finish.countsNote(mine, now), ` Your result counts for everybody at ${hhmm}.`);
+  assert.equal(finish.countsNote(mine, now + 8 * 60000), "");
+  assert.equal(finish.countsNote({ won: true, moves: 40 }, now), "");
+  const stats = { plays: 4, wins: 2, win_rate: 0.5, pending: 1, final: false, winning_moves: [{ moves: 38, count: 2 }] };
+  const mineIn = finish.withMine(stats, mine, now);
+  assert.deepEqual([mineIn.plays, mineIn.wins, mineIn.pending], [5, 3, 0]);
+  assert.deepEqual(mineIn.winning_moves, [{ moves: 38, count: 2 }, { moves: 40, count: 1 }]);
+  assert.equal(finish.withMine(stats, mine, now + 8 * 60000), stats); // counted: in them already
+  assert.equal(finish.withMine({ ...stats, pending: 0 }, mine, now).plays, 4);
 });
 
 test("the finish in words: verdict, ties, the share text", () => {

@@ -18,11 +18,13 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export const MAX_QUERY = 6000;
 export const WEEK = 7 * 24 * 3600; // the longest time the results endpoint takes
 
-/** The seconds after which a refused result counts if posted again (425 too fast for a
- *  person, 429 this address's counted budget: the server keeps the play), else 0. */
+/** The seconds after which a result the server could not take now (503: its store did not
+ *  answer, nothing was stored) is worth posting again, else 0. A result the server takes
+ *  is counted by the server itself when its time comes (a 201 or a 202 with `counts_at`):
+ *  the page never posts it again. */
 export function retryLater(err) {
-  if (!(err instanceof ApiError) || (err.status !== 425 && err.status !== 429)) return 0;
-  const wait = Number((err.body && err.body.retry_after) || err.retryAfter || 0);
+  if (!(err instanceof ApiError) || err.status !== 503) return 0;
+  const wait = Number((err.body && err.body.retry_after) || err.retryAfter || 5);
   return wait > 0 && wait <= 3600 ? Math.ceil(wait) : 0;
 }
 
@@ -165,15 +167,19 @@ export class Client {
   }
 }
 
-/** Post a result unless this browser's result for the deal is counted already; the result
- *  the server keeps (a 409 names the first one). Offline and "later" errors are thrown. */
+/** Post a result unless this browser's result for the deal is taken already; the result
+ *  the server keeps (a 409 names the first one), with ``counts_at`` (when it counts for
+ *  everybody: now, or later without anything more to send), ``pending`` and, fresh from
+ *  the answer, ``stats`` (the deal's statistics with this play in them). Offline and
+ *  "later" (503) errors are thrown. */
 export async function sendResult(client, id, body) {
   const counted = posted(id);
   if (counted) return counted;
   try {
-    const mine = (await client.postResult(id, body)).result;
+    const answer = await client.postResult(id, body);
+    const mine = { ...answer.result, counts_at: answer.counts_at ?? null, pending: Boolean(answer.pending) };
     rememberPosted(id, mine);
-    return mine;
+    return answer.stats ? { ...mine, stats: answer.stats } : mine;
   } catch (err) {
     if (!(err instanceof ApiError) || err.status === 0 || retryLater(err)) throw err;
     if (err.status === 409 && err.body && err.body.result) {
@@ -184,8 +190,8 @@ export async function sendResult(client, id, body) {
   }
 }
 
-/** Queue a result for later (offline, or "too fast"/"this address's budget": the server
- *  keeps the play, so posting it again later counts it). */
+/** Queue a result for later (offline, or a server that could not store it now: the play is
+ *  kept, so posting it again later counts it). */
 export function queueResult(client, id, body) {
   enqueueOffline({ kind: "result", id, api: client.base, body });
 }

@@ -29,7 +29,7 @@ import "./render-pyramid.js";
 import "./render-row.js";
 import * as rules from "./rules.js";
 import { Clock, clockText } from "./clock.js";
-import { firstResultNote, shareText, statsText, verdictTexts } from "./finish.js";
+import { countsNote, firstResultNote, shareText, statsText, verdictTexts, withMine } from "./finish.js";
 import { showFair } from "./fair.js";
 import { HintTrail, lightWords } from "./hints.js";
 import { Drag, decide, dropMove, isArrow, keyCommand, nextFocus } from "./input.js";
@@ -276,7 +276,9 @@ export class DailyDeal extends HTMLElement {
 
   // --- results and statistics of everybody's plays -----------------------------------------
   /** Count this play of a daily deal, once per deal from this browser, then show the stats.
-   *  Offline, the result waits in the queue (flushed when the network is back). */
+   *  The server takes it at once and counts it when its time comes (``counts_at``): the
+   *  page posts nothing again, except a result that never reached the server (offline, or
+   *  a server that could not store it: the queue, flushed when the network is back). */
   async sendResult() {
     const m = this.meta;
     if (!m.id) return; // numbered deals have no shared statistics
@@ -290,32 +292,34 @@ export class DailyDeal extends HTMLElement {
         mine = await sendResult(this.client, m.id, body);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        if (err.status === 0) {
+        if (err.status === 0 || retryLater(err)) {
           queueResult(this.client, m.id, body);
           this.el.giveUp.hidden = true;
-          return this.showStats(null, null, "Offline: your result is kept and sent when the network is back.");
+          if (retryLater(err)) {
+            clearTimeout(this.resendTimer);
+            this.resendTimer = setTimeout(() => this.flush(), retryLater(err) * 1000 + 250);
+          }
+          const why = err.status === 0 ? "Offline" : "The server cannot take it right now";
+          return this.showStats(null, null, `${why}: your result is kept and sent when it can be.`);
         }
-        if (retryLater(err)) {
-          // too fast for a person, or this address's budget: the play is kept, post it again
-          queueResult(this.client, m.id, body);
-          clearTimeout(this.resendTimer);
-          this.resendTimer = setTimeout(() => this.flush(), retryLater(err) * 1000 + 250);
-          note = ` Your result counts in ${plural(retryLater(err), "second")}.`;
-        } else if (err.status !== 403) note = ` Your result was not counted: ${err.message}`;
+        if (err.status !== 403) note = ` Your result was not counted: ${err.message}`;
       }
     }
-    note = firstResultNote(mine, Boolean(this.st && this.st.state === "won"), this.verdictMoves) ?? note;
+    note = firstResultNote(mine, Boolean(this.st && this.st.state === "won"), this.verdictMoves) ?? (note || countsNote(mine));
     this.el.giveUp.hidden = true;
-    let stats;
-    try {
-      stats = await this.client.stats(m.id);
-    } catch (err) {
-      return this.showStats(null, mine, `The statistics are not available: ${err.message}`);
+    let stats = mine && mine.stats;
+    if (!stats) {
+      try {
+        stats = withMine(await this.client.stats(m.id), mine);
+      } catch (err) {
+        return this.showStats(null, mine, `The statistics are not available: ${err.message}`);
+      }
     }
     this.showStats(stats, mine, note);
     if (mine && !this.resulted) {
       this.resulted = true;
-      this.emit("dailydeal-result", { deal: m.id, result: mine, stats });
+      const { stats: _, ...result } = mine;
+      this.emit("dailydeal-result", { deal: m.id, result, stats });
     }
   }
 

@@ -52,6 +52,35 @@ export function shareText({ meta, title, origin, n, par, hints, seconds, link = 
   return [`dailydeal · ${title} #${meta.seed}`, `✅ ${n} moves${vsPar}`, ...time, link || `${origin}/play/${meta.game}/${meta.seed}${v}`].join("\n");
 }
 
+/** When this browser's result counts for everybody, in words: "" once it has (or when the
+ *  server did not say), else " Your result counts for everybody at 21:58." (the player's
+ *  clock). The server counts it then by itself: nothing is sent again. */
+export function countsNote(mine, now = Date.now()) {
+  const at = mine && mine.counts_at ? Date.parse(mine.counts_at) : NaN;
+  if (!(at > now)) return "";
+  const d = new Date(at);
+  const hhmm = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  return ` Your result counts for everybody at ${hhmm}.`;
+}
+
+/** Everybody's statistics with this browser's result in them: the server's answer to the
+ *  result has it already; a later statistics request has it only once it counted, so until
+ *  ``counts_at`` it is added here (the player's own view). */
+export function withMine(stats, mine, now = Date.now()) {
+  const at = mine && mine.counts_at ? Date.parse(mine.counts_at) : NaN;
+  if (!stats || !(at > now) || !(stats.pending > 0)) return stats;
+  const winning = stats.winning_moves.map((w) => ({ ...w }));
+  if (mine.won) {
+    const bucket = winning.find((w) => w.moves === mine.moves);
+    if (bucket) bucket.count += 1;
+    else winning.push({ moves: mine.moves, count: 1 });
+    winning.sort((a, b) => a.moves - b.moves);
+  }
+  const plays = stats.plays + 1;
+  const wins = stats.wins + (mine.won ? 1 : 0);
+  return { ...stats, plays, wins, win_rate: wins / plays, pending: stats.pending - 1, winning_moves: winning };
+}
+
 /** What a counted result that differs from this game says: the first result counts. */
 export function firstResultNote(mine, won, moves) {
   if (!mine || (mine.won === won && (!won || mine.moves === moves))) return null;

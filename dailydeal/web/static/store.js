@@ -64,7 +64,8 @@ export function recordWin(meta, moves, hints, par) {
   writeJSON("results", all);
 }
 
-/** The result the server counted for a deal from this browser ({won, moves, hints}). */
+/** The result the server took for a deal from this browser ({won, moves, hints, counts_at}:
+ *  when it counts for everybody, by the server). */
 export function posted(id) {
   return readJSON("posted", {})[id] || null;
 }
@@ -72,7 +73,7 @@ export function posted(id) {
 export function rememberPosted(id, mine) {
   if (!mine) return;
   const all = readJSON("posted", {});
-  all[id] = { won: mine.won, moves: mine.moves, hints: mine.hints };
+  all[id] = { won: mine.won, moves: mine.moves, hints: mine.hints, counts_at: mine.counts_at ?? null };
   writeJSON("posted", all);
 }
 
