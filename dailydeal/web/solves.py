@@ -12,8 +12,8 @@ then null (logged).
 No spoiler: while a daily deal's date is open somewhere, ``GET /solves/{id}`` gives the
 SHA-256 of the moves and never the moves (``moves`` null, ``moves_open_at``), and the
 signed text holds only that hash. The one exception is a proof that the asker finished
-the deal: ``?play=`` a play token of that deal whose result the server took (counted or pending) (won or
-given up: ``POST /deals/{id}/results``). Such an answer is ``private, no-store``.
+the deal: ``?play=`` a play token of that deal whose result the server took, counted or
+pending (won or given up: ``POST /deals/{id}/results``). Such an answer is ``private, no-store``.
 """
 
 from __future__ import annotations
@@ -123,7 +123,8 @@ def find(id_: str) -> Solve:
 
 def finished(solve: Solve, token: str) -> bool:
     """Whether ``token`` proves its holder finished the solve's deal: a play of that deal
-    whose result the server took (counted or still pending). A token that is not one of this deal's is a 422."""
+    whose result the server took (counted or still pending). A token that is not one of
+    this deal's is a 422."""
     assert solve.deal is not None
     try:
         play = plays.read(play_key(), solve.deal, token)
