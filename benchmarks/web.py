@@ -23,6 +23,9 @@ Playwright (the browser tests' helpers, tests/helpers/browser.py):
   by Chromium's network emulation: 0 and 300 by default, a phone on a poor network). The
   same figure from the press (pointerdown) is shown too. Also counted: the requests to the
   API per game (loading, verifying the win, posting the result and the statistics);
+- finish: from the click of each game's last move to its result card open, and to the card's
+  statistics line shown (the frame that first paints each), and that line's text: it must
+  already count this play (issue 38);
 - hint: from a click on the hint button to the hinted move lit on the board (``data-hint``
   set, then the next frame), at positions 0, 1/4, 1/2 and 3/4 along each game's stored
   solution of an easy deal (12 hints: within the default hint budget of 20 a minute). The
@@ -79,6 +82,7 @@ const watch = () => {
       }
       if (r.attributeName === "data-moves" && clickAt !== null) {
         const start = clickAt; clickAt = null;
+        window.__lastClick = start;
         window.__dom.push(performance.now() - start);
         window.__press.push(performance.now() - pressAt);
         requestAnimationFrame(() => window.__rt.push(performance.now() - start));
@@ -92,6 +96,25 @@ const watch = () => {
     attributeFilter: ["data-state", "data-moves", "data-hint"] });
 };
 document.addEventListener("DOMContentLoaded", watch);
+// The end of a game: when the result card is open and when its statistics line shows
+// (the frame that first paints each), from the click of the last move.
+window.__card = null; window.__stats = null; window.__statsText = null;
+const finish = () => {
+  const root = document.querySelector("daily-deal")?.shadowRoot;
+  const card = root?.querySelector("[data-result-card]");
+  if (card && window.__card === null && window.__lastClick !== undefined
+      && (card.matches(":popover-open") || card.hasAttribute("data-fallback"))) {
+    window.__card = performance.now() - window.__lastClick;
+  }
+  const stats = root?.querySelector("[data-stats]");
+  if (stats && !stats.hidden && stats.textContent && window.__stats === null
+      && window.__lastClick !== undefined) {
+    window.__stats = performance.now() - window.__lastClick;
+    window.__statsText = stats.textContent;
+  }
+  if (window.__card === null || window.__stats === null) requestAnimationFrame(finish);
+};
+requestAnimationFrame(finish);
 """
 
 
@@ -207,6 +230,9 @@ def round_trips(
     dom: list[float] = []
     press: list[float] = []
     per_game: dict[str, int] = {}
+    card_ms: list[float] = []
+    stats_ms: list[float] = []
+    stats_text: dict[str, str] = {}
     for game in GAMES:
         before = len(api)
         page.goto(f"{base}/play/{deal_id(today, game, 'medium')}")
@@ -218,6 +244,9 @@ def round_trips(
         # the win is verified, the result posted and the statistics shown: all requests made
         player.host.locator("[data-stats]:not([hidden])").wait_for()
         page.wait_for_timeout(100)
+        card_ms.append(page.evaluate("window.__card"))
+        stats_ms.append(page.evaluate("window.__stats"))
+        stats_text[game] = page.evaluate("window.__statsText")
         times += page.evaluate("window.__rt")
         dom += page.evaluate("window.__dom")
         press += page.evaluate("window.__press")
@@ -234,6 +263,9 @@ def round_trips(
         "press_dom_p50_ms": pct(press, 50),  # from the press (pointerdown) instead
         "press_dom_p95_ms": pct(press, 95),
         "api_requests_per_game": per_game,
+        "last_move_to_card_ms": card_ms,  # one per game
+        "last_move_to_stats_ms": stats_ms,
+        "stats_after_the_win": stats_text,
         "solution_moves": {g: len(m) for g, m in solutions.items()},
     }
 
@@ -440,6 +472,11 @@ def main(argv: list[str] | None = None) -> int:
             for g, n in move["api_requests_per_game"].items()
         )
         print(f"  API requests per won game: {per}")
+        card = ", ".join(f"{t:.0f}" for t in move["last_move_to_card_ms"])
+        stats = ", ".join(f"{t:.0f}" for t in move["last_move_to_stats_ms"])
+        print(f"  last move's click -> result card open: {card} ms; -> its statistics: {stats} ms")
+        for g, text in move["stats_after_the_win"].items():
+            print(f"  {g}: the statistics the card first shows: {text!r}")
     if "hint" not in results:
         return 0
     hint = results["hint"]
