@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/forgery.py [--addresses 10] [--seconds 125] [--redis]
         [--legacy]
 
-Starts gunicorn as it ships (benchmarks/servers.py, two workers, ``DAILYDEAL_PROXIES=1`` so
-that each forging "address" is an X-Forwarded-For value; loopback only), finds one of
+Starts gunicorn as it ships (benchmarks/servers.py, two workers,
+``DAILYDEAL_TRUSTED_PROXIES=127.0.0.1`` so that each forging "address" is an
+X-Forwarded-For value from a trusted loopback proxy), finds one of
 today's stored deals the solver wins (the forger's CPU), then from each address runs the
 strongest forgery the API allows, for ``--seconds``:
 
@@ -137,7 +138,7 @@ def main() -> int:
     parser.add_argument("--per-move", type=float, default=0.5,
                         help="the server's DAILYDEAL_MIN_SECONDS_PER_MOVE")
     args = parser.parse_args()
-    env = {"DAILYDEAL_PROXIES": "1", "DAILYDEAL_WORKERS": "2",
+    env = {"DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1", "DAILYDEAL_WORKERS": "2",
            "DAILYDEAL_VERIFY_LIMIT": "100000 per minute"}
     with contextlib.ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
