@@ -23,10 +23,11 @@ with Playwright (tests/helpers/browser.py's launch arguments).
   adapts it for the tests (local ports and paths, a self-signed certificate made with
   openssl; TLS and HTTP/2 as deployed, the cache of the static files too; the test's low
   verification rate limit put back to the example's), started in front of the same
-  gunicorn (run with ``DAILYDEAL_PROXIES=1``, as the systemd unit behind nginx). Chromium
-  trusts the certificate by its public key (``--ignore-certificate-errors-spki-list``):
-  a certificate error (Playwright's ``ignore_https_errors``) would keep the responses out
-  of the HTTP cache and the service worker from registering, and change the warm loads.
+  gunicorn (run with ``DAILYDEAL_TRUSTED_PROXIES=127.0.0.1``, as the systemd unit behind
+  nginx). Chromium trusts the certificate by its public key
+  (``--ignore-certificate-errors-spki-list``): a certificate error (Playwright's
+  ``ignore_https_errors``) would keep the responses out of the HTTP cache and the service
+  worker from registering, and change the warm loads.
   Every file's protocol (Resource Timing's ``nextHopProtocol``, else DevTools') is
   recorded and printed: ``h2`` through nginx.
 
@@ -310,7 +311,7 @@ def front(via: str, tmp: Path, env: dict[str, str]) -> Iterator[str]:
         with running("gunicorn", tmp, env=env, args=QUIET) as (site, _):
             yield site
         return
-    env = {**env, "DAILYDEAL_PROXIES": "1"}  # as the systemd unit behind nginx
+    env = {**env, "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1"}  # as the systemd unit behind nginx
     with running("gunicorn", tmp, env=env, args=QUIET) as (upstream, _), \
             nginx_front(tmp, upstream) as site:
         yield site

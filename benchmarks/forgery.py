@@ -5,8 +5,9 @@ solver's win; and how long honest players behind one address wait to be counted.
     .venv/bin/python benchmarks/forgery.py --redis --wait [--seconds 125]   # issue 25's
     .venv/bin/python benchmarks/forgery.py --honest 1000 [--spread 0] [--play 5-20]
 
-Starts gunicorn as it ships (benchmarks/servers.py, two workers, ``DAILYDEAL_PROXIES=1`` so
-that each forging "address" is an X-Forwarded-For value; loopback only), finds one of
+Starts gunicorn as it ships (benchmarks/servers.py, two workers,
+``DAILYDEAL_TRUSTED_PROXIES=127.0.0.1`` so that each forging "address" is an
+X-Forwarded-For value from a trusted loopback proxy), finds one of
 today's stored deals the solver wins (the forger's CPU), then from each address runs the
 strongest forgery the API allows, for ``--seconds``:
 
@@ -331,7 +332,7 @@ def main() -> int:
     if args.honest:
         honest(args)
         return 0
-    env = {"DAILYDEAL_PROXIES": "1", "DAILYDEAL_WORKERS": "2",
+    env = {"DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1", "DAILYDEAL_WORKERS": "2",
            "DAILYDEAL_VERIFY_LIMIT": "100000 per minute"}
     with contextlib.ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())

@@ -4,10 +4,10 @@
         [--url http://host:port] [--concurrency 4]
 
 Starts the API as it ships (benchmarks/servers.py; by default gunicorn with
-deploy/gunicorn.conf.py and the Docker image's DAILYDEAL_FORWARDED_ALLOW_IPS=*, behind
-"one proxy" as the systemd unit sets it, with the verify budget raised out of the way so
-that the handlers, not the limiter, answer), then sends ``--requests`` raw HTTP requests
-over sockets, drawn from the classes below (each round-robin, random within its class,
+deploy/gunicorn.conf.py and the Docker image's DAILYDEAL_FORWARDED_ALLOW_IPS=*, behind a
+trusted proxy at 127.0.0.1 as the systemd unit sets it, with the verify budget raised out
+of the way so that the handlers, not the limiter, answer), then sends ``--requests`` raw
+HTTP requests over sockets, drawn from the classes below (each round-robin, random within its class,
 reproducible from ``--seed``), one connection each.
 
 Prints the requests per class, the status classes seen, the 5xx count, answers that showed
@@ -419,7 +419,7 @@ def main() -> int:
     args = parser.parse_args()
     env = {
         "DAILYDEAL_FORWARDED_ALLOW_IPS": "*",  # as the Docker image sets it
-        "DAILYDEAL_PROXIES": "1",  # as the systemd unit sets it
+        "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",  # as the systemd unit sets it
         "DAILYDEAL_VERIFY_LIMIT": "100000000 per minute",  # the handlers answer, not the limiter
         "DAILYDEAL_WORKERS": "2",
     }

@@ -29,11 +29,11 @@ from pathlib import Path
 
 from werkzeug.serving import make_server
 
+from dailydeal.daily.picture import VERSION
 from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.games import GAMES, default_variant
 from dailydeal.rating import TIERS
 from dailydeal.web import create_app
-from dailydeal.web.preview import VERSION
 
 
 def timed(url: str, headers: dict[str, str] | None = None) -> tuple[float, int, int]:

@@ -28,6 +28,7 @@ Plain dataclasses and not pydantic-settings: importing pydantic-settings costs a
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import math
 import os
@@ -165,8 +166,14 @@ class Settings:
     #: unless ``ratelimit_storage`` is set): one setting makes a node a cluster member.
     #: A generator with it records each deal's first commitment time there (daily/shared.py).
     redis_url: str | None = setting(None, Var("DAILYDEAL_REDIS_URL"))
-    #: Trusted reverse proxies in front (X-Forwarded-For gives the client's address).
-    proxies: int = setting(0, _whole("DAILYDEAL_PROXIES", 0))
+    #: The addresses and networks of the reverse proxies in front: X-Forwarded-For is read
+    #: only from a peer among them, right to left past them (dailydeal.web.proxies).
+    trusted_proxies: tuple[Network, ...] = setting(
+        (), Var("DAILYDEAL_TRUSTED_PROXIES", lambda text: parse_networks(text))
+    )
+    #: Replaced by ``trusted_proxies``: a count trusted whoever reached the API directly
+    #: (issue 39 item 6); any value but 0 is refused, with the line that says what to set.
+    proxies: int = setting(0, Var("DAILYDEAL_PROXIES", lambda text: _no_proxy_count(text)))
     #: Hints per network without a play token; with one, per play (``web/hints.py``).
     hint_rate_limit: str = setting(
         "20 per minute", _limit("DAILYDEAL_HINT_LIMIT")
@@ -205,6 +212,10 @@ class Settings:
     stats_rate_limit: str = setting(
         "600 per minute", _limit("DAILYDEAL_STATS_LIMIT")
     )
+    #: Preview pictures answered by the API (not nginx's cache) per client address.
+    picture_rate_limit: str = setting(
+        "120 per minute", _limit("DAILYDEAL_PICTURE_LIMIT")
+    )
     #: Days after a deal's solution opens that its move lists are kept.
     results_retention_days: float = setting(
         30.0,
@@ -239,6 +250,10 @@ class Settings:
                                     f"not {getattr(self, name)!r}")
         if self.redis_url is not None:
             check_redis_url(self.redis_url)
+        if isinstance(self.trusted_proxies, str):  # as a test or a caller writes it
+            self.trusted_proxies = parse_networks(self.trusted_proxies)
+        if self.proxies:
+            raise SettingsError(PROXY_COUNT_GONE)
 
     @classmethod
     def from_env(cls, db_path: str | Path | None = None, **overrides: Any) -> Settings:
@@ -399,6 +414,34 @@ def parse_flag(text: str) -> bool:
     if word in ("0", "false", "no", "off"):
         return False
     raise ValueError(f"expected 1 or 0, not {text[:20]!r}")
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+PROXY_COUNT_GONE = (
+    "DAILYDEAL_PROXIES is no longer read (a count trusted whoever reached the API "
+    "directly): set DAILYDEAL_TRUSTED_PROXIES to the proxies' addresses instead, e.g. "
+    "127.0.0.1 behind nginx on this machine (deploy/README.md)"
+)
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """``"127.0.0.1, 10.0.0.0/8 ::1"`` (separated by commas or spaces) -> the networks; an
+    address is a network of one. A readable ValueError for anything else."""
+    out = []
+    for item in text.replace(",", " ").split():
+        try:
+            out.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ValueError(
+                f"{item[:60]!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/8)"
+            ) from None
+    return tuple(dict.fromkeys(out))
+
+
+def _no_proxy_count(text: str) -> int:
+    if text.strip() == "0":
+        return 0
+    raise ValueError(PROXY_COUNT_GONE.removeprefix("DAILYDEAL_PROXIES is "))
 
 
 WEBHOOK_FORMATS = ("slack", "discord", "json")

@@ -14,7 +14,8 @@ Environment: DAILYDEAL_BIND (default 127.0.0.1:8000), DAILYDEAL_WORKERS (default
 2 x CPUs + 1, at most 8), DAILYDEAL_CONNECTIONS (simultaneous connections per worker,
 default 1000), DAILYDEAL_FORWARDED_ALLOW_IPS (proxies trusted for X-Forwarded-Proto,
 default 127.0.0.1), DAILYDEAL_LOGLEVEL, plus the app's own: DAILYDEAL_DB,
-DAILYDEAL_VERIFY_LIMIT, DAILYDEAL_RATELIMIT_STORAGE, DAILYDEAL_PROXIES, DAILYDEAL_PUBLIC_URL,
+DAILYDEAL_VERIFY_LIMIT, DAILYDEAL_RATELIMIT_STORAGE, DAILYDEAL_TRUSTED_PROXIES (the proxies
+whose X-Forwarded-For gives the client's address: deploy/README.md), DAILYDEAL_PUBLIC_URL,
 DAILYDEAL_GAMES, DAILYDEAL_HINT_PROCESSES and DAILYDEAL_HINT_QUEUE (each worker's own solver
 processes and hint queue: hints are never searched in a worker, dailydeal/solverpool.py).
 """

@@ -208,7 +208,8 @@ def test_rate_limit_counts_the_forwarded_client_behind_a_proxy(
     tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date], problem: Any
 ) -> None:
     client = limited_client(
-        tmp_path / "px.db", fill_db, now, verify_rate_limit="1 per minute", proxies=1
+        tmp_path / "px.db", fill_db, now, verify_rate_limit="1 per minute",
+        trusted_proxies="127.0.0.1",
     )
     url = deal_url(days, "pyramid") + "/verify"
     for addr in ("203.0.113.1", "203.0.113.2"):  # two clients through the same proxy

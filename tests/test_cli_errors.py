@@ -67,8 +67,9 @@ def test_bad_settings(
 @pytest.mark.parametrize(
     "env,words",
     [
-        ({"DAILYDEAL_PROXIES": "abc"}, ["DAILYDEAL_PROXIES='abc'", "expected a whole number"]),
-        ({"DAILYDEAL_PROXIES": "-1"}, ["DAILYDEAL_PROXIES", ">= 0"]),
+        ({"DAILYDEAL_PROXIES": "1"}, ["DAILYDEAL_PROXIES='1'", "DAILYDEAL_TRUSTED_PROXIES"]),
+        ({"DAILYDEAL_TRUSTED_PROXIES": "10.0.0.0/33"},
+         ["DAILYDEAL_TRUSTED_PROXIES", "'10.0.0.0/33' is not an IP address or network"]),
         ({"DAILYDEAL_HINT_TIME_LIMIT": "soon"}, ["DAILYDEAL_HINT_TIME_LIMIT='soon'"]),
         ({"DAILYDEAL_VERIFY_LIMIT": "garbage"}, ["DAILYDEAL_VERIFY_LIMIT", "'garbage'"]),
         ({"DAILYDEAL_STATE_LIMIT": "10 per fortnight"}, ["DAILYDEAL_STATE_LIMIT"]),

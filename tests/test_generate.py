@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from dailydeal.cli import main
 from dailydeal.cli.common import progress_bar
 from dailydeal.config import Settings
-from dailydeal.daily import store
+from dailydeal.daily import picture, store
 from dailydeal.daily.generate import (
     VERSION,
     Unit,
@@ -233,6 +233,16 @@ def test_progress_bar_and_isolated_run(tmp_path: Path, capsys: pytest.CaptureFix
     assert "generating" in capsys.readouterr().err
     assert rows(iso.db_path) == rows(ref.db_path)
     assert report.filled == len(rows(iso.db_path))
+    # each deal's preview picture is stored with it, drawn once (issue 39), in a child too
+    assert report.pictures == report.filled > 0
+    for settings in (ref, iso):
+        db = store.open_db(settings.db_path)
+        try:
+            for id_ in rows(settings.db_path):
+                assert (store.get_picture(db, id_, picture.VERSION) or b"")[:4] == b"\x89PNG"
+        finally:
+            db.close()
+    assert fill_days(iso, DAY, 1, isolated=True).pictures == 0
 
 
 def test_time_limit_hits_are_reported(tmp_path: Path) -> None:

@@ -166,7 +166,8 @@ def _feed_urls(client: FlaskClient, headers: dict[str, str]) -> list[str]:
 def test_feed_links_never_come_from_forwarded_or_host_headers(
     db_path: Path, now: dt.datetime, public: str | None
 ) -> None:
-    config = {"db_path": db_path, "NOW": lambda: now, "proxies": 1, "public_url": public}
+    config = {"db_path": db_path, "NOW": lambda: now, "trusted_proxies": "127.0.0.1",
+              "public_url": public}
     app = create_app(config)
     try:
         c = app.test_client()
@@ -185,7 +186,8 @@ def test_proxy_count_still_reads_the_client_address_for_the_rate_limit(
     db_path: Path, now: dt.datetime
 ) -> None:
     app = create_app(
-        {"db_path": db_path, "NOW": lambda: now, "proxies": 1, "verify_rate_limit": "1/minute"}
+        {"db_path": db_path, "NOW": lambda: now, "trusted_proxies": "127.0.0.1",
+         "verify_rate_limit": "1/minute"}
     )
     try:
         c = app.test_client()

@@ -53,7 +53,8 @@ def exchange(base: str, data: bytes) -> tuple[int | None, bytes]:
 @pytest.fixture
 def gunicorn_like_docker(tmp_path: Path) -> Iterator[str]:
     """deploy/gunicorn.conf.py with the image's DAILYDEAL_FORWARDED_ALLOW_IPS=*."""
-    env = {**SMALL, "DAILYDEAL_FORWARDED_ALLOW_IPS": "*", "DAILYDEAL_PROXIES": "1",
+    env = {**SMALL, "DAILYDEAL_FORWARDED_ALLOW_IPS": "*",
+           "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",
            "DAILYDEAL_VERIFY_LIMIT": "100000 per minute"}
     with servers.running("gunicorn", tmp_path, env=env) as (base, _):
         yield base

@@ -8,11 +8,13 @@ nginx or nginx-light, and openssl).
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
 import signal
 import socket
+import ssl
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -57,8 +59,9 @@ def front(tmp_path: Path, fill_db: Any) -> Iterator[Front]:
         "DAILYDEAL_WORKERS": "1",
         "DAILYDEAL_CONNECTIONS": "100",
         "DAILYDEAL_PUBLIC_URL": f"https://{SERVER_NAME}",  # as the systemd unit
-        "DAILYDEAL_PROXIES": "1",  # as the systemd unit behind nginx
+        "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",  # as the systemd unit behind nginx
         "DAILYDEAL_VERIFY_LIMIT": "1000 per minute",
+        "DAILYDEAL_PLAYS_LIMIT": "3 per minute",  # reached by the client address test
     }
     glog = tmp_path / "gunicorn.log"
     with open(glog, "wb") as out:
@@ -222,3 +225,66 @@ def test_nginx_answers_over_long_urls_as_a_problem_and_posts_are_not_cached(
         "POST", _state_url(days), body, {"Content-Type": "application/json"})
     assert status == 200, answer[:300]
     assert headers.get("x-cache-status") in (None, "BYPASS"), headers
+
+
+def _from(front: Front, source: str, method: str, path: str,
+          headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """A request to nginx from the loopback address ``source`` (all of 127/8 is local)."""
+    conn = http.client.HTTPSConnection("127.0.0.1", front.port, timeout=15,
+                                       context=ssl._create_unverified_context(),
+                                       source_address=(source, 0))
+    try:
+        conn.request(method, path, body=b"{}" if method == "POST" else None,
+                     headers={"Host": SERVER_NAME, "Content-Type": "application/json",
+                              **(headers or {})})
+        resp = conn.getresponse()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+    finally:
+        conn.close()
+
+
+def test_nginx_gives_the_api_the_real_client_address(
+    front: Front, days: dict[str, Any]
+) -> None:
+    """Issue 39 item 6: the API trusts nginx by its address (DAILYDEAL_TRUSTED_PROXIES=
+    127.0.0.1), and takes the client's address from it: two clients of nginx have a budget
+    each, and what a client writes in X-Forwarded-For changes nothing."""
+    url = f"/api/v1/deals/{days['today']}-accordion-easy/plays"
+    spoofs = [{}, {"X-Forwarded-For": "203.0.113.1"}, {"X-Forwarded-For": "203.0.113.2"}]
+    codes = [_from(front, "127.0.0.2", "POST", url, h)[0] for h in spoofs]
+    assert codes == [201, 201, 201], codes
+    status, headers, body = _from(front, "127.0.0.2", "POST", url,
+                                  {"X-Forwarded-For": "203.0.113.3"})
+    assert status == 429 and int(headers["retry-after"]) > 0, body[:300]
+    assert json.loads(body)["status"] == 429
+    status, _, body = _from(front, "127.0.0.3", "POST", url)  # another client of nginx
+    assert status == 201, body[:300]
+
+
+def _pictures_served(front: Front) -> int:
+    return (front.tmp / "gunicorn.log").read_text().count("/preview.png")
+
+
+def test_a_picture_s_query_never_makes_a_cache_miss(
+    front: Front, days: dict[str, Any]
+) -> None:
+    """Issue 39 item 1: ``preview.png?r=<random>`` passed nginx's cache every time (and the
+    API drew each); now nginx keys a picture by its canonical query only, and every other
+    query of it shares one entry: the API's 301 to the canonical URL."""
+    from dailydeal.daily.picture import VERSION
+
+    base = f"/api/v1/deals/{days['today']}-gaps-hard/preview.png"
+    canonical = f"{base}?v={VERSION}"
+    seen = []
+    for path in (canonical, canonical, f"{base}?r=1", f"{base}?r=2",
+                 f"{canonical}&r=3", f"{base}?v={VERSION}&v={VERSION}"):
+        status, headers, body = front.request("GET", path)
+        seen.append((status, headers.get("x-cache-status")))
+        if status == 301:
+            assert headers["location"] == canonical, headers
+        else:
+            assert status == 200 and body.startswith(b"\x89PNG"), body[:200]
+    assert seen == [(200, "MISS"), (200, "HIT"), (301, "MISS"), (301, "HIT"), (301, "HIT"),
+                    (301, "HIT")], seen
+    wait_for(lambda: _pictures_served(front) == 2, "two picture requests", front.tmp
+             / "gunicorn.log")

@@ -14,7 +14,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
 
-from dailydeal.web import create_app, preview
+from dailydeal.config import Settings
+from dailydeal.daily import generate, store
+from dailydeal.daily import picture as preview
+from dailydeal.web import create_app
+from dailydeal.web.db import forget
 
 BASE = "https://cards.example/dd"  # a public URL with a path prefix
 
@@ -263,3 +267,118 @@ def test_an_app_mounted_under_a_prefix(
     body = client.get("/api/v1/oembed", environ_overrides=mount, query_string={
         "url": f"https://cards.example/dd/play/{id_}"}).get_json()
     assert f'src="https://cards.example/dd/embed/{id_}"' in body["html"]
+
+
+# --- issue 39 item 1: pictures drawn once per deal, canonical URLs, a per-address limit ------
+def _png(id_: str, query: str = "") -> str:
+    return f"/api/v1/deals/{id_}/preview.png" + (f"?{query}" if query else "")
+
+
+def _count_draws(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    drawn: list[str] = []
+    real = preview.draw_deal
+
+    def draw(row: dict[str, Any]) -> bytes:
+        drawn.append(row["id"])
+        return real(row)
+
+    monkeypatch.setattr(preview, "draw_deal", draw)
+    return drawn
+
+
+def test_pictures_are_stored_with_the_deals_and_served_without_drawing(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each `preview.png` was drawn per request (47-63 ms of CPU) and a worker kept the
+    last 64: a fill now stores every deal's picture, and the API serves those bytes."""
+    path = fill_db(tmp_path / "stored.db")
+    settings = Settings(db_path=path)
+    stored = generate.fill_pictures(settings)
+    db = store.open_db(path)
+    try:
+        deals = db.execute("SELECT count(*) FROM deals").fetchone()[0]
+        assert stored == deals > 0
+        assert generate.fill_pictures(settings) == 0  # once per deal
+        id_ = _id(days)
+        png = store.get_picture(db, id_, preview.VERSION)
+    finally:
+        db.close()
+    assert png is not None and png.startswith(b"\x89PNG")
+    drawn = _count_draws(monkeypatch)
+    client = create_app({"db_path": path, "NOW": lambda: now}).test_client()
+    try:
+        for query in (f"v={preview.VERSION}", ""):
+            resp = client.get(_png(id_, query))
+            assert resp.status_code == 200 and resp.get_data() == png
+            assert resp.headers["ETag"] == f'"preview-{preview.VERSION}-{id_}"'
+        assert drawn == []
+    finally:
+        forget(path)
+
+
+def test_fill_pictures_in_a_child_process_stores_the_missing_ones(
+    tmp_path: Path, fill_db: Any
+) -> None:
+    """The scheduler thread of `dailydeal serve` draws in a child process (the GIL)."""
+    path = fill_db(tmp_path / "child.db")
+    settings = Settings(db_path=path)
+    assert generate.fill_pictures(settings, isolated=True) > 0
+    assert generate.fill_pictures(settings, isolated=True) == 0  # nothing missing: no child
+
+
+@pytest.mark.parametrize("query", [
+    "r=12345", "v=0", "v=999", f"v={preview.VERSION}&r=1", f"r=1&v={preview.VERSION}",
+    f"V={preview.VERSION}", "v=", f"v={preview.VERSION}&v={preview.VERSION}", "x",
+])
+def test_any_other_query_of_a_picture_is_a_redirect_to_its_canonical_url(
+    public: FlaskClient, days: dict[str, dt.date], monkeypatch: pytest.MonkeyPatch,
+    query: str,
+) -> None:
+    """A random query passed nginx's cache every time, and each miss was drawn: any query
+    but the current `v=` is now a 301 to the canonical URL (cacheable), nothing drawn."""
+    drawn = _count_draws(monkeypatch)
+    id_ = _id(days)
+    resp = public.get(_png(id_, query))
+    assert resp.status_code == 301, resp.get_data(as_text=True)[:200]
+    assert resp.headers["Location"] == _png(id_, f"v={preview.VERSION}")
+    assert resp.headers["Cache-Control"] == "public, max-age=3600"
+    assert resp.get_json() == {"location": resp.headers["Location"]}
+    assert drawn == []
+    assert public.get(resp.headers["Location"]).status_code == 200
+
+
+def test_pictures_drawn_on_request_are_keyed_by_the_canonical_url_only(
+    app: Flask, client: FlaskClient, days: dict[str, dt.date], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file without stored pictures (before the scheduler's next run): each deal is drawn
+    once, whatever its URL's query, into a bounded memo."""
+    drawn = _count_draws(monkeypatch)
+    id_ = _id(days)
+    for query in (f"v={preview.VERSION}", "", "r=1", "r=2", f"v={preview.VERSION}"):
+        assert client.get(_png(id_, query)).status_code in (200, 301)
+    assert drawn == [id_]
+    memo = app.extensions["dailydeal_pictures"]
+    assert memo.size == 64 and len(memo.cache) == 1
+
+
+def test_pictures_have_a_per_address_limit(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, days: dict[str, dt.date],
+    problem: Callable[[Any, int], Any],
+) -> None:
+    path = fill_db(tmp_path / "limited.db")
+    client = create_app({"db_path": path, "NOW": lambda: now,
+                         "picture_rate_limit": "2 per minute"}).test_client()
+    try:
+        url = _png(_id(days), f"v={preview.VERSION}")
+        for _ in range(2):
+            assert client.get(url).status_code == 200
+        refused = problem(client.get(url), 429)
+        assert refused["detail"]
+        limited = client.get(url)
+        assert int(limited.headers["Retry-After"]) > 0
+        assert limited.headers["Cache-Control"] == "no-store"
+        other = client.get(url, environ_base={"REMOTE_ADDR": "10.9.8.7"})
+        assert other.status_code == 200
+    finally:
+        forget(path)

@@ -183,3 +183,23 @@ def test_an_impossible_path_is_a_clear_error(tmp_path: Path) -> None:
         store.open_db(blocker / "d.db")
     with pytest.raises(store.StoreError, match="is a directory"):
         store.open_db(tmp_path)
+
+
+def test_pictures_are_stored_once_and_never_replaced(tmp_path: Path) -> None:
+    """m010: each deal's preview picture, by the drawing's version (issue 39)."""
+    db = store.open_db(tmp_path / "p.db")
+    assert store.insert_deal(db, row())
+    assert store.insert_deal(db, row(day=DAY - dt.timedelta(days=1)))
+    missing = store.deals_without_picture(db, 1)
+    yesterday = (DAY - dt.timedelta(days=1)).isoformat()
+    assert [r["date"] for r in missing] == [DAY.isoformat(), yesterday]  # newest first
+    assert [r["id"] for r in store.deals_without_picture(db, 1, since=DAY)] == [row()["id"]]
+    assert len(store.deals_without_picture(db, 1, limit=1)) == 1
+    assert store.put_picture(db, row()["id"], 1, b"first")
+    assert not store.put_picture(db, row()["id"], 1, b"second")  # never replaced
+    assert store.get_picture(db, row()["id"], 1) == b"first"
+    assert store.get_picture(db, row()["id"], 2) is None  # another drawing: not stored yet
+    assert [r["id"] for r in store.deals_without_picture(db, 1)] == [missing[1]["id"]]
+    db.execute("DROP TABLE deal_pictures")  # a node's copy of an older generator's file
+    assert store.get_picture(db, row()["id"], 1) is None
+    db.close()

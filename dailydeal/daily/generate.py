@@ -42,7 +42,7 @@ from typing import Any
 
 from dailydeal import __version__
 from dailydeal.config import DAILY_GAMES, Settings
-from dailydeal.daily import fairness, shared, store
+from dailydeal.daily import fairness, picture, shared, store
 from dailydeal.daily.seeds import candidate_seeds
 from dailydeal.games import Game, new_game
 from dailydeal.rating import TIERS, rate_position
@@ -140,6 +140,7 @@ class FillReport:
     seconds: float = 0.0
     max_attempts: int = 0
     other_version: int = 0  # stored deals made by another version: kept, never regenerated
+    pictures: int = 0  # preview pictures drawn and stored (daily/picture.py)
 
     @property
     def filled(self) -> int:
@@ -284,6 +285,7 @@ def fill_days(
             finally:
                 with _running_pools_lock:
                     _running_pools.discard(pool)
+    report.pictures = fill_pictures(settings, isolated)
     report.seconds = time.perf_counter() - t0
     if report.unfilled:
         log.warning(
@@ -291,6 +293,39 @@ def fill_days(
             ", ".join(f"{d} {g}/{v} {t}" for d, g, v, t in report.unfilled),
         )
     return report  # its summary is the caller's to print, once (generate, serve, scheduler)
+
+
+def _store_pictures(path: Any) -> int:
+    db = store.open_db(path)
+    try:
+        return picture.store_pictures(db)
+    finally:
+        db.close()
+
+
+def fill_pictures(settings: Settings, isolated: bool = False) -> int:
+    """Draw and store the preview picture of every stored deal that has none
+    (``picture.store_pictures``): the deals just stored, and once, those of an older file.
+    ``isolated``: in a child process (a web server's scheduler thread must not hold the GIL
+    for the drawing), started only when a picture is missing. The number stored."""
+    if not isolated:
+        return _store_pictures(settings.db_path)
+    db = store.open_db(settings.db_path)
+    try:
+        if not store.deals_without_picture(db, picture.VERSION, limit=1):
+            return 0
+    finally:
+        db.close()
+    ctx = multiprocessing.get_context("spawn")
+    with _running_pools_lock:
+        pool = ctx.Pool(1, _init_worker, (os.getpid(),))
+        _running_pools.add(pool)
+    with pool:
+        try:
+            return int(pool.apply(_store_pictures, (settings.db_path,)))
+        finally:
+            with _running_pools_lock:
+                _running_pools.discard(pool)
 
 
 def _collect(

@@ -312,6 +312,22 @@ def m009_pending_results(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m010_deal_pictures(db: sqlite_utils.Database) -> None:
+    """Each deal's preview picture, drawn once when it is stored (``daily/picture.py``) and
+    served as stored (issue 39: a picture drawn per request was a CPU denial of service).
+    Keyed by the drawing's version: a new drawing is a new row, the old one stays. A new
+    table, not a column of ``deals``: deal rows are never updated."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS deal_pictures (
+            deal_id TEXT NOT NULL REFERENCES deals (id),
+            version INTEGER NOT NULL,    -- daily/picture.py VERSION
+            png BLOB NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (deal_id, version))"""
+    )
+
+
 def _utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
@@ -744,3 +760,41 @@ def finish_webhook_post(db: sqlite_utils.Database, day: dt.date, hook: str, stat
         else:
             db.execute("UPDATE webhook_posts SET status = ? WHERE date = ? AND hook = ?",
                        [status, day.isoformat(), hook])
+
+
+# --- preview pictures (daily/picture.py draws them, web/share.py serves them) ---------------
+def deals_without_picture(
+    db: sqlite_utils.Database, version: int, since: dt.date | None = None,
+    limit: int = -1,
+) -> list[dict[str, Any]]:
+    """Every deal dated ``since`` or later (all, with None) that has no picture of
+    ``version`` yet, newest first (at most ``limit``; -1: all)."""
+    rows = db.query(
+        "SELECT * FROM deals d WHERE (? IS NULL OR d.date >= ?) AND NOT EXISTS ("
+        "SELECT 1 FROM deal_pictures p WHERE p.deal_id = d.id AND p.version = ?)"
+        " ORDER BY d.date DESC, d.id LIMIT ?",
+        [None if since is None else since.isoformat()] * 2 + [version, limit],
+    )
+    return [_decode(r) for r in rows]
+
+
+def put_picture(db: sqlite_utils.Database, deal: str, version: int, png: bytes) -> bool:
+    """Store a deal's picture of ``version`` unless one is stored (never replaced). True
+    when stored."""
+    with db.conn:
+        cur = db.execute(
+            "INSERT OR IGNORE INTO deal_pictures (deal_id, version, png, created_at)"
+            " VALUES (?, ?, ?, ?)", [deal, version, png, _utc_now()],
+        )
+        return cur.rowcount > 0
+
+
+def get_picture(db: sqlite_utils.Database, deal: str, version: int) -> bytes | None:
+    """The stored picture of a deal, or None (not drawn yet, or an older file)."""
+    try:
+        row = db.execute(
+            "SELECT png FROM deal_pictures WHERE deal_id = ? AND version = ?", [deal, version]
+        ).fetchone()
+    except sqlite3.OperationalError:  # a copy made before m010 (a node's older snapshot)
+        return None
+    return None if row is None else bytes(row[0])

@@ -26,7 +26,7 @@ Shortest = Literal["every", "proved", "never"]
 EVERY: Shortest = "every"
 PROVED: Shortest = "proved"
 NEVER: Shortest = "never"
-# How a deal is laid out, for pictures of it (web/preview.py draws each kind): rows of
+# How a deal is laid out, for pictures of it (daily/picture.py draws each kind): rows of
 # a pyramid over a stock; a grid of rows with gaps; a stock dealt into one row.
 Layout = Literal["pyramid", "grid", "row"]
 

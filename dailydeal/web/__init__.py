@@ -22,7 +22,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, json, request
-from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import RequestRedirect
 
 from dailydeal.config import Settings, variables
@@ -74,6 +73,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         pages,
         plays,
         problems,
+        proxies,
         results,
         review,
         share,
@@ -89,10 +89,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     db.prepare(settings.db_path)
 
-    if settings.proxies:
-        n = settings.proxies
-        # no x_host: links never come from a header a client can set (see public_url)
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n)  # type: ignore
+    if settings.trusted_proxies:
+        # the client's address from X-Forwarded-For, only when a listed proxy sent it; no
+        # host: links never come from a header a client can set (see public_url)
+        app.wsgi_app = proxies.TrustedProxies(  # type: ignore[method-assign]
+            app.wsgi_app, settings.trusted_proxies)
 
     problems.register(app)
     for blueprint in (api.bp, feeds.bp, hints.bp, review.bp, results.bp, plays.bp,

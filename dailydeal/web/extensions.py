@@ -52,7 +52,7 @@ def network_of(address: str, v4_prefix: int = 32, v6_prefix: int = 64) -> str:
 
 def network() -> str:
     """The client's network (``network_of`` the address Flask gives: proxies are
-    ``DAILYDEAL_PROXIES``'s business), the key of every per-client budget."""
+    ``web/proxies.py``'s business), the key of every per-client budget."""
     config = current_app.extensions.get(SETTINGS)
     address = get_remote_address()
     if config is None:

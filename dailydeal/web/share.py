@@ -9,10 +9,14 @@
   variant the page refuses): an answer, cached for an hour, would vouch for a page that
   does not exist, under a title of the URL's words. Formats other than JSON are a 501, as
   the spec asks.
-- ``GET /api/v1/deals/{id}/preview.png``: the deal's layout (``preview.draw_deal``), only
-  for a published deal (``published_row``: a future deal is a 404, as everywhere), drawn
-  once per process and then served from memory; with ``?v=`` equal to the drawing's
-  version it is ``immutable``.
+- ``GET /api/v1/deals/{id}/preview.png``: the deal's layout, only for a published deal
+  (``published_row``: a future deal is a 404, as everywhere), as stored when the deal was
+  (``daily/picture.py``: drawn once per deal, a few ms to serve); a deal without a stored
+  picture is drawn (40-60 ms of CPU) into a bounded memo keyed by the deal and the
+  drawing's version only. With ``?v=`` equal to that version it is ``immutable``; any other
+  query is a 301 to that canonical URL (a random query made every request a miss of
+  nginx's cache: issue 39), and the route has a per-address limit
+  (``DAILYDEAL_PICTURE_LIMIT``).
 - ``share_tags()``: the OpenGraph / Twitter card tags and the ``<link rel=alternate>`` of
   each page (oEmbed discovery, the feeds, the calendar), rendered by
   ``templates/share_meta.html``, which the page templates include once.
@@ -24,6 +28,7 @@ crawler cannot use a relative picture, and a Host header must not make one absol
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -31,11 +36,13 @@ from flask import Blueprint, Flask, Response, current_app, g, request, url_for
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
+from dailydeal.daily import picture, store
 from dailydeal.games import get_game
 from dailydeal.memo import Memo
-from dailydeal.web import preview, schema
+from dailydeal.web import schema
 from dailydeal.web.conditional import conditional
-from dailydeal.web.extensions import settings
+from dailydeal.web.db import get_db
+from dailydeal.web.extensions import limit, settings
 from dailydeal.web.http import IMMUTABLE, json_response, parse_seed, published_row
 from dailydeal.web.operations import ID, NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
@@ -52,6 +59,12 @@ MAX_SIZE = 10_000  # maxwidth / maxheight above this are read as this
 EMBED_WIDTH, EMBED_HEIGHT = 900, 720  # the iframe of an oEmbed answer, before max*
 OEMBED_CACHE = "public, max-age=3600"
 PREVIEW_CACHE = "public, max-age=86400"  # a picture URL without the current ?v=
+REDIRECT_CACHE = "public, max-age=3600"  # a picture URL with another query: to ?v=current
+MEMO, MEMO_SIZE = "dailydeal_pictures", 64  # pictures drawn on request (none stored)
+CANONICAL = {"301": {
+    "description": "Any query but the current `v=`: to the picture's canonical URL",
+    "headers": {"Location": {"schema": {"type": "string"}, "description": "The URL"}},
+}}
 OEMBED_TYPE = "application/json+oembed"
 SIZE = {"type": "integer", "minimum": 1, "maximum": 10**12 - 1}  # maxwidth, maxheight: 12 digits
 
@@ -62,31 +75,50 @@ def public_base() -> str:
 
 
 def preview_url(id_: str) -> str:
-    return url_for("share.preview_png", id_=id_, v=str(preview.VERSION))
+    return url_for("share.preview_png", id_=id_, v=str(picture.VERSION))
 
 
 @bp.get("/deals/<id_>/preview.png")
+@limit("picture")
 @operation(
     "GET", "A 1200x630 PNG of a published deal's layout (link previews)",
+    description=(
+        "Served as stored when the deal was (drawn once per deal). The only query is "
+        "`?v=` with the drawing's current version (then the answer is immutable); any other "
+        "query, or another version, is a 301 to that URL, so that a query cannot make a "
+        "cache miss."
+    ),
     params=(ID, param("v", "The drawing's version: with the current one the answer is "
-                      "immutable", {"type": "string"}, "query")),
+                      "immutable; any other query is a 301 to it", {"type": "string"},
+                      "query")),
     answer_text="The picture", media={"image/png": {"type": "string", "format": "binary"}},
-    problems=(404,), responses=NOT_MODIFIED,
+    problems={404: "", 429: "More than DAILYDEAL_PICTURE_LIMIT requests from this address "
+              "(Retry-After)"},
+    responses={**NOT_MODIFIED, **CANONICAL},
 )
 def preview_png(id_: str) -> Response:
     row = published_row(id_)  # a future or unknown deal: 404, before anything is drawn
-    etag = f"preview-{preview.VERSION}-{row['id']}"
-    current = request.args.get("v") == str(preview.VERSION)
-    cache = IMMUTABLE if current else PREVIEW_CACHE
+    canonical = preview_url(row["id"])
+    query = request.query_string
+    current = query == f"v={picture.VERSION}".encode()
+    if query and not current:  # ?r=<random> made every request a miss of nginx's cache
+        resp = Response(json.dumps({"location": canonical}), status=301,
+                        mimetype="application/json")
+        resp.headers["Location"] = canonical
+        resp.headers["Cache-Control"] = REDIRECT_CACHE
+        return resp
+    etag = f"preview-{picture.VERSION}-{row['id']}"
     resp = Response(mimetype="image/png")
-    resp.headers["Cache-Control"] = cache
+    resp.headers["Cache-Control"] = IMMUTABLE if current else PREVIEW_CACHE
     resp.set_etag(etag)
-    answered = conditional(resp)  # a matching If-None-Match: 304, nothing drawn
+    answered = conditional(resp)  # a matching If-None-Match: 304, nothing read or drawn
     if answered.status_code != 200:
         return answered
-    # the last drawn pictures of this process (a drawing costs about 0.1-0.4 s)
-    memo: Memo[str, bytes] = current_app.extensions.setdefault("dailydeal_pictures", Memo(64))
-    resp.set_data(memo.get(etag, lambda: preview.draw_deal(row)))
+    png = store.get_picture(get_db(), row["id"], picture.VERSION)  # stored at publication
+    if png is None:  # not stored yet (an older file): drawn once per process, bounded
+        memo: Memo[str, bytes] = current_app.extensions.setdefault(MEMO, Memo(MEMO_SIZE))
+        png = memo.get(etag, lambda: picture.draw_deal(row))
+    resp.set_data(png)
     return resp
 
 
@@ -194,7 +226,7 @@ def oembed() -> Response:
                 "</iframe>"
             ),
         )
-        thumb = (preview.WIDTH, preview.HEIGHT)
+        thumb = (picture.WIDTH, picture.HEIGHT)
         if (maxwidth is None or maxwidth >= thumb[0]) and (
             maxheight is None or maxheight >= thumb[1]
         ):  # the spec: a thumbnail must fit maxwidth/maxheight, or be left out
@@ -286,8 +318,8 @@ def share_tags() -> dict[str, Any]:
         meta += [
             ("property", "og:image", base + image),
             ("property", "og:image:type", "image/png"),
-            ("property", "og:image:width", str(preview.WIDTH)),
-            ("property", "og:image:height", str(preview.HEIGHT)),
+            ("property", "og:image:width", str(picture.WIDTH)),
+            ("property", "og:image:height", str(picture.HEIGHT)),
             ("property", "og:image:alt", f"The layout of the deal: {title}"),
             ("name", "twitter:image", base + image),
         ]

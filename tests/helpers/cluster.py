@@ -126,7 +126,7 @@ def start_node(db: Path, tmp: Path, secret: str, redis_url: str,
         "DAILYDEAL_WORKERS": "1",
         "DAILYDEAL_CONNECTIONS": "100",
         "DAILYDEAL_PUBLIC_URL": f"https://{SERVER_NAME}",
-        "DAILYDEAL_PROXIES": "1",
+        "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",
         "DAILYDEAL_REDIS_URL": redis_url,  # results and every rate limit, shared
         "DAILYDEAL_VERIFY_LIMIT": "100000 per minute",  # the traffic below stays under it
         "DAILYDEAL_STATE_LIMIT": "100000 per minute",  # (and benchmarks/cluster.py's)

@@ -1,5 +1,12 @@
 """Link-preview pictures: a daily deal's layout drawn as a 1200x630 PNG (OpenGraph size).
 
+Drawn once per deal, when it is stored (``store_pictures``: ``generate.fill_days`` calls it
+after each fill, so the scheduler, ``dailydeal generate`` and ``serve`` all store them), and
+kept in the deals' file (``deal_pictures``), so that serving one (``web/share.py``) reads
+bytes: a drawing costs 40-60 ms of CPU, and pictures drawn per request were a denial of
+service (issue 39). A deal with no stored picture (an older file, before the next run) is
+drawn on request through a bounded cache, under a per-address limit.
+
 Drawn with Pillow from the stored deal only (no browser, no request to anyone): the
 Pyramid's seven rows and its stock, the Gaps grid with its four gaps, the first thirteen
 cards of an Accordion stock. The suits are drawn as shapes, so the picture needs no font
@@ -12,15 +19,21 @@ changes, so a cache never mixes two drawings of one deal.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import io
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
 from PIL import Image, ImageDraw, ImageFont
 
+from dailydeal.daily import store
 from dailydeal.games import spec_of
+
+log = logging.getLogger(__name__)
 
 VERSION = 1
 WIDTH, HEIGHT = 1200, 630
@@ -247,3 +260,15 @@ def draw_deal(row: dict[str, Any]) -> bytes:
     )
     c.text(WIDTH / 2, HEIGHT - 42, footer, 24, PALE, "ma")
     return c.png()
+
+
+def store_pictures(db: sqlite_utils.Database, since: dt.date | None = None) -> int:
+    """Draw and store the picture of every deal dated ``since`` or later (all, with None)
+    that has none of this ``VERSION``, newest first; the number stored. Idempotent, and
+    safe beside another process doing the same (a picture is never replaced)."""
+    count = 0
+    for row in store.deals_without_picture(db, VERSION, since):
+        count += store.put_picture(db, row["id"], VERSION, draw_deal(row))
+    if count:
+        log.info("%d preview pictures drawn and stored", count)
+    return count
