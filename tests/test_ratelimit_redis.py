@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from helpers import free_port
+from helpers.clock import Clock
 
 from dailydeal.web import create_app
 
@@ -62,12 +63,6 @@ def test_memory_storage_counts_per_instance(
 
 
 # --- results, plays and statistics in Redis (issue 25) -----------------------------------
-class Clock:
-    def __init__(self, start: dt.datetime) -> None:
-        self.t = start
-
-    def __call__(self) -> dt.datetime:
-        return self.t
 
 
 def redis_app(db: Path, url: str, clock: Any) -> Any:
