@@ -31,6 +31,7 @@ from dailydeal.web.problems import Problem
 IMMUTABLE = "public, max-age=31536000, immutable"
 SHORT = "public, max-age=60"
 NO_STORE = "no-store"
+MEMO = "dailydeal_memo"  # app.extensions key
 M = TypeVar("M", bound=BaseModel)
 
 # fullmatch with [0-9]: "\d" matches any Unicode digit ("١٢٣") and "$" a trailing newline
@@ -56,13 +57,21 @@ def json_response(data: Any, cache: str, status: int = 200) -> Response:
     return resp
 
 
+def app_memo() -> Memo[Any, Any]:
+    """The app's memo of what a published deal never changes (answers, what it is dealt
+    from), made at its first use: one per app and process. (``setdefault`` with a new
+    ``Memo`` as its default made one, lock and cache, on every request only to drop it.)"""
+    memo: Memo[Any, Any] | None = current_app.extensions.get(MEMO)
+    if memo is None:
+        memo = current_app.extensions.setdefault(MEMO, Memo(4096))
+    return memo
+
+
 def immutable_response(key: tuple[Any, ...], build: Callable[[], Any]) -> Response:
     """``json_response(build(), IMMUTABLE)``, remembered under ``key``: a published deal
     never changes, so it is read, formatted and hashed once per app and process, not on
     every request. Only successes are kept (a 404 may become a 200 when its date begins)."""
-    memo: Memo[tuple[Any, ...], tuple[bytes, str]] = current_app.extensions.setdefault(
-        "dailydeal_memo", Memo(4096)
-    )
+    memo: Memo[tuple[Any, ...], tuple[bytes, str]] = app_memo()
 
     def render() -> tuple[bytes, str]:
         body = json.dumps(build(), ensure_ascii=False, separators=(",", ":")).encode()
@@ -116,6 +125,21 @@ def published_row(id_: str) -> dict[str, Any]:
     if row is None or not clock.is_published(dt.date.fromisoformat(row["date"]), now()):
         raise Problem(404, f"no published deal with id {id_[:100]!r}")
     return row
+
+
+def published_start(id_: str) -> Game[Any]:
+    """A new game at the deal of the published ``id_`` (else 404), for a replay (verify,
+    state). What it is dealt from (game, seed, variant) never changes once an id is
+    published (a recheck may change its solution, never its cards), so it is read from the
+    database once per app and process, as ``immutable_response`` keeps published answers."""
+    memo: Memo[tuple[Any, ...], tuple[str, int, str]] = app_memo()
+
+    def read() -> tuple[str, int, str]:
+        row = published_row(id_)
+        return row["game"], row["seed"], row["variant"]
+
+    game, seed, variant = memo.get(("start", id_), read)
+    return new_game(game, seed, variant)
 
 
 def daily_games() -> tuple[tuple[str, str], ...]:
