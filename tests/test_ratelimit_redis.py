@@ -330,3 +330,38 @@ def test_no_thread_per_request(
                            json={"seed": 1, "moves": []}).status_code == 200
         time.sleep(0.02)  # past the 10 ms after which MemoryStorage's timer had ended
     assert started == []
+
+
+def test_limits_are_checked_by_the_routes_alone(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """flask-limiter's check before every request had nothing to check (no default,
+    application or meta limits): it is dropped; a limited route is checked once, by its
+    decorator, and still refused past its budget; a route without a limit is not checked.
+    With a default limit configured, the check before every request stays."""
+    from dailydeal.web.extensions import limiter
+
+    checks: list[bool] = []
+    original = limiter._check_request_limit
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        checks.append(bool(kwargs.get("in_middleware", True)))
+        original(*args, **kwargs)
+
+    monkeypatch.setattr(limiter, "_check_request_limit", counted)
+    config = {"db_path": fill_db(tmp_path / "c.db"), "NOW": lambda: now,
+              "verify_rate_limit": "2 per minute"}
+    app = create_app(dict(config))
+    assert counted not in app.before_request_funcs.get(None, [])
+    client = app.test_client()
+    url = "/api/v1/games/gaps/verify"
+    for _ in range(2):
+        assert client.post(url, json={"seed": 1, "moves": []}).status_code == 200
+    problem(client.post(url, json={"seed": 1, "moves": []}), 429)
+    assert checks == [False, False, False]  # the decorator's, one a request
+    checks.clear()
+    assert client.get("/api/v1/games").status_code == 200
+    assert checks == []
+    kept = create_app({**config, "RATELIMIT_DEFAULT": "1000 per minute"})
+    assert counted in kept.before_request_funcs[None]

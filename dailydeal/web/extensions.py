@@ -198,7 +198,31 @@ def init_app(app: Flask, settings: Settings) -> None:
     # a hung Redis costs a request half a second, then the in-memory fallback counts
     app.config["RATELIMIT_STORAGE_OPTIONS"] = _storage_options(uri)
     limiter.init_app(app)
+    skip_unrouted_check(app)
     app.after_request(rate_limit_headers)
+
+
+#: The Flask config of limits flask-limiter checks on every request before the route runs
+#: (none here: every limit is a route's, ``limit`` below, checked by its decorator).
+UNROUTED_LIMITS = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
+
+
+def skip_unrouted_check(app: Flask) -> None:
+    """Drop flask-limiter's check before every request when it has nothing to check.
+
+    That ``before_request`` hook is for default, application and meta limits; the app sets
+    none (the module's ``Limiter`` has none, nor the config), so on every request it resolved
+    the limits of the endpoint, found none and hit nothing: about a fifth of a GET deal's
+    CPU (benchmarks/load.py --profile). A route's limit is checked by its decorator, which
+    runs whether or not this hook does (flask-limiter 3.5 to 4.x, with ``auto_check`` at its
+    default), so the same requests are counted and refused. If a future flask-limiter
+    registers its hook otherwise, it is not found and stays: slower, never laxer."""
+    if any(app.config.get(name) for name in UNROUTED_LIMITS):
+        return
+    hooks = app.before_request_funcs.get(None, [])
+    check = limiter._check_request_limit
+    if check in hooks:
+        hooks.remove(check)
 
 
 def settings() -> Settings:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from flask import Response, current_app, json, request
 from pydantic import BaseModel, ValidationError
+from werkzeug.datastructures import Headers
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from dailydeal.daily import clock, store
@@ -55,6 +56,17 @@ def json_response(data: Any, cache: str, status: int = 200) -> Response:
         resp.add_etag()
         return conditional(resp)
     return resp
+
+
+def add_missing(headers: Headers, items: Iterable[tuple[str, str]]) -> None:
+    """``headers.setdefault(name, value)`` for each item, in one pass: Werkzeug's
+    ``setdefault`` scans the header list (lowering every name) for each header, and raises
+    and catches a ``BadRequestKeyError`` for each absent one: the per-request headers
+    (CORS, security) were 12 such exceptions and about 300 ``lower()`` on every answer."""
+    present = {name.lower() for name, _ in headers}
+    for name, value in items:
+        if name.lower() not in present:
+            headers.add(name, value)
 
 
 def app_memo() -> Memo[Any, Any]:
