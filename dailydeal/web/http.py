@@ -143,15 +143,17 @@ def published_start(id_: str) -> Game[Any]:
     """A new game at the deal of the published ``id_`` (else 404), for a replay (verify,
     state). What it is dealt from (game, seed, variant) never changes once an id is
     published (a recheck may change its solution, never its cards), so it is read from the
-    database once per app and process, as ``immutable_response`` keeps published answers."""
-    memo: Memo[tuple[Any, ...], tuple[str, int, str]] = app_memo()
+    database, and its cards shuffled from the seed, once per app and process, as
+    ``immutable_response`` keeps published answers: each replay only lays the cards out."""
+    memo: Memo[tuple[Any, ...], tuple[type[Game[Any]], tuple[int, ...], int]] = app_memo()
 
-    def read() -> tuple[str, int, str]:
+    def read() -> tuple[type[Game[Any]], tuple[int, ...], int]:
         row = published_row(id_)
-        return row["game"], row["seed"], row["variant"]
+        dealt = new_game(row["game"], row["seed"], row["variant"])
+        return type(dealt), dealt.cards, row["seed"]
 
-    game, seed, variant = memo.get(("start", id_), read)
-    return new_game(game, seed, variant)
+    cls, cards, seed = memo.get(("start", id_), read)
+    return cls(cards, seed)  # what cls.from_seed(seed) makes, without the shuffle
 
 
 def daily_games() -> tuple[tuple[str, str], ...]:
@@ -209,6 +211,10 @@ def read_body(allow_text: bool = True) -> dict[str, Any]:
             raise Problem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
         if not isinstance(payload, dict):
             raise Problem(400, f"the body must be a JSON object, not {schema.kind(payload)}")
+        if data.isascii() and b"\\u" not in data:
+            # no text in it can hold a surrogate: those come from a \u escape or from bytes
+            # past ASCII (json.loads reads bytes with "surrogatepass"); saves encoding it all
+            return payload
         return check_text(payload)
     if allow_text and mimetype == "text/plain":
         charset = request.mimetype_params.get("charset", "utf-8")
