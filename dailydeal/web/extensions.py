@@ -198,8 +198,24 @@ def init_app(app: Flask, settings: Settings) -> None:
     # a hung Redis costs a request half a second, then the in-memory fallback counts
     app.config["RATELIMIT_STORAGE_OPTIONS"] = _storage_options(uri)
     limiter.init_app(app)
+    fallback_without_thread()
     skip_unrouted_check(app)
     app.after_request(rate_limit_headers)
+
+
+def fallback_without_thread() -> None:
+    """The in-memory fallback, counting while Redis is down, is a ``LocalStorage`` too
+    (flask-limiter makes it a limits ``MemoryStorage``: a thread per request again), and a
+    newly bound app starts with its storage taken as alive (the module's limiter kept a
+    previous app's dead storage: flask-limiter resets that flag only in its constructor).
+    Private attributes of flask-limiter 3.5 to 4.x; absent, nothing changes."""
+    fallback = getattr(limiter, "_fallback_limiter", None)
+    if fallback is not None and hasattr(limiter, "_fallback_storage"):
+        storage = LocalStorage()
+        setattr(limiter, "_fallback_storage", storage)  # noqa: B010  (typed MemoryStorage)
+        limiter._fallback_limiter = type(fallback)(storage)
+    if hasattr(limiter, "_storage_dead"):
+        limiter._storage_dead = False
 
 
 #: The Flask config of limits flask-limiter checks on every request before the route runs
