@@ -19,6 +19,7 @@ DAILYDEAL_GAMES, DAILYDEAL_HINT_PROCESSES and DAILYDEAL_HINT_QUEUE (each worker'
 processes and hint queue: hints are never searched in a worker, dailydeal/solverpool.py).
 """
 
+import importlib
 import multiprocessing
 import os
 
@@ -48,3 +49,25 @@ proc_name = "dailydeal-api"
 # gunicorn >= 25.1 opens a control socket in $HOME by default: several instances on one
 # machine would share its path, and nothing here uses it (older gunicorn ignores this name).
 control_socket_disable = True
+
+# Start-up: what every worker imports anyway and that may be imported before gevent patches
+# the worker, imported once here, in the master, so that each forked worker has it
+# (benchmarks/gunicorn_start.py: a worker's CPU to ready about halves, and the workers are
+# ready within a few tenths of a second of a hello app's). Only modules that import no ssl
+# (gevent patches it in the worker) and make no thread, lock, socket or connection at
+# import: never the app (dailydeal.web: its locks, per-greenlet connections and memos are
+# made in the worker, after the patch), never Flask nor flask-limiter (they import ssl).
+# tests/test_deploy.py holds the list to that.
+PRELOADED = (
+    "pydantic",
+    "sqlite_utils",
+    "PIL.Image",
+    "dailydeal.config",
+    "dailydeal.daily.store",
+    "dailydeal.hints",
+    "dailydeal.rating",
+    "dailydeal.results",
+)
+for _name in PRELOADED:
+    importlib.import_module(_name)
+importlib.import_module("dailydeal.games").load_all()
