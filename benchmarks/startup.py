@@ -45,9 +45,11 @@ MAIN = "import sys; sys.argv[0] = 'dailydeal'; from dailydeal.cli import main; m
 
 
 def cpu_of(command: list[str], env: dict[str, str] | None = None) -> tuple[float, bytes]:
-    """CPU seconds (user + system) of one run of ``command``, and its standard output."""
+    """CPU seconds (user + system) of one run of ``command``, and its standard output (run
+    in the tree of its PYTHONPATH: ``python -c`` puts the working directory first)."""
+    cwd = None if env is None else env["PYTHONPATH"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(command, capture_output=True, check=False, env=env).stdout
+    out = subprocess.run(command, capture_output=True, check=False, env=env, cwd=cwd).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return used, out
