@@ -50,23 +50,25 @@ proc_name = "dailydeal-api"
 # machine would share its path, and nothing here uses it (older gunicorn ignores this name).
 control_socket_disable = True
 
-# Start-up: what every worker imports anyway and that may be imported before gevent patches
-# the worker, imported once here, in the master, so that each forked worker has it
-# (benchmarks/gunicorn_start.py: a worker's CPU to ready about halves, and the workers are
-# ready within a few tenths of a second of a hello app's). Only modules that import no ssl
-# (gevent patches it in the worker) and make no thread, lock, socket or connection at
-# import: never the app (dailydeal.web: its locks, per-greenlet connections and memos are
-# made in the worker, after the patch), never Flask nor flask-limiter (they import ssl).
-# tests/test_deploy.py holds the list to that.
+# Start-up: what every worker imports anyway, imported once here, in the master, so that
+# each forked worker has it (benchmarks/gunicorn_start.py: a worker's CPU to ready falls by
+# about half, and the workers are ready within 1.5 s of a hello app's). The master already
+# imports Flask and gevent (with ssl) to load the worker class (dailydeal.web.worker); this
+# adds only modules that start no thread and make no lock, socket or connection at import:
+# libraries, the package below the web, and the API's pydantic models (web/schema.py). Never
+# the app's other modules: their locks, per-greenlet connections and memos are made in the
+# worker, after gevent's patch. tests/test_deploy.py holds the list to that.
 PRELOADED = (
     "pydantic",
     "sqlite_utils",
     "PIL.Image",
+    "flask_limiter",
     "dailydeal.config",
     "dailydeal.daily.store",
     "dailydeal.hints",
     "dailydeal.rating",
     "dailydeal.results",
+    "dailydeal.web.schema",
 )
 for _name in PRELOADED:
     importlib.import_module(_name)
