@@ -17,7 +17,8 @@ deployed one first). Printed per app, the median over the runs of:
 
 On a shared machine the wall-clock figure is the CPU of every worker spread over the
 cores left free; the CPU figures do not depend on the load as much. ``--against DIR``
-also runs the API from a second source tree (PYTHONPATH, its own deploy/gunicorn.conf.py).
+also runs the API and the hello app from a second source tree (PYTHONPATH, its own
+deploy/gunicorn.conf.py).
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         db = stock_db(workdir / "dailydeal.db")
         kinds: dict[str, tuple[Path, str | None]] = {"hello app": (ROOT, "hello:app"),
                                                      "API": (ROOT, None)}
-        if args.against is not None:
+        if args.against is not None:  # the hello app under that tree's configuration too
+            kinds["hello (against)"] = (args.against, "hello:app")
             kinds["API (against)"] = (args.against, None)
         figures: dict[str, list[tuple[float, float, float]]] = {kind: [] for kind in kinds}
         for _ in range(args.runs):

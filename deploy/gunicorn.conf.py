@@ -51,8 +51,8 @@ proc_name = "dailydeal-api"
 control_socket_disable = True
 
 # Start-up: what every worker imports anyway, imported once here, in the master, so that
-# each forked worker has it (benchmarks/gunicorn_start.py: a worker's CPU to ready falls by
-# about half, and the workers are ready within 1.5 s of a hello app's). The master already
+# each forked worker has it (benchmarks/gunicorn_start.py: a worker's CPU to ready falls from
+# 0.38 to 0.16 s, and the workers are ready within 1.5 s of a hello app's; docs/solvers.md). The master already
 # imports Flask and gevent (with ssl) to load the worker class (dailydeal.web.worker); this
 # adds only modules that start no thread and make no lock, socket or connection at import:
 # libraries, the package below the web, and the API's pydantic models (web/schema.py). Never
