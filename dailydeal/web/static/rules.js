@@ -74,21 +74,28 @@ const names = (cs) => cs.map(name);
 const value = (c) => (c % 13) + 1;
 const EMPTY = 52; // no card here (a gap; an empty waste)
 
-/** One card in any spelling of docs/rules.md ("TD", "10d", "10♦") -> 0..51. */
+/** One card in any spelling of docs/rules.md ("TD", "10d", "10♦") -> 0..51. An error is
+ *  built only for text that is no card (building one costs more than reading a card). */
 export function parseCard(text) {
   if (typeof text !== "string") throw invalid(`a card must be text, not ${typeName(text)}`);
+  const card = CARD_OF.get(text); // the usual spelling, as the board and the solvers write it
+  if (card !== undefined) return card;
   const t = strip(text);
   if (!t) throw invalid("empty card");
+  const read = readCard(t);
+  if (read === undefined) throw invalid(`unknown card ${repr(text)}`);
+  return read;
+}
+
+/** A card in any spelling (``t`` stripped, not empty), or undefined. */
+function readCard(t) {
   const cs = Array.from(t);
-  const unknown = invalid(`unknown card ${repr(text)}`);
-  if (cs.length > 4) throw unknown;
+  if (cs.length > 4) return undefined;
   const last = cs.pop(), head = cs.join(""), sym = SYMBOLS.indexOf(last);
-  if (!ASCII.test(head) || !(ASCII.test(last) || sym >= 0)) throw unknown;
+  if (!ASCII.test(head) || !(ASCII.test(last) || sym >= 0)) return undefined;
   let r = head.toUpperCase();
   if (r === "10") r = "T";
-  const card = CARD_OF.get(r + (sym >= 0 ? "SHDC"[sym % 4] : last.toUpperCase()));
-  if (card === undefined) throw unknown;
-  return card;
+  return CARD_OF.get(r + (sym >= 0 ? "SHDC"[sym % 4] : last.toUpperCase()));
 }
 
 function checkDeck(cards) {
