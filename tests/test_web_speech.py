@@ -49,6 +49,7 @@ SAID = {
         "now": r"^(\d+ jugadas?|Ninguna jugada en la mesa)",
     },
 }
+GRID = re.compile(r"row (\d), column (\d+)")
 NODE = re.compile(r'^(\w+)(?: "((?:[^"\\]|\\.)*)")?((?: \[[^\]]*\])*)$')
 
 
@@ -112,6 +113,8 @@ class Listener:
         self.game = game
         self.host = page.locator("daily-deal")
         self.cdp = page.context.new_cdp_session(page)
+        self.role, self.at = "", ""  # the focused node, as the accessibility tree said last
+        self.root: int | None = None
 
     # --- reading: the accessibility tree -----------------------------------------------
     def board(self) -> Any:
@@ -147,8 +150,13 @@ class Listener:
         return self.statuses().get("", "")
 
     def focused(self) -> tuple[str, str]:
-        """(role, name) of the focused node of Chromium's accessibility tree."""
-        for node in self.cdp.send("Accessibility.getFullAXTree")["nodes"]:
+        """(role, name) of the focused node of Chromium's accessibility tree, in the
+        element's part of it (("", "") when focus is elsewhere)."""
+        if self.root is None:  # the element's node: where its accessibility subtree starts
+            doc = self.cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+            found = self.cdp.send("DOM.querySelector", {"nodeId": doc, "selector": "daily-deal"})
+            self.root = found["nodeId"]
+        for node in self.cdp.send("Accessibility.queryAXTree", {"nodeId": self.root})["nodes"]:
             props = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
             if props.get("focused") and node["role"]["value"] != "RootWebArea":
                 return node["role"]["value"], node.get("name", {}).get("value", "")
@@ -156,22 +164,28 @@ class Listener:
 
     # --- acting: keys -------------------------------------------------------------------
     def focus(self, start: str) -> None:
-        """Tab (or Shift+Tab) to the board's place whose name starts with ``start``."""
+        """Move focus to the board's place whose name starts with ``start``: in Gaps's grid
+        by the arrow keys (a row, then a column), elsewhere by Tab or Shift+Tab. Where focus
+        is (``self.at``) is what the accessibility tree said last."""
         places = self.places()
         target = next((i for i, n in enumerate(places) if n.startswith(start)), None)
         assert target is not None, f"no {start!r} on the board: {self.board().aria_snapshot()}"
         for _ in range(80):  # into the board first (from the page, or from the result)
-            role, name = self.focused()
-            if name in places:
+            if self.at in places:
                 break
             self.page.keyboard.press("Tab")
-        role, name = self.focused()
-        steps = target - places.index(name)
-        key = "Tab" if steps > 0 else "Shift+Tab"
-        for _ in range(abs(steps)):
+            self.at = self.focused()[1]
+        here, there = GRID.search(self.at), GRID.search(places[target])
+        if here and there:  # a grid: arrows, as a screen reader's table keys would
+            (r0, c0), (r1, c1) = ((int(x) for x in m.groups()) for m in (here, there))
+            keys = ["ArrowDown" if r1 > r0 else "ArrowUp"] * abs(r1 - r0)
+            keys += ["ArrowRight" if c1 > c0 else "ArrowLeft"] * abs(c1 - c0)
+        else:
+            steps = target - places.index(self.at)
+            keys = ["Tab" if steps > 0 else "Shift+Tab"] * abs(steps)
+        for key in keys:
             self.page.keyboard.press(key)
-        role, name = self.focused()
-        assert name == places[target], f"focus on {name!r}, not {places[target]!r}"
+        self.at = places[target]
 
     def press_on(self, start: str) -> None:
         self.focus(start)
@@ -179,7 +193,8 @@ class Listener:
 
     def wait_moves(self, more_than: int) -> tuple[str, int]:
         """Wait until the board has more than ``more_than`` moves, and then until it is
-        still (the element may play a forced ending by itself)."""
+        still (the element may play a forced ending by itself); then read where focus is
+        (``self.role``, ``self.at``)."""
         for _ in range(1000):
             state, n = self.board_name()
             if n > more_than or state == "won":
@@ -188,9 +203,10 @@ class Listener:
         else:
             raise AssertionError(f"no move after {more_than}; message: {self.message()!r}")
         while True:
-            self.page.wait_for_timeout(150)
+            self.page.wait_for_timeout(100)
             again = self.board_name()
             if again == (state, n):
+                self.role, self.at = self.focused()
                 return state, n
             state, n = again
 
@@ -262,13 +278,12 @@ def play_by_keys(page: Any, site: str, days: dict[str, dt.date], game: str,
         if kind in ("gap", "two"):  # the card says where it is now
             assert re.search(re.escape(presses[-1]) + r", row \d, column \d+", board)
         # focus never lost: on a place of the board, or on the result at the end
-        role, name = listener.focused()
-        assert role in ("button", "heading"), (move, role, name)
+        assert listener.role in ("button", "heading"), (move, listener.role, listener.at)
         if not undone and now == played + 1 and state == "in progress":
             page.keyboard.press("u")  # undo says what it undid, then the move again
             listener.wait_moves(-1)
             assert listener.said().startswith(SAID[lang]["undone"]), listener.said()
-            assert listener.focused()[0] == "button"
+            assert listener.role == "button", (listener.role, listener.at)
             for start in presses:
                 listener.press_on(start)
             state, now = listener.wait_moves(played)
@@ -282,10 +297,10 @@ def play_by_keys(page: Any, site: str, days: dict[str, dt.date], game: str,
     assert state == "won"
     assert SAID[lang]["won"].format(n=n) in listener.said()
     # the end: focus on the result's title, which says it
-    role, name = listener.focused()
-    assert role == "heading" and name, (role, name)
+    assert listener.role == "heading" and listener.at, (listener.role, listener.at)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["accordion", "pyramid", "gaps"])
 def test_each_game_is_won_by_keys_alone_reading_the_accessibility_tree(
     browser: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]],
@@ -298,6 +313,7 @@ def test_each_game_is_won_by_keys_alone_reading_the_accessibility_tree(
         context.close()
 
 
+@pytest.mark.slow
 def test_a_game_is_said_in_spanish_when_the_element_is(
     browser: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
 ) -> None:
