@@ -164,9 +164,7 @@ export class DailyDeal extends HTMLElement {
     if (name === "plain" && this.shareArgs) this.card.setShare(shareText({ ...this.shareArgs, plain: o.plain }));
   }
 
-  sound(name) {
-    if (store.options().sound) play(name);
-  }
+  sound(name) { if (store.options().sound) play(name); }
 
   // --- the timer (clock.js): from the first move, paused while the page is hidden ----------
   runClock() {
@@ -625,9 +623,7 @@ export class DailyDeal extends HTMLElement {
 
   // --- replay (replay.js): a line on the board again, the game's own state untouched ------
   /** Replay ``moves`` on this deal's board once it is loaded (the solve page, solve.js). */
-  replayLine(moves) {
-    return this.enqueue(async () => this.startReplay(moves.slice(), 0));
-  }
+  replayLine(moves) { return this.enqueue(async () => this.startReplay(moves.slice(), 0)); }
 
   startReplay(line, at, from = null) {
     this.card.close();
@@ -647,14 +643,10 @@ export class DailyDeal extends HTMLElement {
 
   copyShare() { return copyText(this.el.share, this.el.copy); }
 
-  emit(name, detail) {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
+  emit(name, detail) { this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true })); }
 
-  say(text, kind = "") {
-    this.el.msg.textContent = text;
-    this.el.msg.dataset.kind = kind;
-  }
+  /** The message line (a live region): ``kind`` "error", "good" or "". */
+  say(text, kind = "") { [this.el.msg.textContent, this.el.msg.dataset.kind] = [text, kind]; }
 
   // --- input: the decisions are input.js's, the moves rules.js's ---------------------------
   /** The [kind, place] of a board element under ``target``, or null. */
