@@ -7,6 +7,7 @@ import { decide, dropMove, keyCommand, nextFocus } from "../../dailydeal/web/sta
 import { sections } from "../../dailydeal/web/static/board.js";
 import { SPECS, gameOfDeal, meaningfulPar } from "../../dailydeal/web/static/specs.js";
 import { cardName } from "../../dailydeal/web/static/cards.js";
+import * as speech from "../../dailydeal/web/static/speech.js";
 
 const state = (g) => ({ valid: true, error: null, ...g.toJSON() });
 
@@ -182,4 +183,63 @@ test("keys: arrows move to the nearest box that way; the element's commands", ()
   assert.equal(keyCommand({ key: "h" }, true), null);
   assert.equal(keyCommand({ key: "Escape" }), "drop");
   assert.equal(keyCommand({ key: "H" }), "hint");
+});
+
+// --- what is said to a screen reader (speech.js): each kind of move, what can be done now --
+test("every move is said in words with what it left; what can be done now; two languages", () => {
+  const kinds = new Set();
+  for (const game of rules.GAMES) {
+    for (const st of [...positions(game, null, 3, 120)]) {
+      for (const move of st.legal_moves.slice(0, 4)) {
+        const g = rules.newGame(game, null, null, BigInt(st.seed));
+        for (const m of [...st.moves, move]) g.push(m);
+        const after = state(g);
+        const kind = rules.moveParts(st, move).kind;
+        kinds.add(kind);
+        for (const lang of ["en", "es"]) {
+          const said = speech.moveSaid(rules, lang, st, after, move);
+          assert.doesNotMatch(said, /undefined|\{|\}|NaN/, `${game} ${move}: ${said}`);
+          assert.match(said, /^[A-ZÁÉÍÓÚÑ¡]/, said);
+          const now = speech.nowSaid(rules, lang, after);
+          assert.doesNotMatch(now, /undefined|\{|\}|NaN/, `${game}: ${now}`);
+        }
+        assert.doesNotMatch(speech.undoneSaid(rules, "en", st, move), /undefined|\{|\}/);
+      }
+    }
+  }
+  for (const k of ["deal", "pile", "draw", "pair", "gap", "redeal"]) assert.ok(kinds.has(k), `no ${k} move said`);
+  // a Pyramid pair, a king, a draw: the cards by name, and what is left
+  const pyr = (moves) => { const g = rules.newGame("pyramid", null, null, 32n); for (const m of moves) g.push(m); return state(g); };
+  const line = "d d 3S+TH 2H+JC 4S+9H TD+3C 7S+6H".split(" ");
+  const before = pyr(line.slice(0, -1));
+  const after = pyr(line);
+  assert.equal(speech.moveSaid(rules, "en", before, after, "7S+6H"), `Seven of spades and six of hearts removed. Cards left: ${after.score}, stock: ${after.position.stock_count}.`);
+  assert.equal(speech.moveSaid(rules, "es", before, after, "7S+6H"), `Fuera: siete de picas y seis de corazones. Cartas restantes: ${after.score}, mazo: ${after.position.stock_count}.`);
+  assert.equal(speech.undoneSaid(rules, "en", before, "7S+6H"), `Undone: pair the seven of spades with the six of hearts. Cards left: ${before.score}, stock: ${before.position.stock_count}.`);
+  assert.match(speech.moveSaid(rules, "en", pyr([]), pyr(["d"]), "d"), /^Drew the \w+ of \w+\. Cards left: 28, stock: 23\.$/);
+  const now = speech.nowSaid(rules, "en", after);
+  const table = after.legal_moves.filter((m) => rules.placesOf(after, m).from !== null).length;
+  assert.equal(table, 0);
+  assert.equal(now, "No move on the table; only draw a card from the stock.");
+  const opening = speech.nowSaid(rules, "en", pyr(line.slice(0, 2)));
+  assert.match(opening, /^\d+ moves?(, the first 3)?: (pair the \w+ of \w+ with the \w+ of \w+|remove the king of \w+)(; |; or draw a card from the stock\.$)/);
+  // Gaps: where the card went, and what the gap it left takes; a redeal's kept cards
+  const gaps = rules.newGame("gaps", null, null, 7n);
+  const g0 = state(gaps);
+  const move = g0.legal_moves.find((m) => rules.moveParts(g0, m).kind === "gap");
+  gaps.push(move);
+  assert.match(speech.moveSaid(rules, "en", g0, state(gaps), move), /^\w+ of \w+ moved to row \d, column \d+\. The gap at row \d, column \d+ takes (the \w+ of \w+|any two|nothing)\. In place: \d+, redeals left: 2\.$/);
+  const r0 = [...positions("gaps", null, 6, 200)].find((st) => st.legal_moves.includes("R"));
+  const redealt = rules.newGame("gaps", null, null, BigInt(r0.seed));
+  for (const m of [...r0.moves, "R"]) redealt.push(m);
+  const r1 = state(redealt);
+  const kept = r1.score === 1 ? "1 card kept" : `${r1.score} cards kept`;
+  assert.equal(speech.moveSaid(rules, "en", r0, r1, "R"), `Redeal: ${kept} in place. In place: ${r1.score}, redeals left: ${r1.position.redeals_left}.`);
+  // the language of the element or its page, English where the table has no other
+  assert.equal(speech.langOf({ closest: () => ({ getAttribute: () => "es-MX" }) }), "es");
+  assert.equal(speech.langOf({ closest: () => ({ getAttribute: () => "de" }) }), "en");
+  assert.equal(speech.langOf(null), "en");
+  assert.equal(keyCommand({ key: "?" }), "moves");
+  assert.equal(keyCommand({ key: "w" }), "moves");
+  assert.equal(keyCommand({ key: "w" }, true), null);
 });

@@ -2,6 +2,7 @@
 // answers in, text out), so Node tests them without a browser.
 import { plural } from "./cards.js";
 import { clockText } from "./clock.js";
+import { t } from "./speech.js";
 
 const TIER_MARK = { easy: "🟢", medium: "🟡", hard: "🟠", expert: "🔴" };
 
@@ -38,18 +39,22 @@ function versus(stats, moves) {
   return tied ? `, ${pct}, tied with ${tied}` : `, ${pct}`;
 }
 
-/** The share text of a win, without spoilers: the deal, the moves against par, the hints,
- *  the player's time (``seconds``, null: not shown) and a link: ``link``, the page of the
- *  signed win (its solve), else the deal's play page. */
-export function shareText({ meta, title, origin, n, par, hints, seconds, link = null }) {
-  const vsPar = (par ? (n <= par ? ` (par ${par} ⭐)` : ` (par ${par})`) : "") + (hints ? ` with ${plural(hints, "hint")}` : "");
+/** The share text of a win, without spoilers: the deal (its tier in a word, and a mark), the
+ *  moves against par, the hints, the player's time (``seconds``, null: not shown) and a link:
+ *  ``link``, the page of the signed win (its solve), else the deal's play page; ``plain``: no
+ *  emoji at all (the words alone carry every meaning). */
+export function shareText({ meta, title, origin, n, par, hints, seconds, link = null, plain = false }) {
+  const mark = (emoji) => (plain ? "" : emoji);
+  const vsPar = par ? t("en", n <= par ? "share.par-met" : "share.par", { par, star: mark(" ⭐") }) : "";
+  const won = t("en", "share.won", { mark: mark("✅ "), n, par: vsPar, hints: hints ? ` with ${plural(hints, "hint")}` : "" });
   // the time is the player's own clock: the server cannot know it
-  const time = seconds === null ? [] : [`⏱ ${clockText(seconds)} (player's clock)`];
+  const time = seconds === null ? [] : [t("en", plain ? "share.time-plain" : "share.time", { mark: "⏱ ", time: clockText(seconds) })];
   if (meta.id) {
-    return [`dailydeal ${meta.date}`, `${title} · ${meta.tier} ${TIER_MARK[meta.tier] || ""}`.trim(), `✅ ${n} moves${vsPar}`, ...time, link || `${origin}/play/${meta.id}`].join("\n");
+    const tier = `${title} · ${meta.tier} ${mark(TIER_MARK[meta.tier] || "")}`.trim();
+    return [`dailydeal ${meta.date}`, tier, won, ...time, link || `${origin}/play/${meta.id}`].join("\n");
   }
   const v = meta.variant ? `?variant=${encodeURIComponent(meta.variant)}` : "";
-  return [`dailydeal · ${title} #${meta.seed}`, `✅ ${n} moves${vsPar}`, ...time, link || `${origin}/play/${meta.game}/${meta.seed}${v}`].join("\n");
+  return [`dailydeal · ${title} #${meta.seed}`, won, ...time, link || `${origin}/play/${meta.game}/${meta.seed}${v}`].join("\n");
 }
 
 /** When this browser's result counts for everybody, in words: "" once it has (or when the

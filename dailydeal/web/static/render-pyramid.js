@@ -1,6 +1,7 @@
 // Pyramid's board (layout "pyramid"): the stock and the waste over the seven rows. Pure: the
 // state JSON and the board's view in, sections of HTML out (board.js draws them).
 import { cardButton } from "./cards.js";
+import { t } from "./speech.js";
 
 const ROWS = [1, 2, 3, 4, 5, 6, 7];
 
@@ -28,12 +29,13 @@ export function render(st, view) {
   const wasteHtml = shownWaste.length
     ? `<div class="waste">${shownWaste.join("")}</div>`
     : `<div class="slot empty-waste" aria-hidden="true"></div>`;
+  // each row a group with its number; each card says its row and its place in the row
   const rows = p.pyramid.map((row, r) =>
-    `<div class="pyr-row">${row.map((c, i) =>
-      c ? cardButton(c, v, { label: `, row ${r + 1}${access.has(c) ? "" : ", covered"}`, blocked: !access.has(c) })
+    `<div class="pyr-row" role="group" aria-label="${t("en", "row", { row: r + 1 })}">${row.map((c, i) =>
+      c ? cardButton(c, v, { label: t("en", "at.pyramid", { row: r + 1, n: i + 1 }) + (access.has(c) ? "" : ", covered"), blocked: !access.has(c) })
         : `<span class="card empty" aria-hidden="true" data-place="${r + 1},${i + 1}"></span>`).join("")}</div>`);
   return [
-    ["pyr-top", [`<div>${stock}<div class="label">stock</div></div>`, `<div>${wasteHtml}<div class="label">waste</div></div>`]],
+    ["pyr-top", [`<div>${stock}<div class="label">stock</div></div>`, `<div>${wasteHtml}<div class="label">waste</div></div>`], `role="group" aria-label="${t("en", "stock-waste")}"`],
     ["pyr", rows],
   ];
 }

@@ -257,6 +257,7 @@ class Accordion extends Game {
     return typeof from === "number" && typeof to === "number" && from !== to ? { k: "m", src: from, dst: to } : null;
   }
   static words(m, w) { return m.k === "d" ? "deal a card from the stock" : `put the ${w(m.src)} on the ${w(m.dst)}`; }
+  static parts(m) { return m.k === "d" ? { kind: "deal", cards: [] } : { kind: "pile", cards: names([m.src, m.dst]) }; }
   fmt(m) { return m.k === "d" ? "d" : `${name(m.src)}>${name(m.dst)}`; }
   parse(text) {
     if (text.toLowerCase() === "d") return DEAL;
@@ -397,6 +398,9 @@ class Pyramid extends Game {
   }
   static words(m, w) {
     return { d: "draw a card from the stock", r: "recycle the waste" }[m.k] ?? (m.k === "k" ? `remove the ${w(m.card)}` : `pair the ${w(m.a)} with the ${w(m.b)}`);
+  }
+  static parts(m) {
+    return m.k === "p" ? { kind: "pair", cards: names([m.a, m.b]) } : m.k === "k" ? { kind: "king", cards: [name(m.card)] } : { kind: m.k === "d" ? "draw" : "recycle", cards: [] };
   }
   fmt(m) { return m.k === "p" ? `${name(m.a)}+${name(m.b)}` : m.k === "k" ? name(m.card) : m.k; }
   parse(text) {
@@ -553,6 +557,7 @@ class Gaps extends Game {
     return g && g.accepts === name(from) ? card(from) : null;
   }
   static words(m, w) { return m.k === "R" ? "redeal" : m.row !== null ? `move the ${w(m.card)} to row ${m.row}` : `move the ${w(m.card)} into its gap`; }
+  static parts(m) { return m.k === "R" ? { kind: "redeal", cards: [] } : { kind: m.row === null ? "gap" : "two", cards: [name(m.card)], row: m.row }; }
   fmt(m) { return m.k === "R" ? "R" : name(m.card) + (m.row === null ? "" : `@${m.row}`); }
   parse(text) {
     if (text === "R" || text === "r") return REDEAL;
@@ -764,4 +769,12 @@ export function moveAt(state, from, to) {
 export function moveInWords(game, move, cardName) {
   const G = CLASSES[checkGame(game)];
   return G.words(readMove(G, move), (c) => cardName(name(c)));
+}
+
+/** A move's parts, for words said elsewhere (the element's announcements): {kind, cards,
+ *  row}; kind is one of "deal", "pile" (Accordion), "draw", "recycle", "pair", "king"
+ *  (Pyramid), "gap", "two", "redeal" (Gaps); cards: the card names it moves, in order. */
+export function moveParts(state, move) {
+  const G = classOf(state);
+  return G.parts(readMove(G, move, state.position));
 }

@@ -1,5 +1,6 @@
 // The element's shadow DOM before any deal: the bar, the board, the controls, the result.
 // Its data-* hooks and ::part names are the element's contract (docs/embedding.md).
+import { t } from "./speech.js";
 
 export const SHELL = `
 <div class="dd" part="root">
@@ -12,12 +13,13 @@ export const SHELL = `
     <span class="state-pill" data-s="in progress" data-state-pill>Loading</span>
   </div>
   <div class="table">
-    <div class="board" part="board" data-board data-state="in progress" data-moves="0" role="group" aria-label="Board">
+    <div class="board" part="board" data-board data-state="in progress" data-moves="0" role="group" aria-label="Board" tabindex="-1">
       <p class="loading">Dealing…</p>
     </div>
     <div class="fx" data-fx aria-hidden="true"></div>
   </div>
   <p class="msg" role="status" aria-live="polite" data-msg></p>
+  <p class="sr" role="status" aria-live="polite" aria-atomic="true" aria-label="${t("en", "speech")}" data-speech></p>
   <div class="controls" part="controls">
     <button type="button" class="tool" data-undo disabled title="Undo (U)">↶ Undo</button>
     <button type="button" class="tool" data-action="hint" title="Show a move of a winning line (H)">💡 Hint</button>
@@ -51,7 +53,7 @@ export const SHELL = `
   </details>
   <section class="result" data-result data-result-card popover="manual" role="dialog" aria-labelledby="dd-result-title" aria-live="polite">
     <button type="button" class="close" data-action="close-result" aria-label="Close the result">×</button>
-    <h3 id="dd-result-title" data-result-title></h3>
+    <h3 id="dd-result-title" data-result-title tabindex="-1"></h3>
     <p class="verdict" data-verdict></p>
     <dl class="tiles">
       <div><dt>Moves</dt><dd data-tile="moves">–</dd></div>
@@ -72,6 +74,7 @@ export const SHELL = `
       <label class="sr" for="dd-share">Share text</label>
       <textarea id="dd-share" readonly data-share rows="5"></textarea>
       <button type="button" class="tool" data-copy>Copy</button>
+      <button type="button" class="opt" data-option="plain" aria-pressed="false">${t("en", "share.plain")}</button>
     </div>
   </section>
   <div class="replay" data-replay hidden role="group" aria-label="Replay">
@@ -116,7 +119,7 @@ export function parts(root) {
     stats: $("[data-stats]"), fair: $("[data-fair]"), lightText: $("[data-light-text]"),
     fx: $("[data-fx]"), timer: $("[data-timer]"), timerText: $("[data-timer-text]"), rest: $('[data-action="deal-rest"]'),
     showResult: $('[data-action="show-result"]'), review: $("[data-review]"), reviewButton: $('[data-action="review"]'),
-    replay: $("[data-replay]"), scrub: $("[data-replay-scrub]"), replayAt: $("[data-replay-at]"),
+    speech: $("[data-speech]"), replay: $("[data-replay]"), scrub: $("[data-replay-scrub]"), replayAt: $("[data-replay-at]"),
     solveLink: $("[data-solve-link]"),
   };
 }
