@@ -37,7 +37,7 @@ import { animate, celebrate, play, reduced, settle, shake, slideBack, snapshot }
 import { SHELL, foldMenu, parts } from "./shell.js";
 import * as options from "./options.js";
 import { LocalPlay } from "./play.js";
-import { Replay, ReplayBar } from "./replay.js";
+import { Replay, ReplayBar, solverLineOpen } from "./replay.js";
 import { showReview } from "./review.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
 import { Speaker, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
@@ -125,6 +125,7 @@ export class DailyDeal extends HTMLElement {
     on("show-result", () => this.card.open());
     on("share", () => this.shareResult());
     on("replay", () => this.startReplay(this.moves.slice(), 0));
+    on("replay-par", () => this.client.solution(this.meta).then((line) => this.startReplay(line, 0, 0), (e) => this.say(e.message, "error")));
     on("review", () => showReview(this.el.review, this.client, this.meta, this.moves.slice(), (line, at) => this.startReplay(line, at, at)));
     this.replayBar = new ReplayBar(this.el, (r, animated) => this.drawReplay(r, animated), () => this.show(this.st));
     this.el.hint.addEventListener("click", () => this.askHint());
@@ -276,7 +277,7 @@ export class DailyDeal extends HTMLElement {
    *  a server that could not store it: the queue, flushed when the network is back). */
   async sendResult() {
     const m = this.meta;
-    if (!m.id) return; // numbered deals have no shared statistics
+    if (!m.id || solverLineOpen(m)) return; // numbered deals have no shared statistics; a date over, closed ones
     let mine = store.posted(m.id);
     let note = "";
     if (!mine) {
@@ -408,7 +409,7 @@ export class DailyDeal extends HTMLElement {
       this.el.stats.hidden = true;
       this.el.scoreName.textContent = this.spec.score_name;
       this.el.scoreStat.title = this.spec.score_title;
-      this.token = meta.id ? this.client.playToken(meta.id) : Promise.resolve(null);
+      this.token = meta.id && !solverLineOpen(meta) ? this.client.playToken(meta.id) : Promise.resolve(null);
       let st = this.stateOf(store.progress(this.key));
       if (!st.valid) st = this.stateOf([]);
       this.moves = st.moves.slice();
@@ -600,7 +601,7 @@ export class DailyDeal extends HTMLElement {
     const m = this.meta;
     const seconds = store.options().timer === false ? null : this.clock.seconds();
     const streak = m.id ? store.streak(store.localToday()) : null;
-    this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak });
+    this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak, solverLine: solverLineOpen(m) });
     this.shareArgs = null;
     this.card.setShare("");
     this.card.setSolve(null);
@@ -625,10 +626,7 @@ export class DailyDeal extends HTMLElement {
   /** Replay ``moves`` on this deal's board once it is loaded (the solve page, solve.js). */
   replayLine(moves) { return this.enqueue(async () => this.startReplay(moves.slice(), 0)); }
 
-  startReplay(line, at, from = null) {
-    this.card.close();
-    this.replayBar.start(new Replay(rules, this.meta, line, at, from));
-  }
+  startReplay(line, at, from = null) { this.card.close(); this.replayBar.start(new Replay(rules, this.meta, line, at, from)); }
 
   drawReplay(r, animated) {
     const st = r.state();
@@ -767,7 +765,7 @@ export class DailyDeal extends HTMLElement {
     this.el.undo.disabled = n === 0 || st.state === "won";
     this.el.restart.disabled = n === 0;
     this.el.hint.disabled = st.state === "won";
-    this.el.giveUp.hidden = !m.id || Boolean(store.posted(m.id)) || st.state === "won";
+    this.el.giveUp.hidden = !m.id || solverLineOpen(m) || Boolean(store.posted(m.id)) || st.state === "won";
     this.el.giveUp.disabled = n === 0;
     if (!this.hint || this.hint.at !== st.moves.join(" ")) delete this.dataset.hint;
     this.checkLight();

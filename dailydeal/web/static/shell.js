@@ -67,6 +67,7 @@ export const SHELL = `
     <div class="actions">
       <button type="button" class="tool primary" data-action="share">Share</button>
       <button type="button" class="tool" data-action="replay">▶ Replay</button>
+      <button type="button" class="tool" data-action="replay-par" hidden>▶ The solver's line</button>
       <button type="button" class="tool" data-action="review" hidden>Where did it go wrong?</button>
       <a class="tool" data-solve-link hidden href="" target="_blank" rel="noopener">🔏 Proof of the win</a>
     </div>
