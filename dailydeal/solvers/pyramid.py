@@ -192,6 +192,13 @@ class _Search:
         self.rooms: dict[int, list[int]] = {}
         self.frontier = _Frontier()
 
+    def release(self) -> None:
+        """Drop the search's tables (``_solve`` does, before the collector is on again)."""
+        self.rooms = {}
+        self.frontier = _Frontier()
+        self.pool_table = {}
+        self.bounds.release()
+
     def notation(self, path: list[Edge]) -> list[str]:
         return notation(path, self.bounds.cards, self.bounds.talon)
 
@@ -286,6 +293,7 @@ class _Search:
         ch = bounds.heuristic(cmask, ctal, cp)
         if ch < 0:
             return
+        steps = bounds.last_steps  # the child's pool steps, for the quick bound below
         if (
             group is None and crec < self.most and self.strong
             and not self.pool_open(cmask, ctal)
@@ -298,7 +306,7 @@ class _Search:
             # Every solution from the parent makes at least its pass count of recycles,
             # those of the edge included: the rest are the child's, for the quick bound,
             # before the child is ever counted itself.
-            qh = bounds.quick_bound(cmask, ctal, cp, crec, cneed, -1)
+            qh = bounds.quick_with(steps, ctal, cp, crec, cneed, -1)
             if qh >= BIG:
                 return
             if qh > ch:
@@ -424,7 +432,7 @@ class _Search:
             tal = state >> TAL_SHIFT & TAL_BITS
             p = state >> P_SHIFT & P_BITS
             rec = state >> REC_SHIFT
-            info = bounds.info(mask)
+            info = bounds.info_of(mask)
             # A forced pair: two accessible cards that pair, one of them (b) the only card
             # of its value left in the pyramid and the talon. The other (a) can leave only
             # with b, so every solution holds the step (a, b); taking it first costs the
@@ -487,7 +495,24 @@ def solve_reference(game: Game[Any], budget: Budget) -> SolveResult:
 def _solve(game: Game[Any], budget: Budget, strong: bool) -> SolveResult:
     if not isinstance(game, Pyramid):
         raise TypeError(f"not a Pyramid game: {type(game).__name__}")
+    # A solve allocates hundreds of thousands of tuples, lists and ints, none of them in a
+    # cycle: the cyclic collector would walk them again and again for nothing. It is off
+    # for the whole solve (the pool search, A* and the notation), and the search's tables
+    # are dropped before it is on again: left for later, the first allocation after it
+    # would walk them all once more (8% of the CPU of small solves).
+    collecting = gc.isenabled()
+    gc.disable()
     solver = _Search(game, budget, strong)
+    try:
+        return _run(solver)
+    finally:
+        solver.release()
+        del solver
+        if collecting:
+            gc.enable()
+
+
+def _run(solver: _Search) -> SolveResult:
     if is_won(solver.mask0):
         return SolveResult(WON, [], 0, stats={"phase": "start"})
     pool = solver.pool_winnable()
@@ -496,17 +521,10 @@ def _solve(game: Game[Any], budget: Budget, strong: bool) -> SolveResult:
         return SolveResult(UNKNOWN, [], solver.nodes, stats={"phase": "pool"})
     if not pool:
         return SolveResult(LOST, [], solver.nodes, stats={"phase": "pool", "proof": "pool"})
-    # A* allocates hundreds of thousands of tuples and lists, none of them in a cycle: the
-    # cyclic collector would walk them again and again for nothing (4% of the time).
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         status, path = solver.astar()
     except _OutOfBudget:  # in a pool search A* asked for (``pool_open``)
         status, path = UNKNOWN, []
-    finally:
-        if collecting:
-            gc.enable()
     stats: dict[str, Any] = {
         "phase": "astar",
         "pool_nodes": pool_nodes,

@@ -196,6 +196,23 @@ class Bounds:
         self.window_cache: dict[int, bool] = {}
         self.pre_cache: dict[int, list[int]] = {}  # ``precedence`` of forced_chain's keys
         self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int], int]] | None] = {}
+        # The last mask ``info_of`` answered, and its info: the bounds of one position ask
+        # for the same mask again and again, and a compare is cheaper than a dict lookup.
+        self.last_steps = 0  # the pool steps the last ``heuristic`` read
+        self.memo_mask = -1
+        self.memo_info = _MaskInfo(-1, [], [], 0, [], 0, [], [], 0, 0, 0, [], -1)
+
+    def release(self) -> None:
+        """Drop the caches (the end of a solve: ``pyramid._solve``)."""
+        self.memo_mask = -1
+        self.info_cache = {}
+        self.pool_cache = {}
+        self.phase_cache = {}
+        self.usable_cache = {}
+        self.usable_pos_cache = {}
+        self.window_cache = {}
+        self.pre_cache = {}
+        self.forced_cache = {}
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -207,6 +224,15 @@ class Bounds:
         search's counts: ``count_shift``; a talon king never takes a pyramid card)."""
         c0, c1, c2 = self.ctab
         return c0[talon_set & 255] + c1[talon_set >> 8 & 255] + c2[talon_set >> 16]
+
+    def info_of(self, mask: int) -> _MaskInfo:
+        """``info(mask)``, through a one-entry memo (``memo_mask``)."""
+        if mask == self.memo_mask:
+            return self.memo_info
+        got = self.info_cache.get(mask) or self.info(mask)
+        self.memo_mask = mask
+        self.memo_info = got
+        return got
 
     def info(self, mask: int) -> _MaskInfo:
         """Moves and bounds of a pyramid mask.
@@ -283,12 +309,13 @@ class Bounds:
         solution's removals are a pool solution, and draws come on top of them. This
         tighter push-time bound spares many costly pop-time evaluations.
         """
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         t0, t1, t2 = self.vtab  # values_of(tal) inlined: this runs for every child
         vset = (t0[tal & 255] | t1[tal >> 8 & 255] | t2[tal >> 16]) & info.wanted
         steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
         if steps is None:
             steps = self.pool_steps(mask, vset)
+        self.last_steps = steps
         if steps >= BIG:
             return -1
         low = tal & ((1 << p) - 1)
@@ -335,7 +362,9 @@ class Bounds:
         unlimited pool (BIG when impossible). A relaxation: exact pyramid, free talon."""
         if mask == 0:
             return 0
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.memo_info if mask == self.memo_mask else (
+            self.info_cache.get(mask) or self.info(mask)
+        )
         # Only values some card of the mask pairs with matter (for it and its submasks), so
         # the key keeps just those: more cache hits.
         vset &= info.wanted
@@ -380,7 +409,9 @@ class Bounds:
         relaxation of "use cards of this pass, recycle, use cards of the next pass"."""
         if mask == 0:
             return 0
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.memo_info if mask == self.memo_mask else (
+            self.info_cache.get(mask) or self.info(mask)
+        )
         wanted = info.wanted
         va &= wanted
         vb &= wanted
@@ -441,7 +472,7 @@ class Bounds:
         ``again`` the caller counts a recycle after this pass (and what follows it), so
         ``blocked_pass`` does not add one.
         """
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         vb = self.value_bits
@@ -521,7 +552,7 @@ class Bounds:
         the pass before the recycle) form a first phase, the cards after it a second one:
         R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
         mask, order, counted, ready, floor, first, two, room, again = walk
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         if two:
@@ -719,7 +750,7 @@ class Bounds:
         positions)? By ``precedence`` with only the values of ``above`` for them, then by
         counting: those with no possible pyramid partner each take a card of ``above`` of
         their partner value, their own."""
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         wanted = info.wanted
         ivals = self.values_of(above)
         key = mask | (vals & wanted) << KEY_SHIFT | (ivals & wanted) << (KEY_SHIFT + 14)
@@ -753,7 +784,7 @@ class Bounds:
 
     def chain_key(self, mask: int, vals: int) -> int:
         """The key of ``forced_chain``'s caches: the mask and the talon values it needs."""
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         return mask | (vals & info.wanted) << KEY_SHIFT
 
     def forced_chain(
@@ -851,7 +882,7 @@ class Bounds:
         tvalues = self.tvalues
         pv = self.place_bits
         # Each talon card that leaves, kings aside, takes a pyramid card of its own.
-        takers = 2 * popcount(mask) - (self.info_cache.get(mask) or self.info(mask)).weight
+        takers = 2 * popcount(mask) - (self.info_of(mask)).weight
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
         latest = start
@@ -874,7 +905,7 @@ class Bounds:
                 else:
                     gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
                     if bad < 0:
-                        info = self.info_cache.get(mask) or self.info(mask)
+                        info = self.info_of(mask)
                         bad = tal & ~self.usable_positions(
                             mask, self.values_of(tal) & info.wanted
                         )
@@ -960,11 +991,18 @@ class Bounds:
         ``need`` and ``far`` are what ``passes_needed`` says of the position."""
         if need >= BIG or (self.passes is not None and need > self.passes - 1 - rec):
             return BIG
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         vset = self.values_of(tal) & info.wanted
         steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
         if steps is None:
             steps = self.pool_steps(mask, vset)
+        return self.quick_with(steps, tal, p, rec, need, far)
+
+    def quick_with(self, steps: int, tal: int, p: int, rec: int, need: int, far: int) -> int:
+        """``quick_bound`` with its pool steps given: those ``heuristic`` just read of the
+        same mask and talon (``last_steps``)."""
+        if need >= BIG or (self.passes is not None and need > self.passes - 1 - rec):
+            return BIG
         stock = tal >> p << p
         if need:
             return steps + popcount(stock) + 2 * need
@@ -976,7 +1014,7 @@ class Bounds:
         """How many talon cards at positions up to ``last`` never leave: those of values
         ``usable_values`` rules out, and for each value (kings aside) those beyond the
         pyramid cards it pairs with (``caps``). Every pass that gets there draws them."""
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         upto = tal & ((2 << last) - 1)
         bad = upto & ~self.usable_positions(mask, self.values_of(tal) & info.wanted)
         left = upto & ~bad
@@ -1011,7 +1049,7 @@ class Bounds:
         the last pass must reach. The caller may pass what ``passes_needed`` says of the
         position (``need`` >= 0, ``far``) when it has it.
         """
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         wanted = info.wanted
         floor = info.h
         low = tal & ((1 << p) - 1)
