@@ -312,14 +312,16 @@ class _Search:
             if qh > ch:
                 ch = qh
         where = cp | crec << 6 | ng << G_SHIFT
-        edge = link(state, kind, a, b)
+        edge = link(kind, a, b)
         if group is None:
-            self.rooms[room] = [where, edge]
+            self.rooms[room] = [where, state, edge]
         elif at >= 0:
             group[at] = where
-            group[at + 1] = edge
+            group[at + 1] = state
+            group[at + 2] = edge
         else:
             group.append(where)
+            group.append(state)
             group.append(edge)
         self.frontier.push(ng + ch, ng, child, CHEAP)
 
@@ -334,7 +336,7 @@ class _Search:
         ``group`` (-1: none)."""
         limited = self.passes is not None
         at = -1
-        for k in range(0, len(group), 2):
+        for k in range(0, len(group), 3):
             e = group[k]
             p1 = e & 63
             rec1 = e >> 6 & 3
@@ -363,7 +365,7 @@ class _Search:
         # dominated by now, is skipped: so each (position, g) is expanded at most once,
         # and a position found again with a smaller g is expanded again, which keeps A*
         # exact even where the bounds are not consistent.
-        rooms = self.rooms = {start & ROOM_BITS: [start >> P_SHIFT, NO_LINK]}
+        rooms = self.rooms = {start & ROOM_BITS: [start >> P_SHIFT, NO_LINK, 0]}
         # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
         # are pushed with the cheap bound (CHEAP); when a node is popped, the pass count
         # (``passes_needed``) and its quick bound come first, then the costlier threshold

@@ -27,7 +27,7 @@ threshold bound drops the terms that stop short of either.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Final
 
 from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
@@ -126,20 +126,6 @@ def redrawn(rank: int, steps: int, room: int, every: int, weight: int) -> int:
     return half if half > term else term
 
 
-class _Walk(NamedTuple):
-    """One pass through the talon as ``pass_bound`` hands it to ``blocked_pass``."""
-
-    mask: int  # the pyramid
-    order: int  # talon positions of the pass, drawn by increasing index
-    counted: int  # the cards of ``order`` whose draw is charged
-    ready: int  # talon position from which every deficit is met (-1: none)
-    floor: int  # a bound no term can beat
-    first: int  # values of the first phase (the usable waste, or the pass before a recycle)
-    two: bool  # the pass after a recycle
-    room: int  # the mask's weight plus the cards of ``base``: see ``with_draws``
-    again: bool  # the caller counts a recycle after this pass (``pass_bound``)
-
-
 def has_partner(pre: list[int], cand: int, c: int) -> bool:
     """Whether a pyramid card of ``cand`` (places, as bits) may leave with the card at
     place ``c``: one that must leave neither before it nor after it (``pre``:
@@ -193,7 +179,8 @@ class Bounds:
         self.phase_cache: dict[int, int] = {}
         self.usable_cache: dict[int, int] = {}
         self.usable_pos_cache: dict[int, int] = {}
-        self.window_cache: dict[int, bool] = {}
+        # ``window_blocked``'s answers, a table per ``chain_key``
+        self.window_cache: dict[int, dict[int, bool]] = {}
         self.pre_cache: dict[int, list[int]] = {}  # ``precedence`` of forced_chain's keys
         self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int], int]] | None] = {}
         # The last mask ``info_of`` answered, and its info: the bounds of one position ask
@@ -522,10 +509,10 @@ class Bounds:
         # surely still in the talon count).
         ok = self.usable_positions(mask, allv)
         if counted & ~ok:
-            walk = _Walk(
-                mask, order, counted, ready, floor, va if two else vset, two, room, again
+            return self.blocked_pass(
+                mask, order, counted, ready, floor, va if two else vset, two, room, again,
+                counted & ~ok, best,
             )
-            return self.blocked_pass(walk, counted & ~ok, best)
         events.sort()
         for j in events:
             vset |= (1 << tvalues[j]) & wanted
@@ -545,13 +532,28 @@ class Bounds:
                 best = s
         return best
 
-    def blocked_pass(self, walk: _Walk, blockers: int, best: int) -> int:
+    def blocked_pass(
+        self, mask: int, order: int, counted: int, ready: int, floor: int, first: int,
+        two: bool, room: int, again: bool, blockers: int, best: int,
+    ) -> int:
         """``pass_bound`` when some cards of ``walk.order`` (``blockers``) can never leave
         the waste in this pass: once one is drawn, the cards under it are out of reach until
         a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
         the pass before the recycle) form a first phase, the cards after it a second one:
-        R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
-        mask, order, counted, ready, floor, first, two, room, again = walk
+        R' + two_phase(first phase, second phase); the minimum with ``best`` is returned.
+        The pass (``mask`` to ``again``) as ``pass_bound`` hands it over:
+
+        - mask: the pyramid;
+        - order: talon positions of the pass, drawn by increasing index;
+        - counted: the cards of ``order`` whose draw is charged;
+        - ready: talon position from which every deficit is met (-1: none);
+        - floor: a bound no term can beat;
+        - first: values of the first phase (the usable waste, or the pass before a recycle);
+        - two: the pass after a recycle;
+        - room: the mask's weight plus the cards of ``base``: see ``with_draws``;
+        - again: the caller counts a recycle after this pass (``pass_bound``).
+
+        Arguments, not a NamedTuple: compiled, building one is a Python call."""
         info = self.info_of(mask)
         wanted = info.wanted
         tvalues = self.tvalues
@@ -744,18 +746,21 @@ class Bounds:
             return None
         return pre
 
-    def window_blocked(self, mask: int, vals: int, place: int, inside: int, above: int) -> bool:
+    def window_blocked(
+        self, mask: int, vals: int, place: int, inside: int, above: int, table: dict[int, bool]
+    ) -> bool:
         """Can the cards ``inside`` (those that must leave before the card at ``place``)
         not all leave when they may only take talon cards among ``above`` (a set of talon
         positions)? By ``precedence`` with only the values of ``above`` for them, then by
         counting: those with no possible pyramid partner each take a card of ``above`` of
-        their partner value, their own."""
+        their partner value, their own. ``table``: the answers for this mask and ``vals``
+        (``chain_key``), by the values of ``above``, ``place`` and ``inside``: a key of 47
+        bits, where one key for all would take 89 and a long int's arithmetic."""
         info = self.info_of(mask)
         wanted = info.wanted
         ivals = self.values_of(above)
-        key = mask | (vals & wanted) << KEY_SHIFT | (ivals & wanted) << (KEY_SHIFT + 14)
-        key |= place << (KEY_SHIFT + 28) | inside << (KEY_SHIFT + 33)
-        got = self.window_cache.get(key)
+        key = (ivals & wanted) | place << 14 | inside << 19
+        got = table.get(key)
         if got is not None:
             return got
         pre = self.precedence(mask, vals, inside, ivals)
@@ -779,7 +784,7 @@ class Bounds:
                     if takes[w] > popcount(above & vb[w]):
                         blocked = True
                         break
-        self.window_cache[key] = blocked
+        table[key] = blocked
         return blocked
 
     def chain_key(self, mask: int, vals: int) -> int:
@@ -876,6 +881,8 @@ class Bounds:
             return BIG, -1
         if not chain:
             return 0, -1
+        ckey = self.chain_key(mask, vals)
+        windows: dict[int, bool] | None = None  # ``window_cache[ckey]``, once needed
         bad = -1  # cards that never leave, looked up at the first gap
         vb = self.value_bits
         kings = vb[KING_VALUE]
@@ -885,6 +892,9 @@ class Bounds:
         takers = 2 * popcount(mask) - (self.info_of(mask)).weight
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
+        # the places of the chain's entries so far (``chain[k][2]``, without unpacking
+        # the entry's tuple again)
+        places: list[int] = []
         latest = start
         pre: list[int] = []
         for w, before, place, above, inside in chain:
@@ -923,7 +933,7 @@ class Bounds:
                             end = ((t0 >> 5) + 1) << 5
                         for k, tk in enumerate(times):
                             if tk >= end:
-                                late |= 1 << chain[k][2]
+                                late |= 1 << places[k]
                         t = t0
                         g = gap & ~kings
                         while g:
@@ -958,18 +968,23 @@ class Bounds:
                                 drawn = t0 >> 5 << 5 | j  # the time of its draw, less 1
                                 for k in above:
                                     if times[k] > drawn:
-                                        window |= 1 << chain[k][2]
+                                        window |= 1 << places[k]
                                 if window:
                                     if not pre:
-                                        pre = self.pre_cache[self.chain_key(mask, vals)]
+                                        pre = self.pre_cache[ckey]
                                     x = inside & ~window
                                     while x:
                                         y = x & -x
                                         x ^= y
                                         if pre[bit_length(y) - 1] & window:
                                             window |= y
-                            if window and self.window_blocked(mask, vals, place, window, rest):
-                                t = -1
+                            if window:
+                                if windows is None:
+                                    windows = self.window_cache.get(ckey)
+                                    if windows is None:
+                                        windows = self.window_cache[ckey] = {}
+                                if self.window_blocked(mask, vals, place, window, rest, windows):
+                                    t = -1
             if t < 0:
                 ahead = wb >> (c0 + 1)
                 if ahead:
@@ -977,6 +992,7 @@ class Bounds:
                 else:
                     t = ((t0 >> 5) + 1) << 5 | bit_length(wb & -wb)
             times.append(t)
+            places.append(place)
             if t > latest:
                 latest = t
                 if t >> 5 > most:
