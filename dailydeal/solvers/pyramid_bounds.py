@@ -86,6 +86,16 @@ class _MaskInfo:
     # a can only ever leave with b (the forced pair of the search)
     lone_pairs: list[tuple[int, int, int]]
     index: int  # the order in which the mask was first met: a short name for it
+    # The caches of this mask's bounds, by the rest of their keys: small dicts with small
+    # keys, where one table for all masks would hash long keys into a large table.
+    pool: dict[int, int]  # ``pool_steps`` by the values of the pool (those of ``wanted``)
+    phase: dict[int, int]  # ``two_phase`` by va | vb << 14 (those of ``wanted``)
+    usable: dict[int, int]  # ``usable_values`` by the pool
+    usable_pos: dict[int, int]  # ``usable_positions`` by the pool
+    # ``forced_chain``, its ``precedence`` and ``window_blocked``'s tables, by ``chain_key``
+    chains: dict[int, list[tuple[int, list[int], int, list[int], int]] | None]
+    pres: dict[int, list[int]]
+    windows: dict[int, dict[int, bool]]
 
 
 def count_shift(w: int) -> int:
@@ -175,31 +185,18 @@ class Bounds:
                     if v != KING_VALUE:
                         ct[x] += 1 << count_shift(v)
         self.info_cache: dict[int, _MaskInfo] = {}
-        self.pool_cache: dict[int, int] = {}
-        self.phase_cache: dict[int, int] = {}
-        self.usable_cache: dict[int, int] = {}
-        self.usable_pos_cache: dict[int, int] = {}
-        # ``window_blocked``'s answers, a table per ``chain_key``
-        self.window_cache: dict[int, dict[int, bool]] = {}
-        self.pre_cache: dict[int, list[int]] = {}  # ``precedence`` of forced_chain's keys
-        self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int], int]] | None] = {}
         # The last mask ``info_of`` answered, and its info: the bounds of one position ask
         # for the same mask again and again, and a compare is cheaper than a dict lookup.
         self.last_steps = 0  # the pool steps the last ``heuristic`` read
         self.memo_mask = -1
-        self.memo_info = _MaskInfo(-1, [], [], 0, [], 0, [], [], 0, 0, 0, [], -1)
+        self.memo_info = _MaskInfo(
+            -1, [], [], 0, [], 0, [], [], 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}
+        )
 
     def release(self) -> None:
         """Drop the caches (the end of a solve: ``pyramid._solve``)."""
         self.memo_mask = -1
         self.info_cache = {}
-        self.pool_cache = {}
-        self.phase_cache = {}
-        self.usable_cache = {}
-        self.usable_pos_cache = {}
-        self.window_cache = {}
-        self.pre_cache = {}
-        self.forced_cache = {}
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -271,7 +268,7 @@ class Bounds:
                 lone_pairs.append((b, a, values[a]))
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
-            lone_pairs, len(self.info_cache),
+            lone_pairs, len(self.info_cache), {}, {}, {}, {}, {}, {}, {},
         )
         self.info_cache[mask] = got
         return got
@@ -299,7 +296,7 @@ class Bounds:
         info = self.info_of(mask)
         t0, t1, t2 = self.vtab  # values_of(tal) inlined: this runs for every child
         vset = (t0[tal & 255] | t1[tal >> 8 & 255] | t2[tal >> 16]) & info.wanted
-        steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
+        steps = info.pool.get(vset) if mask else 0
         if steps is None:
             steps = self.pool_steps(mask, vset)
         self.last_steps = steps
@@ -355,8 +352,7 @@ class Bounds:
         # Only values some card of the mask pairs with matter (for it and its submasks), so
         # the key keeps just those: more cache hits.
         vset &= info.wanted
-        key = mask | vset << KEY_SHIFT
-        got = self.pool_cache.get(key)
+        got = info.pool.get(vset)
         if got is not None:
             return got
         if info.king >= 0:
@@ -387,7 +383,7 @@ class Bounds:
                             best = s
                     if best <= floor:
                         break
-        self.pool_cache[key] = best
+        info.pool[vset] = best
         return best
 
     def two_phase(self, mask: int, va: int, vb: int) -> int:
@@ -407,8 +403,8 @@ class Bounds:
             return self.pool_steps(mask, vb)
         if not vb & ~va:
             return self.pool_steps(mask, va)
-        key = mask | va << KEY_SHIFT | vb << (KEY_SHIFT + 14)
-        got = self.phase_cache.get(key)
+        key = va | vb << 14
+        got = info.phase.get(key)
         if got is not None:
             return got
         if info.king >= 0:
@@ -437,7 +433,7 @@ class Bounds:
                             best = s
                     if best <= floor:
                         break
-        self.phase_cache[key] = best
+        info.phase[key] = best
         return best
 
     def pass_bound(
@@ -605,15 +601,15 @@ class Bounds:
 
     def usable_positions(self, mask: int, pool: int) -> int:
         """The talon positions holding a card of a value ``usable_values`` allows."""
-        key = mask | pool << KEY_SHIFT
-        got = self.usable_pos_cache.get(key)
+        table = self.info_of(mask).usable_pos
+        got = table.get(pool)
         if got is None:
             usable = self.usable_values(mask, pool)
             got = 0
             for w in range(1, 14):
                 if usable >> w & 1:
                     got |= self.value_bits[w]
-            self.usable_pos_cache[key] = got
+            table[pool] = got
         return got
 
     def usable_values(self, mask: int, pool: int) -> int:
@@ -623,8 +619,8 @@ class Bounds:
         its blockers can, and it is a king, its partner value is in ``pool``, or a partner
         card in the pyramid can be accessible with it. Over-approximates what a real play
         can reach, so every talon value it leaves out really has no usable partner."""
-        key = mask | pool << KEY_SHIFT
-        got = self.usable_cache.get(key)
+        table = self.info_of(mask).usable
+        got = table.get(pool)
         if got is not None:
             return got
         values = self.values
@@ -656,7 +652,7 @@ class Bounds:
         for i in places:
             if not BLOCKERS[i] & ~gone and values[i] != KING_VALUE:
                 got |= 1 << (PAIR_SUM - values[i])
-        self.usable_cache[key] = got
+        table[pool] = got
         return got
 
     def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
@@ -788,9 +784,9 @@ class Bounds:
         return blocked
 
     def chain_key(self, mask: int, vals: int) -> int:
-        """The key of ``forced_chain``'s caches: the mask and the talon values it needs."""
-        info = self.info_of(mask)
-        return mask | (vals & info.wanted) << KEY_SHIFT
+        """The key of ``forced_chain``'s caches in the mask's info (``chains``, ``pres``,
+        ``windows``): the talon values it needs."""
+        return vals & self.info_of(mask).wanted
 
     def forced_chain(
         self, mask: int, vals: int
@@ -811,12 +807,13 @@ class Bounds:
         card of its partner value either, the position is lost, and so it is when a card
         would have to leave before itself."""
         key = self.chain_key(mask, vals)
-        cached = self.forced_cache.get(key)
-        if cached is not None or key in self.forced_cache:
+        info = self.info_of(mask)
+        cached = info.chains.get(key)
+        if cached is not None or key in info.chains:
             return cached
         pre = self.precedence(mask, vals, 0, 0)
         if pre is None:
-            self.forced_cache[key] = None
+            info.chains[key] = None
             return None
         values = self.values
         pv = self.place_bits
@@ -841,8 +838,8 @@ class Bounds:
             before = [k for k in above if k not in covered]
             index[i] = len(got)
             got.append((PAIR_SUM - v, before, i, above, pre[i]))
-        self.forced_cache[key] = got
-        self.pre_cache[key] = pre
+        info.chains[key] = got
+        info.pres[key] = pre
         return got
 
     def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
@@ -882,7 +879,7 @@ class Bounds:
         if not chain:
             return 0, -1
         ckey = self.chain_key(mask, vals)
-        windows: dict[int, bool] | None = None  # ``window_cache[ckey]``, once needed
+        windows: dict[int, bool] | None = None  # ``info.windows[ckey]``, once needed
         bad = -1  # cards that never leave, looked up at the first gap
         vb = self.value_bits
         kings = vb[KING_VALUE]
@@ -971,7 +968,7 @@ class Bounds:
                                         window |= 1 << places[k]
                                 if window:
                                     if not pre:
-                                        pre = self.pre_cache[ckey]
+                                        pre = self.info_of(mask).pres[ckey]
                                     x = inside & ~window
                                     while x:
                                         y = x & -x
@@ -980,9 +977,10 @@ class Bounds:
                                             window |= y
                             if window:
                                 if windows is None:
-                                    windows = self.window_cache.get(ckey)
+                                    tables = self.info_of(mask).windows
+                                    windows = tables.get(ckey)
                                     if windows is None:
-                                        windows = self.window_cache[ckey] = {}
+                                        windows = tables[ckey] = {}
                                 if self.window_blocked(mask, vals, place, window, rest, windows):
                                     t = -1
             if t < 0:
@@ -1009,7 +1007,7 @@ class Bounds:
             return BIG
         info = self.info_of(mask)
         vset = self.values_of(tal) & info.wanted
-        steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
+        steps = info.pool.get(vset) if mask else 0
         if steps is None:
             steps = self.pool_steps(mask, vset)
         return self.quick_with(steps, tal, p, rec, need, far)
