@@ -75,7 +75,7 @@ class _MaskInfo:
     # (talon value, accessible places it pairs with; [-1] for a talon king alone), for the
     # values that have a partner now
     talon_moves: list[tuple[int, list[int]]]
-    caps: list[int]  # caps[w]: cards of the mask a talon card of value w can pair with
+    caps: bytes  # caps[w]: cards of the mask a talon card of value w can pair with
     dead: int  # talon positions of cards no card of the mask pairs with (kings excepted)
     # cards + kings of the mask: a pyramid clearance of P steps removes 2 * P - weight talon
     # cards (``talon_used``)
@@ -153,18 +153,22 @@ class Bounds:
 
     def __init__(self, cards: list[Card], talon: list[Card], passes: int | None) -> None:
         self.cards = cards  # the card dealt to each pyramid place
-        self.values = [value(c) for c in cards]
+        values = [value(c) for c in cards]
+        tvalues = [value(c) for c in talon]
+        # The values of the pyramid places and of the talon positions, as bytes: compiled,
+        # a bytes item is read natively, a list item through the generic path.
+        self.values = bytes(values)
         self.talon = talon  # waste bottom..top, then the stock in drawing order
-        self.tvalues = [value(c) for c in talon]
+        self.tvalues = bytes(tvalues)
         self.n = len(talon)
         self.passes = passes
         # value_bits[w]: talon positions holding a card of value w.
         self.value_bits = [0] * 14
         # place_bits[v]: pyramid places dealt a card of value v.
         self.place_bits = [0] * 14
-        for i, v in enumerate(self.values):
+        for i, v in enumerate(values):
             self.place_bits[v] |= 1 << i
-        for j, v in enumerate(self.tvalues):
+        for j, v in enumerate(tvalues):
             self.value_bits[v] |= 1 << j
         self.full = (1 << self.n) - 1  # every talon position
         # vtab[k][x]: the values (as bits) of the talon cards at positions 8k..8k+7 in x;
@@ -190,7 +194,7 @@ class Bounds:
         self.last_steps = 0  # the pool steps the last ``heuristic`` read
         self.memo_mask = -1
         self.memo_info = _MaskInfo(
-            -1, [], [], 0, [], 0, [], [], 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}
+            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}
         )
 
     def release(self) -> None:
@@ -257,7 +261,7 @@ class Bounds:
         for w in range(1, 13):
             if not wanted >> w & 1:
                 dead |= self.value_bits[w]
-        caps = [0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE]
+        caps = bytes([0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE])
         weight = popcount(mask) + count[KING_VALUE]
         need_bits = sum(1 << w for w, _ in need)
         lone_pairs: list[tuple[int, int, int]] = []
