@@ -231,7 +231,9 @@ class _Search:
         if mask == 0:
             return True
         bounds = self.bounds
-        info = bounds.info_cache.get(mask) or bounds.info(mask)
+        info = bounds.memo_info if mask == bounds.memo_mask else (
+            bounds.info_cache.get(mask) or bounds.info(mask)
+        )
         key = info.index << COUNTS_BITS | counts
         known = self.pool_table.get(key)
         if known is not None:

@@ -488,16 +488,16 @@ class Bounds:
         if floor + (ready >= 0 and popcount(counted & ((2 << ready) - 1))) >= best:
             return best
         vset = 0 if two else self.values_of(base) & wanted
-        events = []
+        events = 0  # talon positions, as bits: taken in increasing order, as sorted
         v = wanted & ~vset
         while v:
             bit = v & -v
             v ^= bit
             bits = order & vb[bit_length(bit) - 1]
             if bits:
-                events.append(bit_length(bits & -bits) - 1)
+                events |= bits & -bits
         if ready >= 0:
-            events.append(ready)
+            events |= 1 << ready
         else:
             if two:
                 s = redrawn(0, self.pool_steps(mask, va), room, 0, info.weight)
@@ -513,8 +513,9 @@ class Bounds:
                 mask, order, counted, ready, floor, va if two else vset, two, room, again,
                 counted & ~ok, best,
             )
-        events.sort()
-        for j in events:
+        while events:
+            j = bit_length(events & -events) - 1
+            events &= events - 1
             vset |= (1 << tvalues[j]) & wanted
             if j < ready:
                 continue
@@ -536,9 +537,9 @@ class Bounds:
         self, mask: int, order: int, counted: int, ready: int, floor: int, first: int,
         two: bool, room: int, again: bool, blockers: int, best: int,
     ) -> int:
-        """``pass_bound`` when some cards of ``walk.order`` (``blockers``) can never leave
+        """``pass_bound`` when some cards of ``order`` (``blockers``) can never leave
         the waste in this pass: once one is drawn, the cards under it are out of reach until
-        a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
+        a recycle. So past a blocker the cards before it (and, with ``two``, those of
         the pass before the recycle) form a first phase, the cards after it a second one:
         R' + two_phase(first phase, second phase); the minimum with ``best`` is returned.
         The pass (``mask`` to ``again``) as ``pass_bound`` hands it over:
@@ -671,14 +672,14 @@ class Bounds:
         wanted = info.wanted
         pool &= wanted
         usable = self.usable_values(mask, pool)
-        used = [0] * 14
+        used = 0  # 3 bits per value (at most 4 talon cards of a value), not a list
         t = low
         while t:
             j = bit_length(t) - 1
             w = tvalues[j]
-            if used[w] == caps[w] or not usable >> w & 1:
+            if used >> (3 * w) & 7 == caps[w] or not usable >> w & 1:
                 return low >> (j + 1) << (j + 1)
-            used[w] += 1
+            used += 1 << (3 * w)
             t ^= 1 << j
             bit = 1 << w & wanted
             if bit & ~pool:
@@ -916,10 +917,7 @@ class Bounds:
                 else:
                     gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
                     if bad < 0:
-                        info = self.info_of(mask)
-                        bad = tal & ~self.usable_positions(
-                            mask, self.values_of(tal) & info.wanted
-                        )
+                        bad = tal & ~self.usable_positions(mask, ckey)  # ckey: vals & wanted
                     if not gap & bad and popcount(gap & ~kings) < takers:
                         # The cards of the gap leave before this one does, each but a
                         # king with a pyramid card of its own accessible by then: not
