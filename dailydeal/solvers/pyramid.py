@@ -506,12 +506,13 @@ def _solve(game: Game[Any], budget: Budget, strong: bool) -> SolveResult:
     # would walk them all once more (8% of the CPU of small solves).
     collecting = gc.isenabled()
     gc.disable()
-    solver = _Search(game, budget, strong)
+    solver: _Search | None = None
     try:
+        solver = _Search(game, budget, strong)
         return _run(solver)
     finally:
-        solver.release()
-        del solver
+        if solver is not None:
+            solver.release()
         if collecting:
             gc.enable()
 
