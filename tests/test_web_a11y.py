@@ -79,6 +79,8 @@ def test_a_solve_page_has_no_serious_accessibility_violation(
     player.type_moves(solutions["accordion"])
     link = player.host.locator("a[data-solve-link]")
     expect(link).to_be_visible()
+    # the result taken (the statistics shown): the play token then proves the deal finished
+    expect(player.host.locator("[data-stats]")).to_be_visible()
     url = link.get_attribute("href")
     page.emulate_media(color_scheme=scheme)
     page.goto(url)  # finished here: the line replayed under the result
