@@ -52,9 +52,13 @@ class TrustedProxies:
     def client(self, peer: str, forwarded: str) -> str:
         """The client's address: ``peer``'s own unless it is a trusted proxy, else the
         nearest untrusted entry of ``forwarded`` (X-Forwarded-For), right to left."""
-        hop = _address(peer)
-        if not self.trusted(hop):
+        if not self.trusted(_address(peer)):
             return peer
+        return self._forwarded(peer, forwarded)
+
+    def _forwarded(self, peer: str, forwarded: str) -> str:
+        """The nearest untrusted entry of ``forwarded``, right to left, behind the trusted
+        ``peer``."""
         client = peer
         for entry in reversed([e for e in forwarded.split(",") if e.strip()]):
             found = _address(entry)
@@ -69,7 +73,8 @@ class TrustedProxies:
         peer = environ.get("REMOTE_ADDR", "")
         if self.trusted(_address(peer)):
             environ["dailydeal.peer"] = peer
-            environ["REMOTE_ADDR"] = self.client(peer, environ.get("HTTP_X_FORWARDED_FOR", ""))
+            # the peer is trusted (checked once): straight to the forwarded entries
+            environ["REMOTE_ADDR"] = self._forwarded(peer, environ.get("HTTP_X_FORWARDED_FOR", ""))
             proto = environ.get("HTTP_X_FORWARDED_PROTO", "").split(",")[-1].strip().lower()
             if proto in ("http", "https"):
                 environ["wsgi.url_scheme"] = proto
