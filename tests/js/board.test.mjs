@@ -7,6 +7,12 @@ import { decide, dropMove, keyCommand, nextFocus } from "../../dailydeal/web/sta
 import { sections } from "../../dailydeal/web/static/board.js";
 import { SPECS, gameOfDeal, meaningfulPar } from "../../dailydeal/web/static/specs.js";
 import { cardName } from "../../dailydeal/web/static/cards.js";
+import { Words } from "../../dailydeal/web/static/i18n.js";
+import { readFileSync } from "node:fs";
+
+// the English catalog, as the element fetches it (static/locales/en.json)
+const EN = new Words("en", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/en.json", import.meta.url))));
+const spec = (game) => ({ ...SPECS[game], game });
 
 const state = (g) => ({ valid: true, error: null, ...g.toJSON() });
 
@@ -87,7 +93,7 @@ test("a king goes with one click, even with a card picked up; a king pairs with 
     const other = st.position.accessible.find((c) => c !== king);
     if (!other || other[0] === "K") continue;
     assert.equal(rules.moveAt(st, other, king), null);
-    assert.deepEqual(decide(rules, st, SPECS.pyramid, other, "card", king), { play: king });
+    assert.deepEqual(decide(rules, st, spec("pyramid"), other, "card", king, EN), { play: king });
     return;
   }
   assert.fail("no accessible king met");
@@ -106,11 +112,11 @@ test("Gaps: a gap takes its card by one click, a 2 asks for its row when it has 
     if (!two) continue;
     rows += 1;
     assert.equal(rules.moveAt(st, null, two), null);
-    const what = decide(rules, st, SPECS.gaps, null, "card", two);
+    const what = decide(rules, st, spec("gaps"), null, "card", two, EN);
     assert.equal(what.pick, two);
     const [place, move] = [...rules.targets(st, two)][0];
-    assert.deepEqual(decide(rules, st, SPECS.gaps, two, "gap", place), { play: move });
-    assert.deepEqual(decide(rules, st, SPECS.gaps, place, "card", two), { play: move }); // gap first
+    assert.deepEqual(decide(rules, st, spec("gaps"), two, "gap", place, EN), { play: move });
+    assert.deepEqual(decide(rules, st, spec("gaps"), place, "card", two, EN), { play: move }); // gap first
     assert.equal(dropMove(rules, st, two, place), move);
   }
   assert.ok(rows > 0, "no 2 with a choice of rows met");
@@ -119,17 +125,17 @@ test("Gaps: a gap takes its card by one click, a 2 asks for its row when it has 
 test("decide: picking, putting down, a stuck card, a dead gap, a finished game", () => {
   const st = [...positions("accordion", null, 2)].find((s) => s.position.piles.length > 3);
   const top = st.position.piles[0].top;
-  const what = decide(rules, st, SPECS.accordion, null, "card", top);
+  const what = decide(rules, st, spec("accordion"), null, "card", top, EN);
   assert.equal(what.pick, top);
   assert.match(what.say, rules.targets(st, top).size ? /selected: click where it goes/ : /has nowhere to go now/);
-  assert.deepEqual(decide(rules, st, SPECS.accordion, top, "card", top), { pick: null, say: "" });
-  assert.deepEqual(decide(rules, st, SPECS.accordion, top, "action", "draw"), { play: "d" });
+  assert.deepEqual(decide(rules, st, spec("accordion"), top, "card", top, EN), { pick: null, say: "" });
+  assert.deepEqual(decide(rules, st, spec("accordion"), top, "action", "draw", EN), { play: "d" });
   assert.equal(decide(rules, { ...st, state: "won" }, SPECS.accordion, null, "action", "draw"), null);
   const gaps = state(rules.newGame("gaps", null, null, 3n));
   const dead = gaps.position.gaps.find((g) => g.accepts === null);
   if (dead) {
     const place = `${dead.row},${dead.column}`;
-    assert.deepEqual(decide(rules, gaps, SPECS.gaps, null, "gap", place), { say: "No card fits this gap now.", shake: place });
+    assert.deepEqual(decide(rules, gaps, spec("gaps"), null, "gap", place, EN), { say: "No card fits this gap now.", shake: place });
   }
 });
 
@@ -149,7 +155,7 @@ test("each renderer draws every card of the position once, and the view's marks"
     for (const st of [...positions(game, null, 2)].filter((_, i) => i % 9 === 0)) {
       const picked = cardMoves(st).map((m) => rules.placesOf(st, m).from)[0] ?? null;
       const targets = new Set(picked ? rules.targets(st, picked).keys() : []);
-      const html = sections(layout, st, { picked, targets, landed: null, drew: false }).flatMap(([, items]) => items).join("");
+      const html = sections(layout, st, { picked, targets, landed: null, drew: false, words: EN }).flatMap(([, items]) => items).join("");
       const drawn = [...html.matchAll(/data-card="(..)"/g)].map((m) => m[1]);
       const shown = game === "accordion" ? st.position.piles.map((p) => p.top)
         : game === "pyramid" ? [...st.position.pyramid.flat().filter(Boolean), ...st.position.waste.slice(-3)]

@@ -54,20 +54,24 @@ export class ResultCard {
 
   /** The title, the verdict, and the tiles: ``moves`` (with ``par``: matched, tied or over),
    *  the player's ``seconds`` (null: not shown), ``hints``, ``streak`` (null: no streak). */
-  fill({ end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null }) {
+  fill({ end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null }, w) {
     this.card.dataset.end = end; // "won", "lost" or "given-up"
     this.el.resultTitle.textContent = title;
     this.el.verdict.textContent = verdict;
     const tile = (name, text) => (this.card.querySelector(`[data-tile="${name}"]`).textContent = text);
-    tile("moves", String(moves));
+    tile("moves", w.num(moves));
     this.card.querySelector('[data-tile-box="par"]').hidden = par === null;
-    if (par !== null) tile("par", String(par));
-    const vs = end !== "won" || par === null ? "" : moves < par ? "under par ⭐" : moves === par ? "par ⭐" : `+${moves - par}`;
-    this.card.querySelector('[data-tile="moves"]').insertAdjacentHTML("beforeend", vs ? `<small>${vs}</small>` : "");
+    if (par !== null) tile("par", w.num(par));
+    const vs = end !== "won" || par === null ? "" : moves < par ? w.t("el.under_par") : moves === par ? w.t("el.at_par") : `+${w.num(moves - par)}`;
+    if (vs) {
+      const small = document.createElement("small");
+      small.textContent = vs;
+      this.card.querySelector('[data-tile="moves"]').append(small);
+    }
     this.card.querySelector('[data-tile-box="time"]').hidden = seconds === null;
     if (seconds !== null) tile("time", clockText(seconds));
-    tile("hints", String(hints));
-    tile("streak", streak === null ? "–" : String(streak));
+    tile("hints", w.num(hints));
+    tile("streak", streak === null ? "–" : w.num(streak));
     this.el.reviewButton.hidden = end === "won";
     this.el.review.hidden = true;
   }
@@ -102,19 +106,20 @@ export async function share(text) {
   }
 }
 
-/** Copy the text of ``field`` with the ``button`` that says how it went; where the clipboard
- *  is refused, the text is selected for the player to copy. Whether it was copied. */
-export async function copyText(field, button) {
+/** Copy the text of ``field`` with the ``button`` that says how it went (in ``w``'s words);
+ *  where the clipboard is refused, the text is selected for the player to copy. Whether it
+ *  was copied. */
+export async function copyText(field, button, w) {
   let copied = true;
   try {
     await navigator.clipboard.writeText(field.value);
-    button.textContent = "Copied ✓";
+    button.textContent = w.t("el.copied");
   } catch {
     copied = false;
     field.focus();
     field.select();
-    button.textContent = "Selected: copy it";
+    button.textContent = w.t("el.selected");
   }
-  setTimeout(() => (button.textContent = "Copy"), 2000);
+  setTimeout(() => (button.textContent = w.t("el.copy")), 2000);
   return copied;
 }

@@ -1,7 +1,7 @@
 // Accordion's board (layout "row"): the stock, then the piles in a row. Pure: the state JSON
 // and the board's view in, sections of HTML out (board.js draws them).
-import { cardButton } from "./cards.js";
-import { press } from "./words.js";
+import { cardButton, esc } from "./cards.js";
+import { hand } from "./words.js";
 
 export function skeleton() {
   return '<div class="acc-top"><span class="slot"></span><span></span></div><div class="acc"></div>';
@@ -9,17 +9,18 @@ export function skeleton() {
 
 export function render(st, view) {
   const p = st.position;
+  const w = view.words;
   const landed = view.landed ?? (view.drew && p.piles.length ? p.piles[p.piles.length - 1].top : null);
   const v = { ...view, landed };
   const stock = p.stock_count
-    ? `<button type="button" class="slot back" data-action="draw" aria-label="Stock, ${p.stock_count} cards: deal one"><span class="count">${p.stock_count}</span></button>`
-    : `<button type="button" class="slot" data-action="draw" aria-label="Stock, empty">empty</button>`;
+    ? `<button type="button" class="slot back" data-action="draw" aria-label="${esc(w.t("board.stock_deal", { n: p.stock_count }))}"><span class="count">${p.stock_count}</span></button>`
+    : `<button type="button" class="slot" data-action="draw" aria-label="${esc(w.t("board.stock_empty"))}">${esc(w.t("board.empty"))}</button>`;
   const piles = p.piles.map((pile) => {
     const depth = pile.cards.length;
-    const label = depth > 1 ? `, a pile of ${depth} cards` : "";
+    const label = depth > 1 ? [w.t("card.pile", { n: depth })] : [];
     const card = cardButton(pile.top, v, { label, extra: depth > 1 ? "pile" : "" });
     return `<div class="pile-wrap">${card.replace("</button>", depth > 1 ? `<span class="badge" aria-hidden="true">${depth}</span></button>` : "</button>")}</div>`;
   });
-  const hint = `<span>${p.piles.length ? "" : `${press(true)} the stock to deal the first card.`}</span>`;
+  const hint = `<span>${p.piles.length ? "" : esc(w.t(`board.first_deal.${hand()}`))}</span>`;
   return [["acc-top", [stock, hint]], ["acc", piles]];
 }
