@@ -9,7 +9,7 @@ export async function showFair(el, meta, client, current = () => true, w) {
   el.hidden = !c;
   if (!c) return;
   const check = client.commitmentsURL(meta.date);
-  const link = `<a href="${esc(check)}" target="_blank" rel="noopener" title="sha256 ${esc(c.sha256 || "")}">${esc(w.t("fair.check"))}</a>`;
+  const link = `<a href="${esc(check)}" target="_blank" rel="noopener" title="${esc(w.t("fair.hash", { hash: c.sha256 || "" }))}">${esc(w.t("fair.check"))}</a>`;
   el.innerHTML = `<span aria-hidden="true">🔒</span> ${esc(w.t("fair.short"))} · ${link}`;
   let row = null;
   try {
@@ -21,7 +21,7 @@ export async function showFair(el, meta, client, current = () => true, w) {
   if (!row || !row.committed_at || !current()) return;
   const at = new Date(row.committed_at);
   const time = Number.isNaN(at.getTime()) ? String(row.committed_at)
-    : w.date(at, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC", timeZoneName: "short" });
+    : w.date(at, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" });
   const said = w.t(row.in_advance ? "fair.before" : "fair.after", { time });
   el.innerHTML = `<span aria-hidden="true">🔒</span> ${esc(said)} · ${link}`;
   el.dataset.inAdvance = String(Boolean(row.in_advance));
