@@ -1,0 +1,91 @@
+"""The message catalogs (static/locales/*.json, dailydeal/web/i18n.py): every locale has
+English's keys with the same placeholders and its CLDR plural categories; the pages follow
+?lang= and Accept-Language; problems carry a stable code."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from dailydeal.games import SPECS
+from dailydeal.web import i18n
+from dailydeal.web.problems import CODES
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+CATALOGS = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted(i18n.CATALOG_DIR.glob("*.json"))}
+EN = CATALOGS["en"]
+
+
+def holes(message: Any) -> set[str]:
+    texts = message.values() if isinstance(message, dict) else [message]
+    return {name for text in texts for name in PLACEHOLDER.findall(text)}
+
+
+@pytest.mark.parametrize("locale", sorted(CATALOGS))
+def test_every_catalog_has_englishs_keys_placeholders_and_its_plural_forms(locale: str) -> None:
+    cat = CATALOGS[locale]
+    assert set(cat) == set(EN), set(cat) ^ set(EN)
+    categories = i18n.plural_categories(locale)
+    for key, message in EN.items():
+        if key.startswith("@"):
+            continue
+        assert holes(cat[key]) == holes(message), (locale, key)
+        if isinstance(message, dict):
+            assert isinstance(cat[key], dict) and categories <= set(cat[key]), (locale, key)
+        else:
+            assert isinstance(cat[key], str), (locale, key)
+    assert cat["@locale"]["dir"] == ("rtl" if locale == "ar" else "ltr")
+
+
+def test_seven_locales_are_shipped_and_the_js_side_knows_them() -> None:
+    assert i18n.locales() == ["en", "ar", "de", "es", "fr", "ja", "pt-BR"]
+    js = (i18n.CATALOG_DIR.parent / "i18n.js").read_text(encoding="utf-8")
+    assert f"export const LOCALES = {json.dumps(i18n.locales())};" in js
+
+
+def test_the_english_catalog_says_what_the_game_specs_say() -> None:
+    for game, spec in SPECS.items():
+        for field in ("goal", "play", "notation", "score", "clicks", "score_name",
+                      "score_title"):
+            assert EN[f"rules.{game}.{field}"] == getattr(spec, field), (game, field)
+        assert EN[f"rules.{game}.stuck"].startswith("{card} " + spec.stuck)
+        assert EN[f"game.{game}"] == spec.title
+
+
+def test_negotiation_plurals_and_the_pseudo_locale() -> None:
+    assert i18n.negotiate("pt-br", None) == "pt-BR"
+    assert i18n.negotiate(None, "fr-CA,fr;q=0.9,en;q=0.8") == "fr"
+    assert i18n.negotiate(None, "xx, de;q=0.5, ja;q=0.7") == "ja"
+    assert i18n.negotiate("nope", "en-XA") == "en"  # the pseudo-locale only by ?lang=
+    assert i18n.negotiate("en-XA", None) == "en-XA"
+    w = i18n.words("fr")
+    assert w.t("share.moves", n=1) == "✅ 1 coup" and w.t("share.moves", n=2) == "✅ 2 coups"
+    assert i18n.words("ar").t("el.state.won") == "فوز" and i18n.words("ar").dir == "rtl"
+    assert i18n.words("en-XA").t("el.undo").startswith("⟦")
+    assert i18n.words("de").t("daily.par", n=1234) == "Par 1.234"
+
+
+def test_pages_follow_the_language_and_the_api_lists_the_locales(client: Any) -> None:
+    page = client.get("/offline", headers={"Accept-Language": "ar,en;q=0.5"})
+    html = page.get_data(as_text=True)
+    assert '<html lang="ar" dir="rtl">' in html and "دون اتصال" in html
+    assert page.headers["Content-Language"] == "ar" and "Accept-Language" in page.headers["Vary"]
+    html = client.get("/offline?lang=ja").get_data(as_text=True)
+    assert 'lang="ja"' in html and 'href="/?lang=ja"' in html  # the choice stays on the links
+    manifest = client.get("/manifest.webmanifest?lang=de").get_json()
+    assert manifest["lang"] == "de" and manifest["name"].startswith("dailydeal — die")
+    assert client.get("/api/v1/").get_json()["locales"] == i18n.locales()
+
+
+def test_problems_carry_a_stable_code(client: Any) -> None:
+    body = client.get("/api/v1/deals/nope").get_json()
+    assert body["code"] == "deal_not_found" and body["code"] in CODES
+    assert client.get("/api/v1/games/solitaire").get_json()["code"] == "unknown_game"
+    assert client.get("/api/v1/nowhere").get_json()["code"] == "not_found"
+    for code in CODES:  # the element has words for each
+        assert code in ("method_not_allowed", "too_large", "unsupported_media_type", "timeout",
+                        "conflict", "not_implemented") or f"problem.{code}" in EN, code
