@@ -37,7 +37,7 @@ UNMARKED = r"""() => {
       if (el.closest(SKIP) || !visible(el)) continue;
       for (const node of el.childNodes) {
         if (node.nodeType === 3 && node.textContent.trim() && !plain(node.textContent)) {
-          out.push([el.tagName + (el.className ? "." + el.className : ""), node.textContent.trim()]);
+          out.push([el.tagName + "." + el.className, node.textContent.trim()]);
         }
       }
       for (const attr of ["aria-label", "title", "placeholder", "alt"]) {
@@ -83,7 +83,8 @@ def test_every_visible_text_comes_from_a_catalog(
     found: list[str] = []
     page.goto(f"{site}/?lang=en-XA")
     page.wait_for_selector("a.tier-link")
-    page.evaluate("for (const d of document.querySelectorAll('[data-archive] details')) d.open = true")
+    page.evaluate("for (const d of document.querySelectorAll('[data-archive] details'))"
+                  " d.open = true")
     found += unmarked(page, "/")
     for game in ("accordion", "pyramid", "gaps"):
         id_ = today_id(days, game)
