@@ -141,7 +141,7 @@ def test_the_element_follows_its_lang_and_takes_an_embedders_words(
     page.evaluate("document.querySelector('daily-deal').setAttribute('lang', 'ar')")
     expect(player.host.locator("[part=root]")).to_have_attribute("dir", "rtl")
     expect(hint).to_have_text(arabic["el.hint"])
-    expect(player.host.locator("[data-board]")).to_have_attribute("dir", "ltr")  # the cards
+    expect(player.host.locator(".table")).to_have_attribute("dir", "ltr")  # the cards
     page.evaluate("""document.querySelector('daily-deal').strings = {"el.hint": "Clue"}""")
     expect(hint).to_have_text("Clue")
     # the attribute, as JSON (the property, once set, wins: it is dropped here)
