@@ -1,6 +1,7 @@
-"""The message catalogs (static/locales/*.json, dailydeal/web/i18n.py): every locale has
-English's keys with the same placeholders and its CLDR plural categories; the pages follow
-?lang= and Accept-Language; problems carry a stable code."""
+"""The message catalogs (static/locales/*.json, the element's, and static/locales/pages/*.json,
+the pages' own; dailydeal/web/i18n.py): every locale has English's keys with the same
+placeholders and its CLDR plural categories; the element's catalog holds no page's words;
+the pages follow ?lang= and Accept-Language; problems carry a stable code."""
 
 from __future__ import annotations
 
@@ -15,8 +16,11 @@ from dailydeal.web import i18n
 from dailydeal.web.problems import CODES
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-CATALOGS = {p.stem: json.loads(p.read_text(encoding="utf-8"))
-            for p in sorted(i18n.CATALOG_DIR.glob("*.json"))}
+ELEMENT = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+           for p in sorted(i18n.CATALOG_DIR.glob("*.json"))}
+PAGES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+         for p in sorted(i18n.PAGES_DIR.glob("*.json"))}
+CATALOGS = {locale: {**cat, **PAGES[locale]} for locale, cat in ELEMENT.items()}
 EN = CATALOGS["en"]
 
 
@@ -39,6 +43,18 @@ def test_every_catalog_has_englishs_keys_placeholders_and_its_plural_forms(local
         else:
             assert isinstance(cat[key], str), (locale, key)
     assert cat["@locale"]["dir"] == ("rtl" if locale == "ar" else "ltr")
+
+
+def test_the_element_catalog_holds_no_pages_words() -> None:
+    """Each locale has both files; a key is in one of them; the site's frame, the daily and
+    play pages and the rules' long texts stay out of what the element fetches."""
+    assert set(PAGES) == set(ELEMENT)
+    for locale in ELEMENT:
+        assert not set(PAGES[locale]) & set(ELEMENT[locale]), locale
+        assert set(PAGES[locale]) == set(PAGES["en"]), locale
+    prefixes = ("site.", "daily.", "play.", "manifest.", "error.", "offline.", "embed.")
+    assert not [k for k in ELEMENT["en"] if k.startswith(prefixes)]
+    assert not [k for k in ELEMENT["en"] if k.startswith("rules.") and k.endswith(".goal")]
 
 
 def test_seven_locales_are_shipped_and_the_js_side_knows_them() -> None:
@@ -89,3 +105,19 @@ def test_problems_carry_a_stable_code(client: Any) -> None:
     for code in CODES:  # the element has words for each
         assert code in ("method_not_allowed", "too_large", "unsupported_media_type", "timeout",
                         "conflict", "not_implemented") or f"problem.{code}" in EN, code
+
+
+def test_every_key_the_element_says_is_in_its_own_catalog() -> None:
+    """A key written in the element's modules (``w.t("el.undo")``, ``t(`tier.${...}`)``) is
+    in static/locales/en.json, the file the element fetches (not only the pages')."""
+    from dailydeal.web.pages import load_assets, module_graph
+
+    files = {n: a.body for n, a in load_assets().items()}
+    text = b"".join(files[n] for n in module_graph(files)).decode()
+    literal = set(re.findall(r"""\bt\(["']([a-z_]+\.[\w. ]+)["']""", text))
+    dynamic = set(re.findall(r"\bt\(`([a-z_]+\.)\$\{[^}]*\}`", text))
+    assert literal and dynamic
+    assert not literal - set(ELEMENT["en"]), literal - set(ELEMENT["en"])
+    for prefix in dynamic:
+        assert any(k.startswith(prefix) for k in ELEMENT["en"]), prefix
+    assert "locales/pages/en.json" not in load_assets()  # read by the server only

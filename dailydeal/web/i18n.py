@@ -1,7 +1,10 @@
 """The player's language: message catalogs, plural rules, dates and numbers.
 
-One format for both sides: a JSON catalog per locale in ``static/locales/{locale}.json``
-(the same files the ``<daily-deal>`` element fetches, ``static/i18n.js``). A message is a
+One format for both sides, two catalogs per locale: ``static/locales/{locale}.json``, the
+element's words (the file the ``<daily-deal>`` element fetches, ``static/i18n.js``, and the
+pages use too), and ``static/locales/pages/{locale}.json``, the words only the service's own
+pages say (the site's frame, the daily and play pages, the rules' long texts, the manifest):
+read here only, never served, so an embedder's page downloads none of them. A message is a
 string with ``{name}`` placeholders, or an object keyed by CLDR plural category (``one``,
 ``other``, ... as the locale has them) chosen by the parameter ``n``. The catalog's
 ``@locale`` member says its name, its direction (``ltr``/``rtl``) and whether a native
@@ -29,6 +32,7 @@ from babel.numbers import format_decimal
 from markupsafe import Markup, escape
 
 CATALOG_DIR = Path(__file__).parent / "static" / "locales"
+PAGES_DIR = CATALOG_DIR / "pages"  # the pages' own words (not served: pages.load_assets)
 DEFAULT = "en"
 PSEUDO = "en-XA"  # made from English at load, never negotiated from a header
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -55,10 +59,14 @@ Message = str | dict[str, str]
 
 @cache
 def catalogs() -> dict[str, dict[str, Any]]:
-    """Every shipped catalog by locale (its file name), the pseudo-locale's made here."""
+    """Every shipped catalog by locale (its file name): the element's and the pages' words
+    in one; the pseudo-locale's made here."""
     out: dict[str, dict[str, Any]] = {}
     for path in sorted(CATALOG_DIR.glob("*.json")):
         out[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+        pages = PAGES_DIR / path.name
+        if pages.is_file():
+            out[path.stem].update(json.loads(pages.read_text(encoding="utf-8")))
     english = out[DEFAULT]
     out[PSEUDO] = {
         key: value if key.startswith("@") else (
@@ -149,6 +157,11 @@ class Words:
             form = self.plural(n) if n is not None else "other"
             return str(value.get(form, value.get("other", key)))
         return str(value)
+
+    def messages(self, *keys: str) -> dict[str, Message]:
+        """The messages ``keys`` as the catalog holds them (plural forms kept): the pages'
+        words a page's script says (static/daily.js), given to it in the page."""
+        return {key: self.catalog.get(key, catalogs()[DEFAULT].get(key, key)) for key in keys}
 
     def t(self, key: str, **params: Any) -> str:
         """The message ``key`` with its ``{placeholders}`` filled (numbers in the locale's

@@ -78,9 +78,11 @@ class Asset:
 def load_assets(folder: Path = STATIC_DIR) -> dict[str, Asset]:
     out = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix in MIMETYPES:
+        # locales/pages/: the pages' own words, read by i18n.py on the server, never fetched
+        name = path.relative_to(folder).as_posix()
+        if path.is_file() and path.suffix in MIMETYPES and not name.startswith("locales/pages/"):
             body = path.read_bytes()
-            out[path.relative_to(folder).as_posix()] = Asset(
+            out[name] = Asset(
                 body,
                 gzip.compress(body, 9, mtime=0),
                 MIMETYPES[path.suffix],
