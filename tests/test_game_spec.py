@@ -157,4 +157,6 @@ def test_the_element_never_reads_or_writes_move_text() -> None:
             for what, pattern in MOVE_TEXT.items():
                 if path.name == "cards.js" and what == "a card pattern":
                     continue
+                if path.name == "i18n.js" and what == "a move's @":
+                    continue  # a catalog's own member, "@locale", not a move
                 assert not pattern.search(line), f"{path.name}:{n}: {what}: {line.strip()}"

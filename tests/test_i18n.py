@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +21,13 @@ ELEMENT = {p.stem: json.loads(p.read_text(encoding="utf-8"))
            for p in sorted(i18n.CATALOG_DIR.glob("*.json"))}
 PAGES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
          for p in sorted(i18n.PAGES_DIR.glob("*.json"))}
+RULES_JS = (i18n.CATALOG_DIR.parent / "rules.js").read_text(encoding="utf-8")
+_block = re.search(r"export const REASONS = \{\n(.*?)\n\};", RULES_JS, re.S)
+assert _block
+# the reasons for an illegal move by code: English's words are the rules' own (rules.js)
+REASONS = dict(re.findall(r'(\w+): "((?:[^"\\]|\\.)*)"', _block.group(1)))
 CATALOGS = {locale: {**cat, **PAGES[locale]} for locale, cat in ELEMENT.items()}
+CATALOGS["en"].update({f"reason.{code}": text for code, text in REASONS.items()})
 EN = CATALOGS["en"]
 
 
@@ -109,7 +116,7 @@ def test_problems_carry_a_stable_code(client: Any) -> None:
 
 def test_every_key_the_element_says_is_in_its_own_catalog() -> None:
     """A key written in the element's modules (``w.t("el.undo")``, ``t(`tier.${...}`)``) is
-    in static/locales/en.json, the file the element fetches (not only the pages')."""
+    in dailydeal/web/static/locales/en.json, the file the element fetches (not the pages')."""
     from dailydeal.web.pages import load_assets, module_graph
 
     files = {n: a.body for n, a in load_assets().items()}
@@ -118,6 +125,74 @@ def test_every_key_the_element_says_is_in_its_own_catalog() -> None:
     dynamic = set(re.findall(r"\bt\(`([a-z_]+\.)\$\{[^}]*\}`", text))
     assert literal and dynamic
     assert not literal - set(ELEMENT["en"]), literal - set(ELEMENT["en"])
+    english = {**ELEMENT["en"], **{f"reason.{code}": text for code, text in REASONS.items()}}
     for prefix in dynamic:
-        assert any(k.startswith(prefix) for k in ELEMENT["en"]), prefix
-    assert "locales/pages/en.json" not in load_assets()  # read by the server only
+        assert any(k.startswith(prefix) for k in english), prefix
+    assert not [n for n in load_assets() if n.startswith("locales/pages/")]  # server only
+
+
+def template(text: str) -> re.Pattern[str]:
+    """A REASONS message as a pattern of the texts it makes (a placeholder said twice is
+    the same text twice)."""
+    names: list[str] = []
+
+    def hole(m: re.Match[str]) -> str:
+        if m.group(1) in names:
+            return f"(?P={m.group(1)})"
+        names.append(m.group(1))
+        return f"(?P<{m.group(1)}>.+?)"
+
+    return re.compile(re.sub(r"\\\{(\w+)\\\}", hole, re.escape(text)))
+
+
+def test_every_reason_the_server_gives_has_a_code_the_catalogs_translate() -> None:
+    """Each illegal move's reason of the vectors (the Python engines' words, which rules.js
+    says too) is one of rules.js's REASONS, so the element shows it by its code in the
+    player's language (reason.<code>); every catalog but English's has each code."""
+    vectors = json.loads((Path(__file__).parent / "js" / "vectors.json").read_text())
+    said: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, list):
+            if len(x) == 2 and x[0] == "illegal" and isinstance(x[1], str):
+                said.add(x[1])
+            for y in x:
+                walk(y)
+        elif isinstance(x, dict):
+            for y in x.values():
+                walk(y)
+
+    walk(vectors)
+    patterns = [template(text) for text in REASONS.values()]
+    assert len(said) > 100 and len(REASONS) >= 30
+    assert not [t for t in said if not any(p.fullmatch(t) for p in patterns)]
+    for locale, cat in ELEMENT.items():
+        assert locale == "en" or {f"reason.{c}" for c in REASONS} <= set(cat), locale
+    assert not [k for k in ELEMENT["en"] if k.startswith("reason.")]  # rules.js has them
+
+
+def test_the_daily_page_gives_its_script_the_pages_words_it_says(client: Any) -> None:
+    """daily.js says a few of the pages' words (a streak, a solved deal): the page holds them,
+    plural forms kept, since the browser never fetches static/locales/pages/."""
+    import html as htmllib
+
+    page = client.get("/?lang=fr").get_data(as_text=True)
+    found = re.search(r"data-page-words='([^']*)'", page)
+    assert found
+    said = json.loads(htmllib.unescape(found.group(1)))
+    assert said["site.streak"] == PAGES["fr"]["site.streak"] and "daily.solved_in" in said
+    assert "site.streak" not in ELEMENT["fr"]
+
+
+def test_pages_preload_only_the_element_catalog_and_the_pseudo_one_is_served(
+    client: Any,
+) -> None:
+    page = client.get("/offline?lang=fr").get_data(as_text=True)
+    preloads = re.findall(r'<link rel="preload" href="([^"]*locales[^"]*)"', page)
+    assert preloads == ["/static/locales/fr.json"], preloads
+    assert client.get("/static/locales/pages/fr.json").status_code == 404
+    pseudo = client.get("/static/locales/en-XA.json").get_json()
+    assert pseudo["el.undo"].startswith("⟦") and pseudo["reason.not_13"].startswith("⟦")
+    assert "site.title" not in pseudo  # the element's words only
+    served = client.get("/static/locales/en.json")
+    assert served.get_json() == ELEMENT["en"] and b"\n" not in served.data

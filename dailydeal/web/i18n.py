@@ -55,26 +55,56 @@ def pseudo(text: str) -> str:
 
 
 Message = str | dict[str, str]
+PSEUDO_META = {"name": "Pseudo (English)", "dir": "ltr", "reviewed": True}
+
+
+@cache
+def reasons() -> dict[str, str]:
+    """English's reasons for an illegal move, ``reason.<code>``: rules.js's ``REASONS`` (the
+    rules' own words, the server's), which en.json does not repeat."""
+    script = (CATALOG_DIR.parent / "rules.js").read_text(encoding="utf-8")
+    block = re.search(r"export const REASONS = \{\n(.*?)\n\};", script, re.S)
+    if block is None:
+        raise RuntimeError("rules.js has no REASONS table")
+    found = re.findall(r'(\w+): "((?:[^"\\]|\\.)*)"', block.group(1))
+    return {f"reason.{code}": json.loads(f'"{text}"') for code, text in found}
+
+
+def pseudo_catalog(english: dict[str, Any]) -> dict[str, Any]:
+    """The pseudo-locale's catalog made from English's."""
+    out: dict[str, Any] = {
+        key: pseudo(value) if isinstance(value, str) else {k: pseudo(v) for k, v in value.items()}
+        for key, value in english.items() if not key.startswith("@")
+    }
+    return {"@locale": PSEUDO_META, **out}
+
+
+def _read(path: Path) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return found
+
+
+@cache
+def element_catalog(locale: str) -> dict[str, Any]:
+    """The catalog the element fetches, ``static/locales/{locale}.json``; the pseudo-locale's
+    is made here from English's and its reasons (pages.load_assets serves it)."""
+    if locale == PSEUDO:
+        return pseudo_catalog({**element_catalog(DEFAULT), **reasons()})
+    return _read(CATALOG_DIR / f"{locale}.json")
 
 
 @cache
 def catalogs() -> dict[str, dict[str, Any]]:
     """Every shipped catalog by locale (its file name): the element's and the pages' words
-    in one; the pseudo-locale's made here."""
+    in one (English's with the rules' reasons); the pseudo-locale's made here."""
     out: dict[str, dict[str, Any]] = {}
     for path in sorted(CATALOG_DIR.glob("*.json")):
-        out[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+        out[path.stem] = {**_read(path)}
         pages = PAGES_DIR / path.name
         if pages.is_file():
-            out[path.stem].update(json.loads(pages.read_text(encoding="utf-8")))
-    english = out[DEFAULT]
-    out[PSEUDO] = {
-        key: value if key.startswith("@") else (
-            pseudo(value) if isinstance(value, str) else {k: pseudo(v) for k, v in value.items()}
-        )
-        for key, value in english.items()
-    }
-    out[PSEUDO]["@locale"] = {"name": "Pseudo (English)", "dir": "ltr", "reviewed": True}
+            out[path.stem].update(_read(pages))
+    out[DEFAULT].update(reasons())
+    out[PSEUDO] = pseudo_catalog(out[DEFAULT])
     return out
 
 

@@ -82,12 +82,21 @@ def load_assets(folder: Path = STATIC_DIR) -> dict[str, Asset]:
         name = path.relative_to(folder).as_posix()
         if path.is_file() and path.suffix in MIMETYPES and not name.startswith("locales/pages/"):
             body = path.read_bytes()
+            if path.suffix == ".json":  # a catalog: kept readable, served without its layout
+                body = json.dumps(json.loads(body), ensure_ascii=False,
+                                  separators=(",", ":")).encode()
             out[name] = Asset(
                 body,
                 gzip.compress(body, 9, mtime=0),
                 MIMETYPES[path.suffix],
                 hashlib.sha256(body).hexdigest()[:12],
             )
+    if folder == STATIC_DIR:  # the pseudo-locale's catalog, made from English's (i18n.py)
+        body = json.dumps(i18n.element_catalog(i18n.PSEUDO), ensure_ascii=False,
+                          separators=(",", ":")).encode()
+        out[f"locales/{i18n.PSEUDO}.json"] = Asset(body, gzip.compress(body, 9, mtime=0),
+                                                   MIMETYPES[".json"],
+                                                   hashlib.sha256(body).hexdigest()[:12])
     return out
 
 

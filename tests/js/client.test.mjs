@@ -214,3 +214,26 @@ test("the hints followed: the server's line goes on while the player follows it"
   assert.equal(lightWords("winnable", true, "", EN).text, "yes");
   assert.match(lightWords("unknown", true, "busy", EN).title, /could not tell \(busy\)/);
 });
+
+test("an illegal move's reason: the rules' English (the server's) and its code, said in the player's language", async () => {
+  const rules = await import("../../dailydeal/web/static/rules.js");
+  const { LocalPlay } = await import("../../dailydeal/web/static/play.js");
+  const FR = new Words("fr", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/fr.json", import.meta.url))));
+  const play = new LocalPlay(rules, { game: "pyramid", variant: "relaxed", seed: 7n });
+  const st = play.stateOf(["2S+3H"]);
+  assert.equal(st.valid, false);
+  assert.deepEqual([st.error.reason, st.error.code, st.error.params], ["2S and 3H do not sum to 13", "not_13", { a: "2S", b: "3H" }]);
+  // English's words are the rules' own; another language's come from its catalog
+  assert.equal(EN.t(`reason.${st.error.code}`, st.error.params), st.error.reason);
+  assert.equal(FR.t(`reason.${st.error.code}`, st.error.params), "2S et 3H ne font pas 13");
+  // every reason a game gives has its code, whose English is the reason itself
+  const g = rules.newGame("accordion", "forced", null, 3n);
+  for (const text of ["AS>KD", "d", "d", "d"]) {
+    try {
+      g.push(text);
+    } catch (e) {
+      assert.ok(e instanceof rules.IllegalMoveError && e.code in rules.REASONS, e.message);
+      assert.equal(EN.t(`reason.${e.code}`, e.params), e.message);
+    }
+  }
+});

@@ -24,7 +24,7 @@ import { ApiError, Client, errorText, flushQueue, hintTrouble, queueResult, retr
 import { Board, placeOf, sections } from "./board.js";
 import { ResultCard, copyText, share } from "./card.js";
 import { cap, cardName, esc } from "./cards.js";
-import { Words, translate, wordsFor } from "./i18n.js";
+import { Speaking } from "./i18n.js";
 import "./render-grid.js";
 import "./render-pyramid.js";
 import "./render-row.js";
@@ -66,7 +66,7 @@ function landing(st, move) {
 }
 
 // --- the element -------------------------------------------------------------------------
-export class DailyDeal extends HTMLElement {
+export class DailyDeal extends Speaking(HTMLElement) {
   static observedAttributes = ["deal", "game", "seed", "variant", "date", "tier", "api", "lang", "strings"];
   static results = store.results;
   static streak = store.streak;
@@ -82,70 +82,12 @@ export class DailyDeal extends HTMLElement {
     this.queue = Promise.resolve();
     this.loadToken = 0;
     this.drag = null; // a card being dragged
-    this.words = new Words(); // the player's language: its catalog comes before any text
-    this.overrides = null; // an embedder's words (the strings property)
   }
 
   attributeChangedCallback(name, old, value) {
     if (old === value || !this.shadowRoot || !this.isConnected) return;
     if (name === "lang" || name === "strings") this.relabel();
     else this.reload();
-  }
-
-  // --- the player's language (i18n.js): lang attribute, else the host page's ---------------
-  /** The locale asked for: the element's lang (or an ancestor's), else the page's. */
-  get locale() {
-    const own = this.closest("[lang]");
-    return (own && own.getAttribute("lang")) || document.documentElement.lang || navigator.language || "en";
-  }
-
-  /** An embedder's words, by catalog key (docs/embedding.md): they win over the catalog's. */
-  get strings() {
-    if (this.overrides) return this.overrides;
-    try {
-      const parsed = JSON.parse(this.getAttribute("strings") || "{}");
-      return parsed && typeof parsed === "object" ? parsed : {};
-    } catch {
-      return {};
-    }
-  }
-
-  set strings(value) {
-    this.overrides = value && typeof value === "object" ? { ...value } : null;
-    if (this.shadowRoot && this.isConnected) this.relabel();
-  }
-
-  /** Load the words of the locale asked for and put them on the shell (English if its
-   *  catalog cannot be fetched, e.g. offline on a first visit). */
-  async loadWords() {
-    let words;
-    try {
-      words = await wordsFor(this.locale, this.strings);
-    } catch {
-      words = await wordsFor("en", this.strings).catch(() => new Words("en", {}, this.strings));
-    }
-    this.words = words;
-    const shell = this.shadowRoot.firstElementChild;
-    shell.lang = words.locale;
-    shell.dir = words.dir;
-    translate(this.shadowRoot, words);
-    return words;
-  }
-
-  t(key, params) {
-    return this.words.t(key, params);
-  }
-
-  /** The language or the embedder's words changed: everything shown, again in them. */
-  relabel() {
-    this.wordsReady = this.loadWords();
-    this.enqueue(async () => {
-      await this.wordsReady;
-      if (!this.meta) return;
-      this.setSpecWords();
-      if (this.st) this.show(this.st, this.last);
-      this.say("");
-    });
   }
 
   setSpecWords() {
@@ -170,15 +112,7 @@ export class DailyDeal extends HTMLElement {
     root.innerHTML = SHELL;
     this.el = parts(root);
     foldMenu(root);
-    // nothing shows before the stylesheet and the words are in (no English flash, no shift)
-    this.wordsReady = this.loadWords();
-    const shell = root.firstElementChild;
-    shell.hidden = true; // [hidden] needs no stylesheet: the browser's own hides it
-    this.dataset.styling = "";
-    Promise.all([STYLED, this.wordsReady.catch(() => {})]).then(() => {
-      shell.hidden = false;
-      delete this.dataset.styling;
-    });
+    this.hideUntilWords(STYLED); // no English flash, no shift
     this.board = new Board(this.el.board);
     this.clock = new Clock(this.el.timer, this.el.timerText);
     this.el.board.addEventListener("click", (e) => this.onBoardClick(e));
@@ -519,7 +453,8 @@ export class DailyDeal extends HTMLElement {
     const st = this.stateOf(this.moves.concat(more));
     if (!st.valid) {
       const e = st.error;
-      const reason = e.reason; // the rules' words, the server's too (English)
+      // the rules' reason (English, the server's words) in the player's language, by its code
+      const reason = e.code ? this.t(`reason.${e.code}`, e.params) : e.reason;
       const said = more.length > 1 ? this.t("el.move_refused", { i: e.index - this.moves.length + 1, move: e.move, reason })
         : this.t("el.move_refused_one", { move: e.move, reason });
       this.picked = null;

@@ -8,7 +8,7 @@ const archive = document.querySelector("[data-archive]");
 const DD = await customElements.whenDefined("daily-deal");
 // the page's words: its language's catalog (the element's, fetched once), and the pages' own
 // words this script says, which the page holds (static/locales/pages/ is never fetched)
-const PAGE_WORDS = JSON.parse(document.getElementById("page-words").textContent);
+const PAGE_WORDS = JSON.parse(spotlight.dataset.pageWords || "{}");
 const W = await wordsFor(document.documentElement.lang || "en", PAGE_WORDS).catch(() => wordsFor("en", PAGE_WORDS));
 
 for (const fill of document.querySelectorAll(".meter-fill[data-rating]")) {

@@ -15,14 +15,14 @@ const CARD = /^[2-9TJQKA][SHDC]$/;
 export function moveWords(layout, move, w) {
   const card = (c) => w.t("card.name", { rank: w.t(`card.rank.${c[0]}`), suit: w.t(`card.suit.${c[1]}`) });
   if (move === "d") return w.t(layout === "row" ? "move.deal" : "move.draw");
-  if (move === "r" && layout === "pyramid") return w.t("move.recycle");
-  if (move === "R" || (move === "r" && layout === "grid")) return w.t("move.redeal");
+  // r: Pyramid's recycle, Gaps's redeal (the layout says which, never the game's name)
+  if (move === "R" || move === "r") return w.t(move === "R" || layout === "grid" ? "move.redeal" : "move.recycle");
   let m = move.match(/^(\w\w)>(\w\w)$/);
   if (m) return w.t("move.put", { a: card(m[1]), b: card(m[2]) });
   m = move.match(/^(\w\w)\+(\w\w)$/);
   if (m) return w.t("move.pair", { a: card(m[1]), b: card(m[2]) });
   m = move.match(/^(\w\w)@(\d)$/);
   if (m) return w.t("move.to_row", { a: card(m[1]), row: Number(m[2]) });
-  if (CARD.test(move)) return w.t(layout === "pyramid" ? "move.king" : "move.to_gap", { a: card(move) });
+  if (CARD.test(move)) return w.t(layout === "grid" ? "move.to_gap" : "move.king", { a: card(move) });
   return move;
 }
