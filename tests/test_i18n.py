@@ -21,13 +21,11 @@ ELEMENT = {p.stem: json.loads(p.read_text(encoding="utf-8"))
            for p in sorted(i18n.CATALOG_DIR.glob("*.json"))}
 PAGES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
          for p in sorted(i18n.PAGES_DIR.glob("*.json"))}
-RULES_JS = (i18n.CATALOG_DIR.parent / "rules.js").read_text(encoding="utf-8")
-_block = re.search(r"export const REASONS = \{\n(.*?)\n\};", RULES_JS, re.S)
-assert _block
-# the reasons for an illegal move by code: English's words are the rules' own (rules.js)
-REASONS = dict(re.findall(r'(\w+): "((?:[^"\\]|\\.)*)"', _block.group(1)))
+# the reasons for an illegal move by code, and a move in words: English's words are the
+# rules' own (rules.js's REASONS and MOVE_WORDS), not repeated in en.json
+REASONS = i18n.js_table("REASONS")
 CATALOGS = {locale: {**cat, **PAGES[locale]} for locale, cat in ELEMENT.items()}
-CATALOGS["en"].update({f"reason.{code}": text for code, text in REASONS.items()})
+CATALOGS["en"].update(i18n.reasons())
 EN = CATALOGS["en"]
 
 
@@ -125,7 +123,7 @@ def test_every_key_the_element_says_is_in_its_own_catalog() -> None:
     dynamic = set(re.findall(r"\bt\(`([a-z_]+\.)\$\{[^}]*\}`", text))
     assert literal and dynamic
     assert not literal - set(ELEMENT["en"]), literal - set(ELEMENT["en"])
-    english = {**ELEMENT["en"], **{f"reason.{code}": text for code, text in REASONS.items()}}
+    english = {**ELEMENT["en"], **i18n.reasons()}
     for prefix in dynamic:
         assert any(k.startswith(prefix) for k in english), prefix
     assert not [n for n in load_assets() if n.startswith("locales/pages/")]  # server only
@@ -168,7 +166,8 @@ def test_every_reason_the_server_gives_has_a_code_the_catalogs_translate() -> No
     assert not [t for t in said if not any(p.fullmatch(t) for p in patterns)]
     for locale, cat in ELEMENT.items():
         assert locale == "en" or {f"reason.{c}" for c in REASONS} <= set(cat), locale
-    assert not [k for k in ELEMENT["en"] if k.startswith("reason.")]  # rules.js has them
+    assert not [k for k in ELEMENT["en"] if k.startswith(("reason.", "move."))]  # rules.js's
+    assert len(i18n.js_table("MOVE_WORDS")) == 9
 
 
 def test_the_daily_page_gives_its_script_the_pages_words_it_says(client: Any) -> None:

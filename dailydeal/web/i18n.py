@@ -58,16 +58,23 @@ Message = str | dict[str, str]
 PSEUDO_META = {"name": "Pseudo (English)", "dir": "ltr", "reviewed": True}
 
 
+def js_table(name: str) -> dict[str, str]:
+    """A table of English words of rules.js (``export const NAME = {key: "text", ...};``)."""
+    script = (CATALOG_DIR.parent / "rules.js").read_text(encoding="utf-8")
+    block = re.search(rf"export const {name} = \{{\n(.*?)\n\}};", script, re.S)
+    if block is None:
+        raise RuntimeError(f"rules.js has no {name} table")
+    found = re.findall(r'(\w+): "((?:[^"\\]|\\.)*)"', block.group(1))
+    return {key: json.loads(f'"{text}"') for key, text in found}
+
+
 @cache
 def reasons() -> dict[str, str]:
-    """English's reasons for an illegal move, ``reason.<code>``: rules.js's ``REASONS`` (the
-    rules' own words, the server's), which en.json does not repeat."""
-    script = (CATALOG_DIR.parent / "rules.js").read_text(encoding="utf-8")
-    block = re.search(r"export const REASONS = \{\n(.*?)\n\};", script, re.S)
-    if block is None:
-        raise RuntimeError("rules.js has no REASONS table")
-    found = re.findall(r'(\w+): "((?:[^"\\]|\\.)*)"', block.group(1))
-    return {f"reason.{code}": json.loads(f'"{text}"') for code, text in found}
+    """English's words that are the rules' own, which en.json does not repeat: the reasons
+    for an illegal move (``reason.<code>``: rules.js's ``REASONS``, the server's words) and
+    a move in words (``move.<key>``: ``MOVE_WORDS``)."""
+    return {**{f"reason.{k}": v for k, v in js_table("REASONS").items()},
+            **{f"move.{k}": v for k, v in js_table("MOVE_WORDS").items()}}
 
 
 def pseudo_catalog(english: dict[str, Any]) -> dict[str, Any]:

@@ -147,6 +147,12 @@ test("moves in words", () => {
   assert.equal(rules.moveInWords("gaps", "8C", cardName), "move the eight of clubs into its gap");
   assert.equal(rules.moveInWords("gaps", "R", cardName), "redeal");
   assert.equal(rules.moveInWords("accordion", "d", cardName), "deal a card from the stock");
+  // in the player's language: the catalog's move.<key> (English's are rules.js's MOVE_WORDS)
+  const DE = new Words("de", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/de.json", import.meta.url))));
+  const say = (key, params) => DE.t(`move.${key}`, params);
+  assert.equal(rules.moveInWords("gaps", "2S@3", (c) => cardName(c, DE), say), DE.t("move.to_row", { a: cardName("2S", DE), row: 3 }));
+  assert.equal(rules.moveInWords("pyramid", "r", (c) => cardName(c, DE), say), DE.t("move.recycle"));
+  assert.equal(EN.t("move.pair", { a: "x", b: "y" }), "pair the x with the y");
 });
 
 test("each renderer draws every card of the position once, and the view's marks", () => {

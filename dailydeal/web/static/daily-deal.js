@@ -42,7 +42,6 @@ import { Replay, ReplayBar } from "./replay.js";
 import { showReview } from "./review.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
 import * as store from "./store.js";
-import { moveWords } from "./words.js";
 
 export { cardName, clockText, meaningfulPar, SPECS };
 export const { results, streak, progress, localToday, clientId, timeZone } = store;
@@ -234,7 +233,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
       this.trail.add(this.moves, answer.move);
       this.dataset.hint = answer.move;
       this.paint();
-      const words = moveWords(this.spec.layout, answer.move, this.words);
+      const words = rules.moveInWords(this.meta.game, answer.move, (c) => cardName(c, this.words), (k, p) => this.t(`move.${k}`, p));
       const key = answer.shortest ? "el.hint_said_shortest" : "el.hint_said";
       this.say(this.t(key, { words, move: answer.move, n: answer.moves_left }), "good");
     } else if (answer.verdict === "lost") {

@@ -57,10 +57,17 @@ export const REASONS = {
   row_end: "{prev} ends its row: there is no place right of it",
   not_gap: "the place right of {prev} holds {card}, not a gap",
 };
+// A move in words, by catalog key (move.<key>): English's (moveInWords says them)
+export const MOVE_WORDS = {
+  deal: "deal a card from the stock", draw: "draw a card from the stock", recycle: "recycle the waste",
+  redeal: "redeal", put: "put the {a} on the {b}", pair: "pair the {a} with the {b}", king: "remove the {a}",
+  to_row: "move the {a} to row {row}", to_gap: "move the {a} into its gap",
+};
+const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 let LAST = null; // the reason last made: an IllegalMoveError of its text takes its code
-function why(code, params = {}) {
-  const text = REASONS[code].replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
-  LAST = { code, params, text };
+function why(code, params) {
+  const text = fill(REASONS[code], params);
+  LAST = { code, params: params || {}, text };
   return text;
 }
 const invalid = (m) => new InvalidMoveError(m);
@@ -289,7 +296,7 @@ class Accordion extends Game {
     if (from === null) return to === "draw" ? DEAL : null;
     return typeof from === "number" && typeof to === "number" && from !== to ? { k: "m", src: from, dst: to } : null;
   }
-  static words(m, w) { return m.k === "d" ? "deal a card from the stock" : `put the ${w(m.src)} on the ${w(m.dst)}`; }
+  static words(m, w, say) { return m.k === "d" ? say("deal") : say("put", { a: w(m.src), b: w(m.dst) }); }
   fmt(m) { return m.k === "d" ? "d" : `${name(m.src)}>${name(m.dst)}`; }
   parse(text) {
     if (text.toLowerCase() === "d") return DEAL;
@@ -428,8 +435,8 @@ class Pyramid extends Game {
     const cards = typeof from === "number" && typeof to === "number";
     return cards && from !== to && !isKing(from) && !isKing(to) ? pair(from, to) : null;
   }
-  static words(m, w) {
-    return { d: "draw a card from the stock", r: "recycle the waste" }[m.k] ?? (m.k === "k" ? `remove the ${w(m.card)}` : `pair the ${w(m.a)} with the ${w(m.b)}`);
+  static words(m, w, say) {
+    return m.k === "d" ? say("draw") : m.k === "r" ? say("recycle") : m.k === "k" ? say("king", { a: w(m.card) }) : say("pair", { a: w(m.a), b: w(m.b) });
   }
   fmt(m) { return m.k === "p" ? `${name(m.a)}+${name(m.b)}` : m.k === "k" ? name(m.card) : m.k; }
   parse(text) {
@@ -585,7 +592,7 @@ class Gaps extends Game {
     const g = gapAt(state.position, to);
     return g && g.accepts === name(from) ? card(from) : null;
   }
-  static words(m, w) { return m.k === "R" ? "redeal" : m.row !== null ? `move the ${w(m.card)} to row ${m.row}` : `move the ${w(m.card)} into its gap`; }
+  static words(m, w, say) { return m.k === "R" ? say("redeal") : m.row !== null ? say("to_row", { a: w(m.card), row: m.row }) : say("to_gap", { a: w(m.card) }); }
   fmt(m) { return m.k === "R" ? "R" : name(m.card) + (m.row === null ? "" : `@${m.row}`); }
   parse(text) {
     if (text === "R" || text === "r") return REDEAL;
@@ -792,8 +799,9 @@ export function moveAt(state, from, to) {
 }
 
 /** A move in words, for a hint ("pair the seven of spades with the six of hearts"), with
- *  ``cardName`` ("7S" -> "seven of spades"): the board's words for a card. */
-export function moveInWords(game, move, cardName) {
+ *  ``cardName`` ("7S" -> "seven of spades"): the board's words for a card; ``say(key,
+ *  params)``: a MOVE_WORDS message in the player's language (English's by default). */
+export function moveInWords(game, move, cardName, say = (key, params) => fill(MOVE_WORDS[key], params)) {
   const G = CLASSES[checkGame(game)];
-  return G.words(readMove(G, move), (c) => cardName(name(c)));
+  return G.words(readMove(G, move), (c) => cardName(name(c)), say);
 }
