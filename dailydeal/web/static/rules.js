@@ -28,34 +28,27 @@ export class IllegalMoveError extends Error {
   }
 }
 
-// Why a move is illegal, by code: the engines' words (the server's); the element says them
-// by the catalogs' reason.<code> (static/i18n.js: these are English's).
+// Why a move is illegal, by code (the server's words, English's reason.<code> for i18n.js)
 export const REASONS = {
-  // accordion
-  not_dealt: "{card} has not been dealt yet",
+  /* accordion */ not_dealt: "{card} has not been dealt yet",
   not_dealt_forced: "{card} has not been dealt yet, and a move must be made before dealing again (forced variant)",
   not_on_top: "{card} is not on top of a pile", stock_empty: "the stock is empty",
   deal_forced: "a move must be made before dealing again (forced variant)",
   not_left: "{y} is not left of {x}: piles only move left",
-  too_far: "{y} is {n} piles left of {x}; a pile moves 1 or 3 places left",
-  no_match: "{x} and {y} share neither suit nor rank",
-  // pyramid
-  covered: "{card} is covered by {a}", covered_two: "{card} is covered by {a} and {b}",
+  too_far: "{y} is {n} piles left of {x}; a pile moves 1 or 3 places left", no_match: "{x} and {y} share neither suit nor rank",
+  /* pyramid */ covered: "{card} is covered by {a}", covered_two: "{card} is covered by {a} and {b}",
   in_waste: "{card} is in the waste under {top}", in_stock: "{card} is in the stock",
   on_foundation: "{card} is already on the foundation", stock_waste_empty: "the stock and the waste are empty",
   stock_empty_no_pass: "the stock is empty and no pass through it is left (at most {n})",
   stock_empty_recycle: "the stock is empty: recycle the waste with r", stock_not_empty: "the stock is not empty yet",
-  waste_empty: "the waste is empty", no_pass: "no pass through the stock is left (at most {n})",
-  not_king: "{card} is not a king", not_13: "{a} and {b} do not sum to 13",
-  // gaps
-  needs_row_of: "{card} needs a row: rows {rows} have a gap in column 1; write {card}@R",
+  waste_empty: "the waste is empty", no_pass: "no pass through the stock is left (at most {n})", not_king: "{card} is not a king",
+  not_13: "{a} and {b} do not sum to 13",
+  /* gaps */ needs_row_of: "{card} needs a row: rows {rows} have a gap in column 1; write {card}@R",
   needs_row_none: "{card} needs a row: no row has a gap in column 1; write {card}@R", won: "the game is won",
-  redeal_not_blocked: "a redeal is allowed only when blocked, and a move exists",
-  no_redeal: "no redeal left (at most {n})", aces_out: "aces are out of play in Gaps",
-  needs_row: "{card} needs a row 1..4 ({card}@R)", row_taken: "row {row} has no gap in column 1 ({card} is there)",
-  two_only: "only a 2 is sent to a row; {card} goes right of {prev}",
-  row_end: "{prev} ends its row: there is no place right of it",
-  not_gap: "the place right of {prev} holds {card}, not a gap",
+  redeal_not_blocked: "a redeal is allowed only when blocked, and a move exists", no_redeal: "no redeal left (at most {n})",
+  aces_out: "aces are out of play in Gaps", needs_row: "{card} needs a row 1..4 ({card}@R)",
+  row_taken: "row {row} has no gap in column 1 ({card} is there)", two_only: "only a 2 is sent to a row; {card} goes right of {prev}",
+  row_end: "{prev} ends its row: there is no place right of it", not_gap: "the place right of {prev} holds {card}, not a gap",
 };
 // A move in words, by catalog key (move.<key>): English's (moveInWords says them)
 export const MOVE_WORDS = {
