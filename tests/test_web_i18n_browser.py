@@ -98,6 +98,12 @@ def test_every_visible_text_comes_from_a_catalog(
             expect(player.host.locator("[data-msg]")).to_have_attribute("data-kind", "good",
                                                                         timeout=20_000)
             found += unmarked(page, f"{game}: hint")
+            box = player.host.locator("input[name=moves]")  # a refused move: its reason
+            box.fill("QS+QH")
+            box.press("Enter")
+            expect(player.host.locator("[data-msg]")).to_have_attribute("data-kind", "error")
+            expect(player.host.locator("[data-msg]")).to_contain_text("⟦")
+            found += unmarked(page, f"{game}: refused")
         page.goto(f"{site}/embed/{id_}?lang=en-XA")
         page.wait_for_selector("daily-deal[data-state]", state="attached")
         found += unmarked(page, f"/embed {game}")
