@@ -126,12 +126,14 @@ export interface DailyDealEventMap {
 export type DailyDealMessage = string | Partial<Record<"zero" | "one" | "two" | "few" | "many" | "other", string>>;
 
 /**
- * An embedder's words, by catalog key (every key of static/locales/en.json), e.g.
+ * An embedder's words, by catalog key (every key of static/locales/en.json, and the rules'
+ * own words kept in static/rules.js: `reason.<code>` of REASONS, `move.<key>` of MOVE_WORDS), e.g.
  * `{"el.hint": "💡 Clue", "el.moves": "Turns", "share.moves": {"one": "✅ {n} turn", "other": "✅ {n} turns"}}`.
  * The keys are grouped: `el.*` the element's controls, messages and labels; `board.*` and
  * `card.*` the board and the cards' accessible names; `finish.*` the result card; `share.*`
  * the share text; `review.*`, `fair.*`, `move.*` (a hint's move in words), `rules.<game>.*`,
- * `game.*`, `tier.*`, and `problem.<code>` (the API's problem codes, docs/api.md).
+ * `game.*`, `tier.*`, `problem.<code>` (the API's problem codes, docs/api.md) and
+ * `reason.<code>` (why a move is illegal).
  */
 export type DailyDealStrings = Record<string, DailyDealMessage>;
 
