@@ -112,6 +112,11 @@ def test_every_visible_text_comes_from_a_catalog(
     player.play_all(solutions["gaps"])
     expect(player.host.locator("[data-verdict]")).to_contain_text("⟦")
     found += unmarked(page, "won")
+    solve = player.host.locator("a[data-solve-link]").get_attribute("href")  # the win's page
+    page.goto(f"{solve}?lang=en-XA")
+    page.locator("[data-solve] details").evaluate("(d) => (d.open = true)")
+    expect(page.locator("[data-check][data-verified]")).to_be_attached()
+    found += unmarked(page, "solve")
     WATCHES[id(page)].allow("status of 404")  # /play/nope
     for url in ("/offline?lang=en-XA", "/play/nope?lang=en-XA", "/play/gaps/1?lang=en-XA"):
         page.goto(site + url)

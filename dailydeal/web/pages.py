@@ -31,6 +31,7 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup, escape
 
 from dailydeal.daily import clock, store
 from dailydeal.games import GAMES, SPECS, new_game
@@ -326,23 +327,38 @@ def solve_page(id_: str) -> Response:
     if found.deal:
         with contextlib.suppress(Problem):
             row = published_row(found.deal)
+    w = words()
+    game = w.t(f"game.{found.game}")
     if row is not None:
-        what = f"{found.game.capitalize()} · {row['tier']} · {row['date']}"
+        what = w.t("solve.what", game=game, tier=w.t(f"tier.{row['tier']}"), date=str(row["date"]))
     else:
-        what = f"{found.game.capitalize()} deal #{found.seed}"
-    par = f" (par {found.par})" if found.par else ""
-    title = f"{what} won in {found.moves} moves — dailydeal"
+        what = w.t("share.numbered", game=game, number=str(found.seed))
+    moves = w.t("solve.moves", n=found.moves)
+    if found.par:
+        moves = w.t("solve.moves_par", moves=moves, par=found.par)
+    title = w.t("solve.title", what=what, moves=moves)
     # the share tags of this page (share.share_tags): the result, never a move
     g.solve_share = {
         "title": title,
-        "description": f"A verified win of {what}: {found.moves} moves{par}, every move "
-        "checked by the server, which signed the result. The line opens when the date "
-        "is over." if not view["public"] else f"A verified win of {what}: {found.moves} "
-        f"moves{par}, checked and signed by the server. Replay the line.",
+        "description": w.t("solve.description_public" if view["public"]
+                           else "solve.description_closed", what=what, moves=moves),
         "deal": row["id"] if row is not None else None,
     }
-    return page("solve.html", view=view, s=found, row=row, game=found.game,
-                api=url_for("api.index")[:-1], share_title=title)
+
+    def when(iso: str) -> str:
+        return w.datetime(dt.datetime.fromisoformat(iso.replace("Z", "+00:00")), "long")
+
+    opens = view["opens_at"]
+    keys = view["json"]["links"]["keys"]
+    return page(
+        "solve.html", view=view, s=found, row=row, game=found.game,
+        api=url_for("api.index")[:-1], share_title=title,
+        verified_label=when(found.verified_at),
+        opens_time=Markup(f'<time datetime="{escape(opens)}">{escape(when(opens))}</time>')
+        if opens else "",
+        key_code=Markup(f"<code data-key>{escape(found.key)}</code>"),
+        keys_link=Markup(f'<a href="{escape(keys)}">{escape(w.t("solve.public_keys"))}</a>'),
+    )
 
 
 # --- offline and installable ----------------------------------------------------------------

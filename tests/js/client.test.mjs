@@ -163,9 +163,9 @@ test("a result counted later: when, in words, and in the player's own statistics
   const at = new Date(now + 7 * 60000);
   const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
   const mine = { won: true, moves: 40, hints: 0, counts_at: at.toISOString() };
-  assert.equal(finish.countsNote(mine, now), ` Your result counts for everybody at ${hhmm}.`);
-  assert.equal(finish.countsNote(mine, now + 8 * 60000), "");
-  assert.equal(finish.countsNote({ won: true, moves: 40 }, now), "");
+  assert.equal(finish.countsNote(mine, EN, now), `Your result counts for everybody at ${hhmm}.`);
+  assert.equal(finish.countsNote(mine, EN, now + 8 * 60000), "");
+  assert.equal(finish.countsNote({ won: true, moves: 40 }, EN, now), "");
   const stats = { plays: 4, wins: 2, win_rate: 0.5, pending: 1, final: false, winning_moves: [{ moves: 38, count: 2 }] };
   const mineIn = finish.withMine(stats, mine, now);
   assert.deepEqual([mineIn.plays, mineIn.wins, mineIn.pending], [5, 3, 0]);

@@ -2,6 +2,7 @@
 // popover) so it is in view wherever the page is scrolled, over the board, dismissible and
 // opened again from the controls; in the flow, under the board, where popovers are unknown.
 import { clockText } from "./clock.js";
+import { statsText } from "./finish.js";
 
 const POPOVER = typeof HTMLElement !== "undefined" && "showPopover" in HTMLElement.prototype;
 
@@ -82,6 +83,21 @@ export class ResultCard {
     a.hidden = !url;
     if (url) a.href = url;
     else a.removeAttribute("href");
+  }
+
+  /** Everybody's statistics of the deal with this browser's result ``mine`` and a
+   *  ``note`` (or the note alone, without statistics), in ``words``. */
+  showStats(stats, mine, note, words) {
+    const el = this.el.stats;
+    el.hidden = false;
+    if (!stats) {
+      el.textContent = note.trim();
+      delete el.dataset.plays;
+      return;
+    }
+    el.textContent = statsText(stats, mine, note, words);
+    el.dataset.plays = String(stats.plays);
+    el.dataset.wins = String(stats.wins);
   }
 
   /** The share text (its last line the link), in the card and for the share button. */

@@ -30,7 +30,7 @@ import "./render-pyramid.js";
 import "./render-row.js";
 import * as rules from "./rules.js";
 import { Clock, clockText } from "./clock.js";
-import { countsNote, firstResultNote, shareText, statsText, verdictTexts, withMine } from "./finish.js";
+import { countsNote, firstResultNote, shareText, verdictTexts, withMine } from "./finish.js";
 import { showFair } from "./fair.js";
 import { HintTrail, lightWords } from "./hints.js";
 import { Drag, decide, dropMove, isArrow, keyCommand, nextFocus } from "./input.js";
@@ -300,12 +300,12 @@ export class DailyDeal extends Speaking(HTMLElement) {
             clearTimeout(this.resendTimer);
             this.resendTimer = setTimeout(() => this.flush(), retryLater(err) * 1000 + 250);
           }
-          return this.showStats(null, null, err.status === 0 ? this.t("el.result_offline") : "The server cannot take it right now: your result is kept and sent when it can be.");
+          return this.showStats(null, null, this.t(err.status === 0 ? "el.result_offline" : "el.result_later"));
         }
         if (err.status !== 403) note = this.t("el.result_not_counted", { why: errorText(err, this.words) });
       }
     }
-    note = firstResultNote(mine, Boolean(this.st && this.st.state === "won"), this.verdictMoves, this.words) ?? (note || countsNote(mine));
+    note = firstResultNote(mine, Boolean(this.st && this.st.state === "won"), this.verdictMoves, this.words) ?? (note || countsNote(mine, this.words));
     this.el.giveUp.hidden = true;
     let stats = mine && mine.stats;
     if (!stats) {
@@ -339,16 +339,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
   }
 
   showStats(stats, mine, note = "") {
-    const el = this.el.stats;
-    el.hidden = false;
-    if (!stats) {
-      el.textContent = note.trim();
-      delete el.dataset.plays;
-      return;
-    }
-    el.textContent = statsText(stats, mine, note, this.words);
-    el.dataset.plays = String(stats.plays);
-    el.dataset.wins = String(stats.wins);
+    this.card.showStats(stats, mine, note, this.words);
   }
 
   /** Give up asks twice: the first tap says what it does, the second (within 5 s) does it. */

@@ -58,15 +58,13 @@ export function shareText({ meta, title, origin, n, par, hints, seconds, link = 
   return [`dailydeal · ${title} #${meta.seed}`, moves, ...time, link || `${origin}/play/${meta.game}/${meta.seed}${v}`].join("\n");
 }
 
-/** When this browser's result counts for everybody, in words: "" once it has (or when the
- *  server did not say), else " Your result counts for everybody at 21:58." (the player's
- *  clock). The server counts it then by itself: nothing is sent again. */
-export function countsNote(mine, now = Date.now()) {
+/** When this browser's result counts for everybody, in ``w``'s words: "" once it has (or
+ *  when the server did not say), else "Your result counts for everybody at 21:58." (the
+ *  player's clock). The server counts it then by itself: nothing is sent again. */
+export function countsNote(mine, w, now = Date.now()) {
   const at = mine && mine.counts_at ? Date.parse(mine.counts_at) : NaN;
   if (!(at > now)) return "";
-  const d = new Date(at);
-  const hhmm = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
-  return ` Your result counts for everybody at ${hhmm}.`;
+  return w.t("el.result_counts_at", { time: w.date(new Date(at), { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) });
 }
 
 /** Everybody's statistics with this browser's result in them: the server's answer to the

@@ -66,7 +66,7 @@ export const SHELL = `
       <button type="button" class="tool primary" data-action="share" data-t="el.share"></button>
       <button type="button" class="tool" data-action="replay" data-t="el.replay"></button>
       <button type="button" class="tool" data-action="review" hidden data-t="el.review"></button>
-      <a class="tool" data-solve-link hidden href="" target="_blank" rel="noopener">🔏 Proof of the win</a>
+      <a class="tool" data-solve-link hidden href="" target="_blank" rel="noopener" data-t="el.solve_link"></a>
     </div>
     <div class="share" data-share-box>
       <label class="sr" for="dd-share" data-t="el.share_text"></label>
