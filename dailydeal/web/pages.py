@@ -349,15 +349,12 @@ def solve_page(id_: str) -> Response:
         return w.datetime(dt.datetime.fromisoformat(iso.replace("Z", "+00:00")), "long")
 
     opens = view["opens_at"]
-    keys = view["json"]["links"]["keys"]
     return page(
         "solve.html", view=view, s=found, row=row, game=found.game,
         api=url_for("api.index")[:-1], share_title=title,
         verified_label=when(found.verified_at),
         opens_time=Markup(f'<time datetime="{escape(opens)}">{escape(when(opens))}</time>')
         if opens else "",
-        key_code=Markup(f"<code data-key>{escape(found.key)}</code>"),
-        keys_link=Markup(f'<a href="{escape(keys)}">{escape(w.t("solve.public_keys"))}</a>'),
     )
 
 
