@@ -83,5 +83,5 @@ lint: $(STAMP)
 	$(BIN)/mypy dailydeal
 
 clean:
-	rm -rf $(VENV) $(LOWEST) build dailydeal/compiled.json
+	rm -rf $(VENV) $(LOWEST) build dailydeal/compiled.json dailydeal/compiled.stat.json
 	find dailydeal -name '*.so' -delete

@@ -33,11 +33,16 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 MANIFEST = "dailydeal/compiled.json"
+# Beside an in-tree build's manifest: each compiled source's size and mtime as hashed, so
+# that a process starting finds its build fresh without hashing (dailydeal.native)
+STATS = "dailydeal/compiled.stat.json"
 BUILDING_MARK = "building"  # dailydeal.native.BUILDING_MARK: the Python source runs meanwhile
 LOCK = "build/.dailydeal-build.lock"
 
-# The hashes of the sources mypyc compiles, taken before it reads them (extensions())
+# The hashes of the sources mypyc compiles, taken before it reads them (extensions()), and
+# their files' stat taken before the hashes
 _compiled_hashes: dict[str, str] = {}
+_compiled_stats: dict[str, list[int]] = {}
 _lock: IO[str] | None = None
 
 
@@ -71,7 +76,19 @@ def source_hashes(paths: list[str]) -> dict[str, str]:
     return out
 
 
-def write_manifest(target: Path, modules: dict[str, str]) -> None:
+def source_stats(paths: list[str]) -> dict[str, list[int]]:
+    """{module name: [size, mtime_ns] of its source, and of its C source if any}: what
+    dailydeal.native compares before it hashes (``native.source_stat``). Taken before the
+    hashes: a file changed in between has another stat than the one recorded."""
+    out: dict[str, list[int]] = {}
+    for path in paths:
+        c = in_c(path)
+        stats = [(ROOT / path).stat()] + ([] if c is None else [c.stat()])
+        out[module_name(path)] = [n for st in stats for n in (st.st_size, st.st_mtime_ns)]
+    return out
+
+
+def write_manifest(target: Path, modules: dict[str, Any]) -> None:
     """Write the manifest at once (a new file renamed over the old): a reader sees the old
     one or the new one, never half of one."""
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -105,6 +122,7 @@ def remove_in_tree_builds(keep_manifest: bool = False) -> None:
             built.unlink()
         for built in module.parent.glob(module.stem + "__mypyc.*.so"):
             built.unlink()
+    (ROOT / STATS).unlink(missing_ok=True)
     if not keep_manifest:
         (ROOT / MANIFEST).unlink(missing_ok=True)
 
@@ -140,6 +158,9 @@ class OptionalBuildExt(build_ext):
             targets.add(ROOT / MANIFEST)
         for target in targets:
             write_manifest(target, _compiled_hashes)
+        if in_tree:  # the stats of the files as hashed, with the hash each stands for
+            write_manifest(ROOT / STATS, {name: [_compiled_hashes[name], *stat]
+                                          for name, stat in _compiled_stats.items()})
 
     def _remove_outputs(self) -> None:
         """Drop any half-built extension so the Python source is what gets imported."""
@@ -161,6 +182,7 @@ def extensions() -> list[Any]:
     hold_build_lock()
     # the sources as mypyc reads them now: an edit during the build makes it stale at once
     paths = compiled_modules()
+    _compiled_stats.update(source_stats(paths))
     _compiled_hashes.update(source_hashes(paths))
     by_mypyc = [path for path in paths if in_c(path) is None]
     try:

@@ -508,24 +508,38 @@ def load_or_create_secret(path: Path) -> bytes:
 
 
 def _create_secret(path: Path) -> bytes:
+    if create_once(path, _secrets.token_hex(32) + "\n"):
+        log.warning("created a new server secret in %s (keep it: it defines future deals)", path)
+    return _read_secret(path)
+
+
+def private_file_beside(path: Path, text: str) -> Path:
+    """``text`` in a fresh private file (mode 0600) beside ``path``: its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{_secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         os.fchmod(fd, 0o600)
-        os.write(fd, (_secrets.token_hex(32) + "\n").encode())
+        os.write(fd, text.encode())
         os.fsync(fd)
     finally:
         os.close(fd)
+    return tmp
+
+
+def create_once(path: Path, text: str) -> bool:
+    """Make ``path`` a private file holding ``text`` unless it exists: whether this call
+    made it. Written aside then hard-linked, so a reader never sees half of it, and of two
+    processes starting at once the second finds the first's file and keeps it."""
+    tmp = private_file_beside(path, text)
     try:
         os.link(tmp, path)
-        log.warning("created a new server secret in %s (keep it: it defines future deals)", path)
+        return True
     except FileExistsError:
-        pass
+        return False
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-    return _read_secret(path)
 
 
 def _read_secret(path: Path) -> bytes:

@@ -184,13 +184,14 @@ def solve_hint(
         return Hint(WINNABLE, None, 0, True, state, 0, max_nodes)
     if state == GAME_LOST:  # the rules say so: no move can change the outcome
         return Hint(HOPELESS, None, None, False, state, 0, max_nodes)
+    solver = solver_for(position)  # an import the first time: before the deadline starts
     deadline = None if time_limit is None else clock() + time_limit
     nodes = 0
     for step in node_steps(position.name, max_nodes):
         # one deadline for all the steps: the safety net bounds the whole hint
         left = None if deadline is None else max(0.0, deadline - clock())
         budget = Budget(max_nodes=step, time_limit=left, clock=clock)
-        result = solver_for(position)(position, budget)
+        result = solver(position, budget)
         nodes += result.nodes
         if budget.timed_out:
             raise HintTimeout(f"no answer within {time_limit} s ({nodes} nodes)")

@@ -15,11 +15,17 @@ A build in the source tree (``make run`` compiles in the background while it ser
 writes the manifest with ``"building"`` in place of every hash, then replaces the compiled
 files, then writes the hashes (each write atomic): a process that starts meanwhile imports
 the Python source, one that starts after the last write imports the whole new build.
+
+Hashing every start would cost each command the load of OpenSSL and the hashes (about 4 ms
+of a ``dailydeal solve`` start-up of 60). So an in-tree build also writes
+``compiled.stat.json``: each source's size and modification time (nanoseconds) as it was
+hashed, with that hash. A source whose stat and hash are those recorded is the one
+compiled, as Python judges its own bytecode caches; any other (an edit, a checkout, a copy,
+a build not in the tree) is hashed as before.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
@@ -29,9 +35,11 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 MANIFEST = PACKAGE_DIR / "compiled.json"
+STATS = PACKAGE_DIR / "compiled.stat.json"  # setup.py's STATS: {module: [hash, size, mtime_ns...]}
 PURE_SETTING = "DAILYDEAL_PURE_PYTHON"
 
 COMPILED = "compiled"
@@ -51,15 +59,17 @@ def pure_python_requested() -> bool:
     return os.environ.get(PURE_SETTING, "").strip() not in ("", "0")
 
 
-def recorded() -> dict[str, str]:
-    """{module name: SHA-256 of the source it was compiled from}; {} when nothing was."""
+def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(MANIFEST.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict):
-        return {}
-    return {str(k): str(v) for k, v in data.items()}
+    return data if isinstance(data, dict) else {}
+
+
+def recorded() -> dict[str, str]:
+    """{module name: SHA-256 of the source it was compiled from}; {} when nothing was."""
+    return {str(k): str(v) for k, v in _read_json(MANIFEST).items()}
 
 
 def source_path(name: str) -> Path:
@@ -67,9 +77,25 @@ def source_path(name: str) -> Path:
     return PACKAGE_DIR.parent.joinpath(*name.split(".")).with_suffix(".py")
 
 
+def source_stat(name: str) -> list[int]:
+    """[size, mtime_ns] of module ``name``'s source, and of its C source when there is one
+    (setup.py's ``source_stats``); [] when it cannot be read."""
+    path = source_path(name)
+    try:
+        stats = [path.stat()]
+        c = path.with_suffix(".c")
+        if c.is_file():
+            stats.append(c.stat())
+    except OSError:
+        return []
+    return [n for st in stats for n in (st.st_size, st.st_mtime_ns)]
+
+
 def source_digest(name: str) -> str:
     """The SHA-256 of module ``name``'s source, and of its C source when it is written in C
     too (a .c beside the .py: setup.py builds that one); "" when it cannot be read."""
+    import hashlib  # only when a stat differs: OpenSSL's load is most of a hash's cost
+
     path = source_path(name)
     try:
         digest = hashlib.sha256(path.read_bytes())
@@ -81,10 +107,14 @@ def source_digest(name: str) -> str:
     return digest.hexdigest()
 
 
-def changed(manifest: dict[str, str]) -> list[str]:
-    """The recorded modules whose source no longer matches the build."""
+def changed(manifest: dict[str, str], stats: dict[str, Any] | None = None) -> list[str]:
+    """The recorded modules whose source no longer matches the build: hashed, unless its
+    stat and hash are those ``stats`` recorded (``compiled.stat.json``)."""
+    stats = stats or {}
     out = []
     for name, digest in sorted(manifest.items()):
+        if stats.get(name) == [digest, *source_stat(name)]:
+            continue  # the very file that was hashed
         now = source_digest(name)
         if now != digest:
             out.append(name)
@@ -119,7 +149,7 @@ def use_fresh_modules() -> str:
         BUILD = NOT_BUILT
         return BUILD
     building = BUILDING_MARK in manifest.values()
-    stale = [] if building else changed(manifest)
+    stale = [] if building else changed(manifest, _read_json(STATS))
     if pure_python_requested() or building or stale:
         if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
             sys.meta_path.insert(0, _SourceFinder(list(manifest)))

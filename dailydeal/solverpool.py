@@ -280,7 +280,11 @@ def serve(fd: int) -> None:
     """A solver process: niced, answers jobs from the socket ``fd`` one at a time (one
     JSON line each way), exits when it closes."""
     os.nice(NICE)
-    import dailydeal.hints  # noqa: F401  (before "ready": the first job does not wait on it)
+    # before "ready": the first job does not wait on an import
+    import dailydeal.hints  # noqa: F401
+    from dailydeal.solvers import load_all
+
+    load_all()  # the solvers load when first asked for (dailydeal/solvers/__init__.py)
 
     sock = socket.socket(fileno=fd)
     # under gevent the worker's socketpair is non-blocking, and the flag is the file's:

@@ -20,6 +20,7 @@ DAILYDEAL_GAMES, DAILYDEAL_HINT_PROCESSES and DAILYDEAL_HINT_QUEUE (each worker'
 processes and hint queue: hints are never searched in a worker, dailydeal/solverpool.py).
 """
 
+import importlib
 import multiprocessing
 import os
 
@@ -49,3 +50,27 @@ proc_name = "dailydeal-api"
 # gunicorn >= 25.1 opens a control socket in $HOME by default: several instances on one
 # machine would share its path, and nothing here uses it (older gunicorn ignores this name).
 control_socket_disable = True
+
+# Start-up: what every worker imports anyway, imported once here, in the master, so that
+# each forked worker has it (benchmarks/gunicorn_start.py: a worker's CPU to ready falls from
+# 0.38 to 0.16 s, and the workers are ready within 1.5 s of a hello app's; docs/solvers.md). The master already
+# imports Flask and gevent (with ssl) to load the worker class (dailydeal.web.worker); this
+# adds only modules that start no thread and make no lock, socket or connection at import:
+# libraries, the package below the web, and the API's pydantic models (web/schema.py). Never
+# the app's other modules: their locks, per-greenlet connections and memos are made in the
+# worker, after gevent's patch. tests/test_deploy.py holds the list to that.
+PRELOADED = (
+    "pydantic",
+    "sqlite_utils",
+    "PIL.Image",
+    "flask_limiter",
+    "dailydeal.config",
+    "dailydeal.daily.store",
+    "dailydeal.hints",
+    "dailydeal.rating",
+    "dailydeal.results",
+    "dailydeal.web.schema",
+)
+for _name in PRELOADED:
+    importlib.import_module(_name)
+importlib.import_module("dailydeal.games").load_all()

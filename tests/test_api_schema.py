@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.clock import Clock
 from jsonschema import Draft202012Validator
 
 from dailydeal.results import plays
@@ -21,16 +22,6 @@ from dailydeal.web.db import forget
 
 API = "/api/v1"
 HTML = ("text/html",)
-
-
-class Clock:
-    """The app's clock, moved by the test (a result needs time after its play began)."""
-
-    def __init__(self, start: dt.datetime) -> None:
-        self.t = start
-
-    def __call__(self) -> dt.datetime:
-        return self.t
 
 
 @pytest.fixture

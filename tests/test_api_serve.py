@@ -62,7 +62,7 @@ def test_serve_fills_schedules_and_serves(monkeypatch: pytest.MonkeyPatch, tmp_p
         def add_job(self, func: Any, trigger: str, run_date: Any, **kw: Any) -> None:
             calls["first_job"] = (func, run_date)
 
-    def fake_create(settings: Any, *, blocking: bool) -> FakeScheduler:
+    def fake_create(settings: Any, *, blocking: bool, **kw: Any) -> FakeScheduler:
         calls["blocking"] = blocking
         return FakeScheduler()
 

@@ -44,7 +44,8 @@ def test_a_solver_that_never_claims_shortest_says_null() -> None:
 
 def test_a_solve_loads_no_web_scheduler_or_store() -> None:
     # Each command's module is imported when it runs (dailydeal/cli/__init__.py, COMMANDS):
-    # a solve pays for none of these at start-up.
+    # a solve pays for none of these at start-up; nor for the engines and solvers of the
+    # other games (GAMES and SOLVERS load a game's modules when first asked for it).
     code = (
         "import sys\n"
         "from dailydeal.cli import main\n"
@@ -53,7 +54,9 @@ def test_a_solve_loads_no_web_scheduler_or_store() -> None:
         "except SystemExit:\n"
         "    pass\n"
         "heavy = ('flask', 'apscheduler', 'sqlite_utils', 'werkzeug', 'dailydeal.daily',\n"
-        "         'dailydeal.web', 'dailydeal.rating', 'dailydeal.cli.web', 'multiprocessing')\n"
+        "         'dailydeal.web', 'dailydeal.rating', 'dailydeal.cli.web', 'multiprocessing',\n"
+        "         'pydantic', 'PIL', 'signal', 'dailydeal.games.pyramid', 'dailydeal.games.gaps',\n"
+        "         'dailydeal.solvers.pyramid', 'dailydeal.solvers.gaps')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m in heavy\n"
         "             or any(m.startswith(h + '.') for h in heavy)))\n"
     )

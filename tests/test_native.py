@@ -157,6 +157,27 @@ def test_the_guard_compares_source_hashes() -> None:
     assert native.changed({"dailydeal.no_such_module": digest}) == ["dailydeal.no_such_module"]
 
 
+def test_the_guard_trusts_a_recorded_stat_only_for_the_file_hashed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """compiled.stat.json spares the hash of a source whose size, mtime and hash are those
+    recorded at the build; any other stat, or a hash other than the manifest's, is hashed."""
+    name = "dailydeal.solvers.gaps"
+    digest = hashlib.sha256(native.source_path(name).read_bytes()).hexdigest()
+    stat = native.source_stat(name)
+    assert len(stat) == 2 and stat[0] == native.source_path(name).stat().st_size
+    hashed: list[str] = []
+    real_digest = native.source_digest
+    monkeypatch.setattr(native, "source_digest", lambda n: hashed.append(n) or real_digest(n))
+    assert native.changed({name: digest}, {name: [digest, *stat]}) == [] and hashed == []
+    # another mtime: hashed, and still the same source
+    assert native.changed({name: digest}, {name: [digest, stat[0], stat[1] + 1]}) == []
+    assert hashed == [name]
+    # the stat of a build whose hash was another: hashed, and changed
+    assert native.changed({name: "0" * 64}, {name: [digest, *stat]}) == [name]
+    assert native.source_stat("dailydeal.no_such_module") == []
+
+
 def test_pure_python_can_be_asked_for() -> None:
     build, compiled, files, _ = loaded(["dailydeal.solvers.accordion"], pure=True)
     assert build == (native.REQUESTED if native.recorded() else native.NOT_BUILT)

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from helpers import free_port
+from helpers.clock import Clock
 
 from dailydeal.web import create_app
 
@@ -62,12 +63,6 @@ def test_memory_storage_counts_per_instance(
 
 
 # --- results, plays and statistics in Redis (issue 25) -----------------------------------
-class Clock:
-    def __init__(self, start: dt.datetime) -> None:
-        self.t = start
-
-    def __call__(self) -> dt.datetime:
-        return self.t
 
 
 def redis_app(db: Path, url: str, clock: Any) -> Any:
@@ -270,3 +265,98 @@ def test_pending_results_in_redis_count_once_whichever_node_looks_first(
     again = nodes[1].post(f"/api/v1/deals/{id_}/results", json={
         "client": "redis-pending-000003", "moves": ["QC"], "play": tokens[3]})
     assert again.status_code == 200 and again.get_json()["pending"] is False
+
+
+def test_local_storage_counts_as_limits_memory_storage(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``memory://`` is LocalStorage (web/extensions.py): the fixed windows of the routes and
+    the moving window of counted results give limits' MemoryStorage's answers, on a clock
+    both read, across window ends and a sweep of dead keys."""
+    import limits.storage.memory
+    from limits import parse
+    from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
+
+    from dailydeal.web import extensions
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(limits.storage.memory.time, "time", lambda: clock[0])
+    monkeypatch.setattr(extensions.time, "time", lambda: clock[0])
+    ours, theirs = extensions.LocalStorage(), limits.storage.memory.MemoryStorage()
+    item = parse("3 per 10 seconds")
+    seen: list[tuple[Any, ...]] = []
+    for strategy in (FixedWindowRateLimiter, MovingWindowRateLimiter):
+        a, b = strategy(ours), strategy(theirs)
+        for step in range(80):
+            who = f"client-{step % 2}"
+            clock[0] += (0.7, 1.3, 0.2, 0.1, 11.0)[step % 5]
+            for _ in range(2):
+                hit = a.hit(item, who), b.hit(item, who)
+                stats = a.get_window_stats(item, who), b.get_window_stats(item, who)
+                assert hit[0] == hit[1], (strategy.__name__, step)
+                assert stats[0].remaining == stats[1].remaining, (strategy.__name__, step)
+                if stats[1].remaining < item.amount:  # an entry in the window: the same end
+                    assert stats[0].reset_time == stats[1].reset_time, (strategy.__name__, step)
+                seen.append((hit[0], stats[0].remaining))
+    assert {h for h, _ in seen} == {True, False}  # both answers were met
+    clock[0] += 3600
+    ours.incr("late", 10)  # a call after SWEEP seconds drops every dead key
+    assert ours._counts == {"late": 1} and ours._events == {}
+
+
+def test_no_thread_per_request(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """limits' MemoryStorage started a thread to expire keys on most requests (254 of 300
+    verifies): the app's in-memory limits start none."""
+    import threading
+
+    config = {"db_path": fill_db(tmp_path / "t.db"), "NOW": lambda: now,
+              "verify_rate_limit": "1000 per minute"}
+    client = create_app(dict(config)).test_client()
+    started: list[threading.Thread] = []
+    original = threading.Thread.start
+
+    def start(self: threading.Thread) -> None:
+        started.append(self)
+        original(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    for _ in range(30):
+        assert client.post("/api/v1/games/gaps/verify",
+                           json={"seed": 1, "moves": []}).status_code == 200
+        time.sleep(0.02)  # past the 10 ms after which MemoryStorage's timer had ended
+    assert started == []
+
+
+def test_limits_are_checked_by_the_routes_alone(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """flask-limiter's check before every request had nothing to check (no default,
+    application or meta limits): it is dropped; a limited route is checked once, by its
+    decorator, and still refused past its budget; a route without a limit is not checked.
+    With a default limit configured, the check before every request stays."""
+    from dailydeal.web.extensions import limiter
+
+    checks: list[bool] = []
+    original = limiter._check_request_limit
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        checks.append(bool(kwargs.get("in_middleware", True)))
+        original(*args, **kwargs)
+
+    monkeypatch.setattr(limiter, "_check_request_limit", counted)
+    config = {"db_path": fill_db(tmp_path / "c.db"), "NOW": lambda: now,
+              "verify_rate_limit": "2 per minute"}
+    app = create_app(dict(config))
+    assert counted not in app.before_request_funcs.get(None, [])
+    client = app.test_client()
+    url = "/api/v1/games/gaps/verify"
+    for _ in range(2):
+        assert client.post(url, json={"seed": 1, "moves": []}).status_code == 200
+    problem(client.post(url, json={"seed": 1, "moves": []}), 429)
+    assert checks == [False, False, False]  # the decorator's, one a request
+    checks.clear()
+    assert client.get("/api/v1/games").status_code == 200
+    assert checks == []
+    kept = create_app({**config, "RATELIMIT_DEFAULT": "1000 per minute"})
+    assert counted in kept.before_request_funcs[None]

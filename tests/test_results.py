@@ -17,6 +17,7 @@ from urllib.parse import quote
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.clock import Clock
 
 from dailydeal import results
 from dailydeal.config import Settings
@@ -28,19 +29,6 @@ from dailydeal.web.db import forget
 from dailydeal.web.extensions import SETTINGS
 
 API = "/api/v1"
-
-
-class Clock:
-    """The app's clock, moved by the test (the server measures play time with it)."""
-
-    def __init__(self, start: dt.datetime) -> None:
-        self.t = start
-
-    def __call__(self) -> dt.datetime:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += dt.timedelta(seconds=seconds)
 
 
 @pytest.fixture

@@ -191,6 +191,17 @@ def test_preview_picture(public: FlaskClient, days: dict[str, dt.date]) -> None:
     assert f"preview-{preview.VERSION}-" in unversioned.headers["ETag"]
 
 
+def test_the_tier_mark_has_a_shape_not_only_a_colour() -> None:
+    """Issue 40, item 5: circle, square, triangle, diamond: four shapes, four areas."""
+    areas = {}
+    for tier, colour in preview.TIER_COLOURS.items():
+        c = preview.Canvas()
+        preview.tier_mark(c, tier, 60, 60)
+        image = Image.open(io.BytesIO(c.png())).convert("RGB").crop((40, 40, 80, 80))
+        areas[tier] = sum(n for n, rgb in image.getcolors(4096) or [] if rgb == colour)
+    assert all(areas.values()) and len(set(areas.values())) == 4, areas
+
+
 def test_no_picture_of_a_future_deal(
     app: Flask, client: FlaskClient, days: dict[str, dt.date],
     problem: Callable[[Any, int], Any], monkeypatch: pytest.MonkeyPatch

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from dailydeal.games import new_game
 from dailydeal.games.accordion import Accordion
-from dailydeal.games.rules.accordion import pile_moves
+from dailydeal.games.rules.accordion import MATCHES, pile_moves
 from dailydeal.shuffle import shuffled_deck
-from dailydeal.solvers import accordion, solve, solve_position
+from dailydeal.solvers import accordion, pyramid_plan, solve, solve_position
 from dailydeal.solvers.accordion import DEAL, connected, search, viable, with_deals
 from dailydeal.solvers.base import Budget, luby
 from dailydeal.verify import replay, verify
@@ -145,6 +145,34 @@ def test_native_int_helpers_are_the_tables() -> None:
             mask = rng.getrandbits(52) | 1 << card
             expected = accordion.popcount(accordion.NEIGHBOURS[card] & mask)
             assert accordion._live_matches(mask, card) == expected
+
+
+def test_bit_tables_are_the_int_methods() -> None:
+    """The bit-count and bit-length tables (built by whole-bytes operations, for a fast
+    import) hold ``bit_count()`` and ``bit_length()`` of every 16-bit number, in both
+    solvers that read them."""
+    counts = bytes(i.bit_count() for i in range(1 << 16))
+    assert accordion._POP16 == pyramid_plan._POP16 == counts
+    assert pyramid_plan._LEN16 == bytes(i.bit_length() for i in range(1 << 16))
+
+
+def test_the_import_time_tables_are_their_definitions() -> None:
+    """``NEIGHBOURS`` and ``CONNECTED`` (built by bit operations, for a fast import) against
+    their definitions: the cards ``MATCHES`` links to each card, and the suits reached
+    from the first suit present through the linked pairs, as sets."""
+    for a in range(52):
+        expected = sum(1 << b for b in range(52) if b != a and MATCHES[a][b])
+        assert accordion.NEIGHBOURS[a] == expected
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    for index in range(1024):
+        present = [s for s in range(4) if index >> s & 1]
+        links = [p for k, p in enumerate(pairs) if index >> (4 + k) & 1]
+        reach = set(present[:1])
+        for _ in range(4):
+            for a, b in links:
+                if a in reach or b in reach:
+                    reach |= {a, b}
+        assert accordion.CONNECTED[index] == (1 if set(present) <= reach else 0), index
 
 
 def reference_order(

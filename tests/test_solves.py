@@ -26,6 +26,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.clock import Clock
 
 from dailydeal.cards import names
 from dailydeal.cli import main
@@ -37,17 +38,6 @@ from dailydeal.web.db import forget
 
 API = "/api/v1"
 MOVE = re.compile(r"[2-9TJQKA][SHDC][+>@]")  # a pair, a landing, a Gaps row: a move's text
-
-
-class Clock:
-    def __init__(self, start: dt.datetime) -> None:
-        self.t = start
-
-    def __call__(self) -> dt.datetime:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += dt.timedelta(seconds=seconds)
 
 
 @pytest.fixture

@@ -204,7 +204,8 @@ def test_notation_box_undo_and_restart(
     after_one = api_state(site, id_, [first])["position"]["rows"]
     player.click("[data-undo]")
     player.wait_moves(1)
-    rows = player.host.locator("[data-board] .gaps > *").evaluate_all(
+    # each place of the grid in order (its rows and cells are a screen reader's structure)
+    rows = player.host.locator("[data-board] .gaps :is([data-card], [data-gap])").evaluate_all(
         "els => els.map(e => e.dataset.card || null)"
     )
     assert rows == [c for row in after_one for c in row]

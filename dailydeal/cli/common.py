@@ -6,7 +6,6 @@ import contextlib
 import functools
 import json
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -77,6 +76,8 @@ def run_without_interrupt(target: Callable[..., Any], *args: Any) -> None:
     with a traceback. Children it spawns inherit the ignored signal. A bad setting or
     database ends it with one line, as on the command line.
     """
+    import signal  # here: its enums cost every other command's start-up
+
     from dailydeal.config import SettingsError
     from dailydeal.daily.store import StoreError
 

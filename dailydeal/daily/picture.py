@@ -35,7 +35,7 @@ from dailydeal.games import spec_of
 
 log = logging.getLogger(__name__)
 
-VERSION = 1
+VERSION = 2  # 2: the tier's mark has its shape (no meaning in colour alone)
 WIDTH, HEIGHT = 1200, 630
 SCALE = 2  # drawn at twice the size and reduced: smooth edges on the suit shapes
 
@@ -235,6 +235,22 @@ def _accordion(c: Canvas, deal: dict[str, Any]) -> None:
 LAYOUTS = {"pyramid": _pyramid, "grid": _gaps, "row": _accordion}  # GameSpec.layout
 
 
+def tier_mark(c: Canvas, tier: str, cx: float, cy: float) -> None:
+    """The tier's mark: its colour and its shape (easy a circle, medium a square, hard a
+    triangle, expert a diamond), as on the pages: no meaning in colour alone."""
+    fill = TIER_COLOURS.get(tier, INK)
+    r = 7.0
+    shapes = {
+        "medium": [(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)],
+        "hard": [(cx, cy - r - 1), (cx + r + 1, cy + r), (cx - r - 1, cy + r)],
+        "expert": [(cx, cy - r - 1), (cx + r + 1, cy), (cx, cy + r + 1), (cx - r - 1, cy)],
+    }
+    if tier in shapes:
+        c.draw.polygon([(x * SCALE, y * SCALE) for x, y in shapes[tier]], fill=fill)
+    else:
+        c.draw.ellipse(c.xy(cx - r, cy - r, cx + r, cy + r), fill=fill)
+
+
 def draw_deal(row: dict[str, Any]) -> bytes:
     """The PNG of a stored deal (a row of ``dailydeal.daily.store``): title, layout, footer."""
     c = Canvas()
@@ -250,7 +266,7 @@ def draw_deal(row: dict[str, Any]) -> bytes:
     right = WIDTH - 40 - date_w - 22
     left = right - c.measure(label, 26) - 54
     c.rounded((left, 40, right, 78), 19, fill=FACE)
-    c.draw.ellipse(c.xy(left + 16, 52, left + 30, 66), fill=TIER_COLOURS.get(tier, INK))
+    tier_mark(c, tier, left + 23, 59)
     c.text(left + 40, 59, label, 26, INK, "lm")
     c.text(WIDTH - 40, 59, row["date"], 30, PALE, "rm")
     LAYOUTS[spec_of(str(row["game"])).layout](c, row["deal"])

@@ -2,25 +2,67 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from dailydeal.games.base import IN_PROGRESS, LOST, STATES, WON, Game
-from dailydeal.games.gaps import redeals_variant
-from dailydeal.games.pyramid import passes_variant
 from dailydeal.games.spec import SPECS, GameClass, GameSpec
 
+
+class _Registry(Mapping[str, dict[str, GameClass]]):
+    """game name -> variant name -> class. The names are the specs'; a game's classes are
+    imported when its variants are first asked for (``GameSpec.variants``), so a command
+    that plays one game loads one engine."""
+
+    def __init__(self) -> None:
+        self._variants: dict[str, dict[str, GameClass]] = {}
+
+    def __getitem__(self, game: str) -> dict[str, GameClass]:
+        found = self._variants.get(game)
+        if found is None:
+            found = self._variants[game] = {g.variant: g for g in SPECS[game].variants}
+        return found
+
+    def __contains__(self, game: object) -> bool:  # a name, without importing its engine
+        return game in SPECS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SPECS)
+
+    def __len__(self) -> int:
+        return len(SPECS)
+
+
 # game name -> variant name -> class; the first variant of each game is its default.
-GAMES: dict[str, dict[str, GameClass]] = {
-    game: {g.variant: g for g in spec.variants} for game, spec in SPECS.items()
-}
+GAMES: Mapping[str, dict[str, GameClass]] = _Registry()
 # The games dealt every day, in the order the pages show them.
 DAILY: tuple[str, ...] = tuple(game for game, spec in SPECS.items() if spec.daily)
 ALIASES = {("gaps", "redeals=2"): "standard", ("gaps", "addiction"): "redeals=3"}
+
+
+def _passes(n: int) -> GameClass:
+    from dailydeal.games.pyramid import passes_variant
+
+    return passes_variant(n)
+
+
+def _redeals(n: int) -> GameClass:
+    from dailydeal.games.gaps import redeals_variant
+
+    return redeals_variant(n)
+
+
 # The parametrised variants of docs/rules.md: any N in range, not only the ones listed in GAMES.
 _PARAMETRISED: dict[tuple[str, str], Any] = {
-    ("pyramid", "passes"): passes_variant,
-    ("gaps", "redeals"): redeals_variant,
+    ("pyramid", "passes"): _passes,
+    ("gaps", "redeals"): _redeals,
 }
+
+
+def load_all() -> None:
+    """Import every game's engines now (a server's master, before it forks its workers)."""
+    for game in GAMES:
+        GAMES[game]
 
 
 def default_variant(game: str) -> str:
@@ -95,6 +137,7 @@ __all__ = [
     "deal",
     "default_variant",
     "get_game",
+    "load_all",
     "new_game",
     "spec_of",
 ]

@@ -49,6 +49,11 @@ class Redeal:
 
 GapsMove = Place | Redeal
 REDEAL = Redeal()
+# Every placement there is, made once (a Place is immutable: one object serves every game).
+# A replay reads a move per text; making a frozen dataclass per move was a tenth of it.
+_PLACES: dict[tuple[Card, int | None], Place] = {
+    (card, row): Place(card, row) for card in range(52) for row in (None, 1, 2, 3, 4)
+}
 
 
 class Gaps(Game[GapsMove]):
@@ -72,7 +77,7 @@ class Gaps(Game[GapsMove]):
             return REDEAL
         card, row = move
         if row is not None:
-            return Place(card, row)
+            return _PLACES[card, row]
         if C.value(card) == 2:
             rows = self.column_one_gaps()
             if len(rows) != 1:
@@ -81,8 +86,8 @@ class Gaps(Game[GapsMove]):
                     f"{C.name(card)} needs a row: {where} {'has' if not rows else 'have'} a gap"
                     f" in column 1; write {C.name(card)}@R"
                 )
-            return Place(card, rows[0])
-        return Place(card)
+            return _PLACES[card, rows[0]]
+        return _PLACES[card, None]
 
     # --- rules ----------------------------------------------------------------------
     def column_one_gaps(self) -> list[int]:
@@ -114,9 +119,10 @@ class Gaps(Game[GapsMove]):
                 return f"no redeal left (at most {self.REDEALS})"
             return None
         card = move.card
-        if C.value(card) == C.ACE:
+        value = C.value(card)
+        if value == C.ACE:
             return "aces are out of play in Gaps"
-        if C.value(card) == 2:
+        if value == 2:
             if move.row is None or not 1 <= move.row <= ROWS:
                 return f"{C.name(card)} needs a row 1..4 ({C.name(card)}@R)"
             target = self.cells[rules.target(self.pos, card, move.row)]

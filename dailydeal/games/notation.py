@@ -8,6 +8,7 @@ text with ``parse``; the solvers and the player models write their lines with th
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from dailydeal import cards as C
@@ -16,6 +17,11 @@ from dailydeal.errors import InvalidMoveError
 from dailydeal.games.rules.gaps import COLS, is_two
 
 _NAMES: Final = C.CARD_NAMES
+# Each parse below is a pure function of the text: the texts read last are remembered, so a
+# replay (verify, state, results, hints) reads a move it has met before without parsing it.
+# A text that raises is not remembered. Gaps has about 200 move texts, Pyramid and
+# Accordion a few thousand pairs: 8192 keeps the common ones at some 1 MB a process.
+PARSED: Final = 8192
 
 
 class AccordionNotation:
@@ -29,6 +35,7 @@ class AccordionNotation:
         return _NAMES[src] + ">" + _NAMES[dst]
 
     @staticmethod
+    @lru_cache(maxsize=PARSED)
     def parse(text: str) -> tuple[Card, Card] | None:
         """(src, dst) of a pile move, None for a deal."""
         if text.lower() == "d":
@@ -56,6 +63,7 @@ class PyramidNotation:
         return _NAMES[card]
 
     @staticmethod
+    @lru_cache(maxsize=PARSED)
     def parse(text: str) -> str | tuple[Card, ...]:
         """``DRAW`` or ``RECYCLE``, (king,) or (a, b) for a pair (as written)."""
         low = text.lower()
@@ -99,6 +107,7 @@ class GapsNotation:
         return _NAMES[card]
 
     @staticmethod
+    @lru_cache(maxsize=PARSED)
     def parse(text: str) -> tuple[Card, int | None] | None:
         """(card, row of a 2 or None) of a placement, None for a redeal. A 2 without a row
         is read with None: the engine knows whether one row has a gap in column 1."""

@@ -9,11 +9,17 @@ budgets, whether a solution is shortest, and what the CLI and the web show.
 The solver, the player model and the rating formula live in layers above ``games/``
 (docs/architecture.md), so they are not here: each of those layers keeps a table by game
 name (``dailydeal.solvers.SOLVERS``, ``dailydeal.rating.models.MODELS``).
+
+A spec names its engines and rules core by a loader (``load``), imported when first asked
+for (``variants``, ``rules``): ``dailydeal solve accordion`` imports neither the Pyramid
+nor the Gaps engine.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from types import ModuleType
 from typing import Any, Literal
 
@@ -38,8 +44,9 @@ class GameSpec:
 
     name: str  # as in URLs and the API
     title: str  # as a person reads it
-    variants: tuple[GameClass, ...]  # the engines; the first is the default variant
-    rules: ModuleType  # the rules core, dailydeal.games.rules.<game>
+    # the engines (the first is the default variant) and the rules core
+    # (dailydeal.games.rules.<game>), imported when first asked for: ``variants``, ``rules``
+    load: Callable[[], tuple[tuple[GameClass, ...], ModuleType]]
     hint_max_nodes: int  # the node budget of a hint's search
     hint_first_nodes: int | None  # a first, smaller search; None: search once
     shortest: Shortest
@@ -62,6 +69,16 @@ class GameSpec:
     score: str
     clicks: str  # how to play it with a mouse or a finger
 
+    @cached_property
+    def variants(self) -> tuple[GameClass, ...]:
+        """The engines, the first the default variant (imported at the first call)."""
+        return self.load()[0]
+
+    @cached_property
+    def rules(self) -> ModuleType:
+        """The rules core, ``dailydeal.games.rules.<game>``."""
+        return self.load()[1]
+
     @property
     def default(self) -> GameClass:
         return self.variants[0]
@@ -79,17 +96,34 @@ class GameSpec:
         return {"layout": self.layout, "shows_par": self.shows_par, "example": self.example}
 
 
-def _specs() -> tuple[GameSpec, ...]:
+# The loaders: imports inside functions, as the engines import this module's neighbours
+# (and tests/test_architecture.py sees each arrow).
+def _accordion() -> tuple[tuple[GameClass, ...], ModuleType]:
     from dailydeal.games.accordion import Accordion, ForcedAccordion, OpenAccordion
-    from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps
-    from dailydeal.games.pyramid import PASSES_VARIANTS, Pyramid
-    from dailydeal.games.rules import accordion, gaps, pyramid
+    from dailydeal.games.rules import accordion
 
+    return (Accordion, ForcedAccordion, OpenAccordion), accordion
+
+
+def _pyramid() -> tuple[tuple[GameClass, ...], ModuleType]:
+    from dailydeal.games.pyramid import PASSES_VARIANTS, Pyramid
+    from dailydeal.games.rules import pyramid
+
+    return (Pyramid, *PASSES_VARIANTS), pyramid
+
+
+def _gaps() -> tuple[tuple[GameClass, ...], ModuleType]:
+    from dailydeal.games.gaps import REDEALS_VARIANTS, Gaps
+    from dailydeal.games.rules import gaps
+
+    return (Gaps, *REDEALS_VARIANTS), gaps
+
+
+def _specs() -> tuple[GameSpec, ...]:
     return (
         GameSpec(
             name="accordion", title="Accordion",
-            variants=(Accordion, ForcedAccordion, OpenAccordion),
-            rules=accordion,
+            load=_accordion,
             hint_max_nodes=30_000, hint_first_nodes=None,
             # Every win has the same length: each deal adds a pile, each move takes one
             # away, and a win is one pile with the stock empty, so from s cards in stock
@@ -117,8 +151,7 @@ def _specs() -> tuple[GameSpec, ...]:
         ),
         GameSpec(
             name="pyramid", title="Pyramid",
-            variants=(Pyramid, *PASSES_VARIANTS),
-            rules=pyramid,
+            load=_pyramid,
             # A Pyramid node (A*) costs far more than the others; past its budget, Pyramid
             # still answers with its pool plan (a win, not proved shortest). The first
             # search: within 600 nodes its A* proves the line shortest on about half of
@@ -144,8 +177,7 @@ def _specs() -> tuple[GameSpec, ...]:
         ),
         GameSpec(
             name="gaps", title="Gaps",
-            variants=(Gaps, *REDEALS_VARIANTS),
-            rules=gaps,
+            load=_gaps,
             hint_max_nodes=30_000, hint_first_nodes=None,
             shortest=NEVER, shortest_since=0, layout="grid",
             daily=True, shows_par=True, shows_dealing_order=False,

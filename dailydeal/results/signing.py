@@ -25,7 +25,6 @@ a key is used: a command that never signs does not pay for it.
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import logging
 import os
@@ -35,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dailydeal.config import SettingsError
+from dailydeal.config import SettingsError, create_once, private_file_beside
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -144,20 +143,6 @@ def parse(text: str, path: Path) -> KeyRing:
     return KeyRing(tuple(keys))
 
 
-def _write_new(path: Path, text: str) -> Path:
-    """``text`` in a fresh private file beside ``path`` (mode 0600): its name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, text.encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    return tmp
-
-
 def load(path: Path) -> KeyRing:
     """The keys of ``path``, created (one key) if the file does not exist yet."""
     try:
@@ -167,16 +152,9 @@ def load(path: Path) -> KeyRing:
     except OSError as exc:
         raise SettingsError(f"cannot read the signing keys file {path}: {exc.strerror}") from None
     try:
-        tmp = _write_new(path, HEADER + _line(make_key()))
-        try:
-            os.link(tmp, path)  # fails if another process made it first: theirs stands
+        if create_once(path, HEADER + _line(make_key())):
             log.warning("created a new signing key in %s (every API node needs this file)",
                         path)
-        except FileExistsError:
-            pass
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
         return _read(path)
     except OSError as exc:
         raise SettingsError(
@@ -190,7 +168,7 @@ def rotate(path: Path) -> KeyRing:
     text = path.read_text(encoding="utf-8")
     if not text.endswith("\n"):
         text += "\n"
-    tmp = _write_new(path, text + _line(make_key()))
+    tmp = private_file_beside(path, text + _line(make_key()))
     os.replace(tmp, path)
     return KeyRing((*ring.keys, _read(path).active))
 

@@ -9,11 +9,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from dailydeal.games import Game, new_game
-from dailydeal.solvers import accordion, gaps, pyramid
 from dailydeal.solvers.base import LOST, STATUSES, UNKNOWN, WON, Budget, SolveResult, SolverFn
 
 # Bump when any solver's results can change: stored deals record it (their "version").
@@ -46,20 +45,66 @@ VERSION = "13"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps
 # compare): up to 8,000,000 positions in 344 MB, so a 10 s solve no longer ages it
 
 
+def _accordion() -> SolverFn:
+    from dailydeal.solvers.accordion import solve_game
+
+    return solve_game
+
+
+def _pyramid() -> SolverFn:
+    from dailydeal.solvers.pyramid import solve_game
+
+    return solve_game
+
+
+def _gaps() -> SolverFn:
+    from dailydeal.solvers.gaps import solve_game
+
+    return solve_game
+
+
+class _Solvers(Mapping[str, SolverFn]):
+    """The table of solvers, each imported when first asked for: ``dailydeal solve
+    accordion`` loads neither the Pyramid nor the Gaps solver (their imports were a fifth
+    of its start-up). Each loader is a function with a plain import, an arrow
+    tests/test_architecture.py sees."""
+
+    def __init__(self, loaders: dict[str, Callable[[], SolverFn]]) -> None:
+        self._loaders = loaders
+        self._loaded: dict[str, SolverFn] = {}
+
+    def __getitem__(self, game: str) -> SolverFn:
+        solver = self._loaded.get(game)
+        if solver is None:
+            solver = self._loaded[game] = self._loaders[game]()
+        return solver
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaders)
+
+    def __len__(self) -> int:
+        return len(self._loaders)
+
+
 # The solver of each game of the registry, by the game's name (tests/test_game_spec.py
 # holds the keys to the registry); a game without a solver of its own names
-# ``generic.solve_game``. Imported here, not named by the game's spec: games/ is below this
-# layer, and a table is an arrow tests/test_architecture.py sees.
-SOLVERS: dict[str, SolverFn] = {
-    "accordion": accordion.solve_game,
-    "pyramid": pyramid.solve_game,
-    "gaps": gaps.solve_game,
-}
+# ``generic.solve_game``. Named here, not by the game's spec: games/ is below this layer,
+# and a table of imports is an arrow tests/test_architecture.py sees.
+SOLVERS: Mapping[str, SolverFn] = _Solvers(
+    {"accordion": _accordion, "pyramid": _pyramid, "gaps": _gaps}
+)
 
 
 def solver_for(game: Game[Any]) -> SolverFn:
-    """The solver of the game (``SOLVERS``)."""
+    """The solver of the game (``SOLVERS``), its module imported if it was not yet."""
     return SOLVERS[game.name]
+
+
+def load_all() -> None:
+    """Import every solver now (a process that will serve searches, before it says it is
+    ready: its first search does not wait on an import)."""
+    for game in SOLVERS:
+        SOLVERS[game]
 
 
 def solve_position(
@@ -71,10 +116,12 @@ def solve_position(
 ) -> SolveResult:
     """Solve a game object from its current position (its move stack is left as it was).
 
-    ``time_limit`` is read on ``clock`` (wall-clock unless given, see ``Budget``).
+    ``time_limit`` is read on ``clock`` (wall-clock unless given, see ``Budget``); the
+    result's ``seconds`` count the search alone, from after the solver's module is loaded.
     """
+    solver = solver_for(game)  # an import the first time: not the search's time
     budget = Budget(max_nodes=max_nodes, time_limit=time_limit, clock=clock)
-    result = solver_for(game)(game, budget)
+    result = solver(game, budget)
     result.seconds = budget.elapsed()
     return result
 

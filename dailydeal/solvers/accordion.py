@@ -51,7 +51,15 @@ from dailydeal.games import Game
 from dailydeal.games.accordion import Accordion
 from dailydeal.games.notation import AccordionNotation
 from dailydeal.games.rules.accordion import MATCHES, is_won, pile_moves
-from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
+from dailydeal.solvers.base import (
+    LOST,
+    UNKNOWN,
+    WON,
+    Budget,
+    SolveResult,
+    bit_count_table,
+    luby,
+)
 
 if TYPE_CHECKING:
     # Native 64-bit ints for the compiled build (mypyc): no tag checks, no boxing. Only
@@ -181,18 +189,26 @@ def card_mask(cards: Sequence[Card]) -> int:
 
 def _components_table() -> bytes:
     """CONNECTED[index] for the 10-bit index of ``connected``: 4 presence bits of the
-    suits, then one bit per pair of suits (01 02 03 12 13 23) that share a rank."""
-    pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    suits, then one bit per pair of suits (01 02 03 12 13 23) that share a rank.
+
+    Suits as bits. For each set of links and each first suit present, the suits reached
+    from it grow by every linked pair that touches them (three rounds reach all four);
+    the cards are connected when every suit present is reached (no suit present: they
+    are). Plain int operations, 64 x 4 closures: built at every import of the solver."""
+    pairs = (0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100)  # 01 02 03 12 13 23
     table = bytearray(1024)
-    for index in range(1024):
-        present = [s for s in range(4) if index >> s & 1]
-        links = [p for k, p in enumerate(pairs) if index >> (4 + k) & 1]
-        reach = set(present[:1])
-        for _ in range(4):
-            for a, b in links:
-                if a in reach or b in reach:
-                    reach |= {a, b}
-        table[index] = 1 if set(present) <= reach else 0
+    for links in range(64):
+        linked = [pairs[k] for k in range(6) if links >> k & 1]
+        table[links << 4] = 1
+        for first in range(4):
+            reach = 1 << first
+            for _ in range(3):
+                for pair in linked:
+                    if reach & pair:
+                        reach |= pair
+            for higher in range(16 >> (first + 1)):  # the sets whose first suit is this
+                present = 1 << first | higher << (first + 1)
+                table[present | links << 4] = 1 if present & ~reach == 0 else 0
     return bytes(table)
 
 
@@ -381,15 +397,18 @@ class _Forced(_Runner):
 
 
 # NEIGHBOURS[a]: the other cards sharing a suit or a rank with a, as a 52-bit mask.
+# (Each row of MATCHES read as a binary number, card 0 the lowest bit: 52 conversions in C
+# rather than 2,704 tests at every import.)
+_AS_DIGITS: Final = bytes.maketrans(b"\x00\x01", b"01")
 NEIGHBOURS: Final[tuple[int, ...]] = tuple(
-    sum(1 << b for b in range(52) if b != a and MATCHES[a][b]) for a in range(52)
+    int(MATCHES[a][::-1].translate(_AS_DIGITS), 2) & ~(1 << a) for a in range(52)
 )
 MOVER_WEIGHT: Final = 0.1  # how much a mover with few matches left is preferred (tie-breaking)
 JITTER: Final = 0.05  # random part of the order at the first run: it only breaks ties
 JITTER_GROWTH: Final = 0.3  # the random part grows by this much of JITTER at each restart
 # Bit counts through a table: compiled by mypyc, ``int.bit_count()`` is a generic method
 # look-up and call (docs/solvers.md, "Compiled or Python").
-_POP16: Final = bytes(bin(i).count("1") for i in range(1 << 16))
+_POP16: Final = bit_count_table()
 _SUIT: Final = bytes(c // 13 for c in range(52))
 # The masks that ``_neighbours`` and ``_bit`` shift right (see ``_bit``)
 _LAST_SUIT: Final = 0x1FFF << 39  # the cards of suit 3

@@ -15,6 +15,7 @@ from typing import Final
 from dailydeal.cards import Card
 from dailydeal.games.notation import PyramidNotation
 from dailydeal.games.rules.pyramid import SIZE, may_recycle
+from dailydeal.solvers.base import bit_count_table, bit_length_table
 
 # State packing: pyramid mask (28 bits) | talon mask << 28 | waste pointer << 52 |
 # recycles used << 58. The talon is one cyclic sequence: waste bottom..top, then the stock
@@ -35,8 +36,8 @@ E_TALON: Final = 2
 # Bit counts through tables: compiled by mypyc, ``int.bit_count()`` and ``bit_length()``
 # are method calls through Python's generic lookup, several times the cost of two table
 # reads. For the masks of this solver only: 0 <= x < 2**32 (pyramid 28 bits, talon 24).
-_POP16: Final = bytes(bin(i).count("1") for i in range(1 << 16))
-_LEN16: Final = bytes(i.bit_length() for i in range(1 << 16))
+_POP16: Final = bit_count_table()
+_LEN16: Final = bit_length_table()
 
 
 def popcount(x: int) -> int:

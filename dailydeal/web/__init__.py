@@ -44,6 +44,8 @@ CORS_HEADERS = {
     ),
     "Access-Control-Max-Age": "86400",
 }
+#: What every answer carries unless its route set it (each header once: see _headers).
+EVERY_ANSWER = (*CORS_HEADERS.items(), ("X-Content-Type-Options", "nosniff"))
 
 
 def default_database() -> Path:
@@ -79,6 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         share,
         solves,
     )
+    from dailydeal.web.http import add_missing
 
     settings, extra = (Settings.from_env(), {}) if test_config is None else split_config(
         test_config)
@@ -106,9 +109,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.after_request
     def _headers(resp: Response) -> Response:
-        for name, value in CORS_HEADERS.items():
-            resp.headers.setdefault(name, value)
-        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        add_missing(resp.headers, EVERY_ANSWER)  # setdefault, each header, in one pass
         return resp
 
     compress.register(app)  # gzip for pages, scripts and JSON: the one place it is done

@@ -40,6 +40,7 @@ from dailydeal.web.http import (
     parse_seed,
     published_date,
     published_row,
+    published_start,
 )
 from dailydeal.web.operations import (
     CACHED,
@@ -297,10 +298,9 @@ def deal(id_: str) -> Response:
            params=(ID,), problems={404: "", 429: E429})
 def verify_daily(id_: str, body: schema.MovesBody) -> Response:
     """Body ``{"moves": [...]}`` or the moves as text/plain -> verdict (200 even if illegal)."""
-    row = published_row(id_)
-    moves = body.moves
-    position = new_game(row["game"], row["seed"], row["variant"])
-    verdict = replay(position, moves)
+    row = published_row(id_)  # its par, for a win's solve (a recheck may change it)
+    position = published_start(id_)  # its cards: dealt once per process
+    verdict = replay(position, body.moves)
     out = {"deal": id_, **verdict.to_json()}
     if (kept := solves.record_win(verdict, position, row)) is not None:
         out["solve"] = kept  # the win kept and signed: its page is a link to share
@@ -351,11 +351,10 @@ def solution(id_: str) -> Response:
 def state(id_: str, body: schema.StateBody | None = None) -> Response:
     """The position after a move list (``?moves=`` or a body like verify's): for clients
     that do not implement the rules. An illegal move stops the replay and is reported."""
-    row = published_row(id_)
+    position = published_start(id_)
     # ?moves= on a GET (a shareable, cacheable URL)
     moves = body.moves if body is not None else move_list(
         {"moves": request.args.get("moves", "")})
-    position = new_game(row["game"], row["seed"], row["variant"])
     out = {"deal": id_, **state_json(position, moves)}
     return json_response(out, "public, max-age=86400" if request.method == "GET" else NO_STORE)
 

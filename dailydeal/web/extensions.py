@@ -10,6 +10,12 @@ request, so every app has its own.
 flask-limiter keeps one storage per ``Limiter``: an app made later in the same process
 (tests) counts in its own storage from then on, as each worker process has its own. The
 ``X-RateLimit-*`` and ``Retry-After`` headers are written here (``rate_limit_headers``).
+
+``memory://`` counts in ``LocalStorage`` (below), not in limits' ``MemoryStorage``: that one
+starts a thread (a ``threading.Timer``) to expire keys whenever its previous one has ended,
+which under load was on most requests (254 of 300 verifies measured, about a quarter of a
+verify's CPU: benchmarks/load.py). ``LocalStorage`` expires a key when it is read after its
+window and sweeps the dead ones inline at most once a minute: no thread, same counts.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import functools
 import ipaddress
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -25,6 +32,7 @@ from typing import Any, TypeVar, cast
 from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits.storage import MovingWindowSupport, Storage
 
 from dailydeal.config import Settings
 
@@ -33,6 +41,117 @@ log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 SETTINGS = "dailydeal_settings"  # app.extensions key
 RATE_LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+MEMORY = "memory://"
+LOCAL = "dailydeal+memory://"  # LocalStorage's scheme (limits finds a storage by scheme)
+
+
+class LocalStorage(Storage, MovingWindowSupport):
+    """In-process counters for the fixed windows of the routes' limits and the moving
+    window of counted results (``web/results.py``), as limits' ``MemoryStorage`` keeps
+    them, without its expiry thread: a key past its window is dropped when it is read, and
+    every dead key at most once a ``SWEEP`` seconds, inline, by whichever call comes then."""
+
+    STORAGE_SCHEME = ["dailydeal+memory"]
+    SWEEP = 60.0
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False,
+                 **options: Any) -> None:
+        self._counts: dict[str, int] = {}
+        self._expires: dict[str, float] = {}  # key -> end of its fixed window
+        self._events: dict[str, list[float]] = {}  # key -> times of its entries, newest first
+        self._event_expiry: dict[str, float] = {}  # key -> its moving window's length
+        self._lock = threading.Lock()
+        self._next_sweep = time.time() + self.SWEEP
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return ValueError
+
+    def _sweep(self, now: float) -> None:
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + self.SWEEP
+        for key in [k for k, t in self._expires.items() if t <= now]:
+            self._drop_counter(key)
+        for key in [k for k, e in self._events.items()
+                    if not e or e[0] <= now - self._event_expiry.get(k, 0)]:
+            self._events.pop(key, None)
+            self._event_expiry.pop(key, None)
+
+    def _drop_counter(self, key: str) -> None:
+        self._counts.pop(key, None)
+        self._expires.pop(key, None)
+
+    def _current(self, key: str, now: float) -> int:
+        if self._expires.get(key, 0) <= now:
+            self._drop_counter(key)
+            return 0
+        return self._counts.get(key, 0)
+
+    # the fixed window (flask-limiter's default strategy)
+    def incr(self, key: str, expiry: int, amount: int = 1, elastic_expiry: bool = False) -> int:
+        with self._lock:
+            now = time.time()
+            self._sweep(now)
+            count = self._current(key, now) + amount
+            self._counts[key] = count
+            if count == amount or elastic_expiry:
+                self._expires[key] = now + expiry
+            return count
+
+    def decr(self, key: str, amount: int = 1) -> int:
+        with self._lock:
+            count = max(self._current(key, time.time()) - amount, 0)
+            if key in self._expires:
+                self._counts[key] = count
+            return count
+
+    def get(self, key: str) -> int:
+        with self._lock:
+            return self._current(key, time.time())
+
+    def get_expiry(self, key: str) -> float:
+        return self._expires.get(key, time.time())
+
+    def check(self) -> bool:
+        return True
+
+    def reset(self) -> int | None:
+        with self._lock:
+            count = max(len(self._counts), len(self._events))
+            self._counts.clear()
+            self._expires.clear()
+            self._events.clear()
+            self._event_expiry.clear()
+            return count
+
+    def clear(self, key: str) -> None:
+        with self._lock:
+            self._drop_counter(key)
+            self._events.pop(key, None)
+            self._event_expiry.pop(key, None)
+
+    # the moving window (counted results)
+    def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        if amount > limit:
+            return False
+        with self._lock:
+            now = time.time()
+            self._sweep(now)
+            events = self._events.setdefault(key, [])
+            self._event_expiry[key] = expiry
+            if len(events) > limit - amount and events[limit - amount] >= now - expiry:
+                return False
+            events[:0] = [now] * amount
+            del events[limit:]  # older ones are out of the window: the check above says so
+            return True
+
+    def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
+        with self._lock:
+            now = time.time()
+            inside = [t for t in self._events.get(key, ()) if t > now - expiry]
+            return (inside[-1], len(inside)) if inside else (now, 0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -70,14 +189,56 @@ limiter = Limiter(
 
 def init_app(app: Flask, settings: Settings) -> None:
     """Bind the settings and the limiter to ``app`` (its storage: ``ratelimit_storage``,
-    else ``redis_url``, else memory)."""
+    else ``redis_url``, else memory: ``LocalStorage``)."""
     app.extensions[SETTINGS] = settings
     uri = settings.ratelimit_storage_uri()
+    if uri.startswith(MEMORY):  # the same counts, without a thread (LocalStorage)
+        uri = LOCAL + uri[len(MEMORY):]
     app.config["RATELIMIT_STORAGE_URI"] = uri
     # a hung Redis costs a request half a second, then the in-memory fallback counts
     app.config["RATELIMIT_STORAGE_OPTIONS"] = _storage_options(uri)
     limiter.init_app(app)
+    fallback_without_thread()
+    skip_unrouted_check(app)
     app.after_request(rate_limit_headers)
+
+
+def fallback_without_thread() -> None:
+    """The in-memory fallback, counting while Redis is down, is a ``LocalStorage`` too
+    (flask-limiter makes it a limits ``MemoryStorage``: a thread per request again), and a
+    newly bound app starts with its storage taken as alive (the module's limiter kept a
+    previous app's dead storage: flask-limiter resets that flag only in its constructor).
+    Private attributes of flask-limiter 3.5 to 4.x; absent, nothing changes."""
+    fallback = getattr(limiter, "_fallback_limiter", None)
+    if fallback is not None and hasattr(limiter, "_fallback_storage"):
+        storage = LocalStorage()
+        setattr(limiter, "_fallback_storage", storage)  # noqa: B010  (typed MemoryStorage)
+        limiter._fallback_limiter = type(fallback)(storage)
+    if hasattr(limiter, "_storage_dead"):
+        limiter._storage_dead = False
+
+
+#: The Flask config of limits flask-limiter checks on every request before the route runs
+#: (none here: every limit is a route's, ``limit`` below, checked by its decorator).
+UNROUTED_LIMITS = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
+
+
+def skip_unrouted_check(app: Flask) -> None:
+    """Drop flask-limiter's check before every request when it has nothing to check.
+
+    That ``before_request`` hook is for default, application and meta limits; the app sets
+    none (the module's ``Limiter`` has none, nor the config), so on every request it resolved
+    the limits of the endpoint, found none and hit nothing: about a fifth of a GET deal's
+    CPU (benchmarks/load.py --profile). A route's limit is checked by its decorator, which
+    runs whether or not this hook does (flask-limiter 3.5 to 4.x, with ``auto_check`` at its
+    default), so the same requests are counted and refused. If a future flask-limiter
+    registers its hook otherwise, it is not found and stays: slower, never laxer."""
+    if any(app.config.get(name) for name in UNROUTED_LIMITS):
+        return
+    hooks = app.before_request_funcs.get(None, [])
+    check = limiter._check_request_limit
+    if check in hooks:
+        hooks.remove(check)
 
 
 def settings() -> Settings:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from flask import Response, current_app, json, request
 from pydantic import BaseModel, ValidationError
+from werkzeug.datastructures import Headers
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from dailydeal.daily import clock, store
@@ -31,6 +32,7 @@ from dailydeal.web.problems import Problem
 IMMUTABLE = "public, max-age=31536000, immutable"
 SHORT = "public, max-age=60"
 NO_STORE = "no-store"
+MEMO = "dailydeal_memo"  # app.extensions key
 M = TypeVar("M", bound=BaseModel)
 
 # fullmatch with [0-9]: "\d" matches any Unicode digit ("١٢٣") and "$" a trailing newline
@@ -56,13 +58,32 @@ def json_response(data: Any, cache: str, status: int = 200) -> Response:
     return resp
 
 
+def add_missing(headers: Headers, items: Iterable[tuple[str, str]]) -> None:
+    """``headers.setdefault(name, value)`` for each item, in one pass: Werkzeug's
+    ``setdefault`` scans the header list (lowering every name) for each header, and raises
+    and catches a ``BadRequestKeyError`` for each absent one: the per-request headers
+    (CORS, security) were 12 such exceptions and about 300 ``lower()`` on every answer."""
+    present = {name.lower() for name, _ in headers}
+    for name, value in items:
+        if name.lower() not in present:
+            headers.add(name, value)
+
+
+def app_memo() -> Memo[Any, Any]:
+    """The app's memo of what a published deal never changes (answers, what it is dealt
+    from), made at its first use: one per app and process. (``setdefault`` with a new
+    ``Memo`` as its default made one, lock and cache, on every request only to drop it.)"""
+    memo: Memo[Any, Any] | None = current_app.extensions.get(MEMO)
+    if memo is None:
+        memo = current_app.extensions.setdefault(MEMO, Memo(4096))
+    return memo
+
+
 def immutable_response(key: tuple[Any, ...], build: Callable[[], Any]) -> Response:
     """``json_response(build(), IMMUTABLE)``, remembered under ``key``: a published deal
     never changes, so it is read, formatted and hashed once per app and process, not on
     every request. Only successes are kept (a 404 may become a 200 when its date begins)."""
-    memo: Memo[tuple[Any, ...], tuple[bytes, str]] = current_app.extensions.setdefault(
-        "dailydeal_memo", Memo(4096)
-    )
+    memo: Memo[tuple[Any, ...], tuple[bytes, str]] = app_memo()
 
     def render() -> tuple[bytes, str]:
         body = json.dumps(build(), ensure_ascii=False, separators=(",", ":")).encode()
@@ -124,6 +145,23 @@ def published_row(id_: str) -> dict[str, Any]:
     return row
 
 
+def published_start(id_: str) -> Game[Any]:
+    """A new game at the deal of the published ``id_`` (else 404), for a replay (verify,
+    state). What it is dealt from (game, seed, variant) never changes once an id is
+    published (a recheck may change its solution, never its cards), so it is read from the
+    database, and its cards shuffled from the seed, once per app and process, as
+    ``immutable_response`` keeps published answers: each replay only lays the cards out."""
+    memo: Memo[tuple[Any, ...], tuple[type[Game[Any]], tuple[int, ...], int]] = app_memo()
+
+    def read() -> tuple[type[Game[Any]], tuple[int, ...], int]:
+        row = published_row(id_)
+        dealt = new_game(row["game"], row["seed"], row["variant"])
+        return type(dealt), dealt.cards, row["seed"]
+
+    cls, cards, seed = memo.get(("start", id_), read)
+    return cls(cards, seed)  # what cls.from_seed(seed) makes, without the shuffle
+
+
 def daily_games() -> tuple[tuple[str, str], ...]:
     """The (game, variant) pairs dealt every day: ``DAILYDEAL_GAMES``, as the pipeline
     reads it (``Settings.games``)."""
@@ -179,6 +217,10 @@ def read_body(allow_text: bool = True) -> dict[str, Any]:
             raise Problem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
         if not isinstance(payload, dict):
             raise Problem(400, f"the body must be a JSON object, not {schema.kind(payload)}")
+        if data.isascii() and b"\\u" not in data:
+            # no text in it can hold a surrogate: those come from a \u escape or from bytes
+            # past ASCII (json.loads reads bytes with "surrogatepass"); saves encoding it all
+            return payload
         return check_text(payload)
     if allow_text and mimetype == "text/plain":
         charset = request.mimetype_params.get("charset", "utf-8")

@@ -13,6 +13,11 @@ import { readFileSync } from "node:fs";
 // the English catalog, as the element fetches it (static/locales/en.json)
 const EN = new Words("en", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/en.json", import.meta.url))));
 const spec = (game) => ({ ...SPECS[game], game });
+import * as speech from "../../dailydeal/web/static/speech.js";
+import { LOCALES } from "../../dailydeal/web/static/i18n.js";
+
+// every catalog, as the element fetches it: speech.js says its words in each
+const CATALOG = Object.fromEntries(LOCALES.map((l) => [l, new Words(l, JSON.parse(readFileSync(new URL(`../../dailydeal/web/static/locales/${l}.json`, import.meta.url))))]));
 
 const state = (g) => ({ valid: true, error: null, ...g.toJSON() });
 
@@ -194,4 +199,64 @@ test("keys: arrows move to the nearest box that way; the element's commands", ()
   assert.equal(keyCommand({ key: "h" }, true), null);
   assert.equal(keyCommand({ key: "Escape" }), "drop");
   assert.equal(keyCommand({ key: "H" }), "hint");
+});
+
+// --- what is said to a screen reader (speech.js): each kind of move, what can be done now --
+test("every move is said in words with what it left; what can be done now; two languages", () => {
+  const kinds = new Set();
+  for (const game of rules.GAMES) {
+    for (const st of [...positions(game, null, 3, 120)]) {
+      for (const move of st.legal_moves.slice(0, 4)) {
+        const g = rules.newGame(game, null, null, BigInt(st.seed));
+        for (const m of [...st.moves, move]) g.push(m);
+        const after = state(g);
+        const kind = rules.moveParts(st, move).kind;
+        kinds.add(kind);
+        for (const lang of LOCALES) {
+          const w = CATALOG[lang];
+          const said = speech.moveSaid(rules, w, st, after, move);
+          assert.doesNotMatch(said, /undefined|\{|\}|NaN|say\./, `${lang} ${game} ${move}: ${said}`);
+          if (lang === "en" || lang === "es") assert.match(said, /^[A-ZÁÉÍÓÚÑ¡]/, said);
+          const now = speech.nowSaid(rules, w, after);
+          assert.doesNotMatch(now, /undefined|\{|\}|NaN|say\./, `${lang} ${game}: ${now}`);
+          assert.doesNotMatch(speech.undoneSaid(rules, w, st, move), /undefined|\{|\}|say\./);
+        }
+      }
+    }
+  }
+  for (const k of ["deal", "pile", "draw", "pair", "gap", "redeal"]) assert.ok(kinds.has(k), `no ${k} move said`);
+  // a Pyramid pair, a king, a draw: the cards by name, and what is left
+  const pyr = (moves) => { const g = rules.newGame("pyramid", null, null, 32n); for (const m of moves) g.push(m); return state(g); };
+  const line = "d d 3S+TH 2H+JC 4S+9H TD+3C 7S+6H".split(" ");
+  const before = pyr(line.slice(0, -1));
+  const after = pyr(line);
+  assert.equal(speech.moveSaid(rules, EN, before, after, "7S+6H"), `Seven of spades and six of hearts removed. Cards left: ${after.score}, stock: ${after.position.stock_count}.`);
+  assert.equal(speech.moveSaid(rules, CATALOG.es, before, after, "7S+6H"), `Fuera: siete de picas y seis de corazones. Cartas restantes: ${after.score}, mazo: ${after.position.stock_count}.`);
+  assert.equal(speech.undoneSaid(rules, EN, before, "7S+6H"), `Undone: pair the seven of spades with the six of hearts. Cards left: ${before.score}, stock: ${before.position.stock_count}.`);
+  assert.match(speech.moveSaid(rules, EN, pyr([]), pyr(["d"]), "d"), /^Drew the \w+ of \w+\. Cards left: 28, stock: 23\.$/);
+  const now = speech.nowSaid(rules, EN, after);
+  const table = after.legal_moves.filter((m) => rules.placesOf(after, m).from !== null).length;
+  assert.equal(table, 0);
+  assert.equal(now, "No move on the table; only draw a card from the stock.");
+  const opening = speech.nowSaid(rules, EN, pyr(line.slice(0, 2)));
+  assert.match(opening, /^\d+ moves?(, the first 3)?: (pair the \w+ of \w+ with the \w+ of \w+|remove the king of \w+)(; |; or draw a card from the stock\.$)/);
+  // Gaps: where the card went, and what the gap it left takes; a redeal's kept cards
+  const gaps = rules.newGame("gaps", null, null, 7n);
+  const g0 = state(gaps);
+  const move = g0.legal_moves.find((m) => rules.moveParts(g0, m).kind === "gap");
+  gaps.push(move);
+  assert.match(speech.moveSaid(rules, EN, g0, state(gaps), move), /^\w+ of \w+ moved to row \d, column \d+\. The gap at row \d, column \d+ takes (the \w+ of \w+|any two|nothing)\. In place: \d+, redeals left: 2\.$/);
+  const r0 = [...positions("gaps", null, 6, 200)].find((st) => st.legal_moves.includes("R"));
+  const redealt = rules.newGame("gaps", null, null, BigInt(r0.seed));
+  for (const m of [...r0.moves, "R"]) redealt.push(m);
+  const r1 = state(redealt);
+  const kept = r1.score === 1 ? "1 card kept" : `${r1.score} cards kept`;
+  assert.equal(speech.moveSaid(rules, EN, r0, r1, "R"), `Redeal: ${kept} in place. In place: ${r1.score}, redeals left: ${r1.position.redeals_left}.`);
+  // the live region speaks the element's language (its words' locale)
+  const region = { textContent: "" };
+  new speech.Speaker(region, { words: CATALOG.de }).say("Gezogen");
+  assert.deepEqual([region.lang, region.textContent], ["de", "Gezogen"]);
+  assert.equal(keyCommand({ key: "?" }), "moves");
+  assert.equal(keyCommand({ key: "w" }), "moves");
+  assert.equal(keyCommand({ key: "w" }, true), null);
 });

@@ -182,12 +182,17 @@ test("the finish in words: verdict, ties, the share text", () => {
   assert.equal(finish.statsText({ ...stats, wins: 1, winning_moves: [{ moves: 40, count: 1 }] }, { won: true, moves: 40 }, "", EN), "5 players, 80% won, you are the first to win it.");
   const meta = { id: "2026-12-01-pyramid-hard", date: "2026-12-01", tier: "hard", game: "pyramid" };
   assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 1, seconds: 65 }, EN),
-    "dailydeal Dec 1, 2026\nPyramid · Hard 🟠\n✅ 30 moves (par 28) with 1 hint\n⏱ 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
+    "dailydeal Dec 1, 2026\nPyramid · Hard 🟠\n✅ Won in 30 moves (par 28) with 1 hint\n⏱ 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
+  // no meaning in colour or emoji alone: the plain option says everything in words
+  const plain = finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 28, par: 28, hints: 0, seconds: 65, plain: true }, EN);
+  assert.equal(plain, "dailydeal Dec 1, 2026\nPyramid · Hard\nWon in 28 moves (par 28, matched)\nTime 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
+  assert.doesNotMatch(plain, /\p{Extended_Pictographic}/u);
+  assert.match(finish.shareText({ meta, title: "Pyramid", origin: "o", n: 28, par: 28, hints: 0, seconds: null }, EN), /✅ Won in 28 moves \(par 28, matched ⭐\)/);
   assert.equal(finish.shareText({ meta: { id: null, game: "gaps", seed: "9", variant: "redeals=0" }, title: "Gaps", origin: "o", n: 3, par: null, hints: 0, seconds: null }, EN),
-    "dailydeal · Gaps #9\n✅ 3 moves\no/play/gaps/9?variant=redeals%3D0");
+    "dailydeal · Gaps #9\n✅ Won in 3 moves\no/play/gaps/9?variant=redeals%3D0");
   // a signed win: the share text links its solve page, no move in it
   assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 0, seconds: null, link: "https://d.example/s/AbCdEfGhIjKlMnOp" }, EN),
-    "dailydeal Dec 1, 2026\nPyramid · Hard 🟠\n✅ 30 moves (par 28)\nhttps://d.example/s/AbCdEfGhIjKlMnOp");
+    "dailydeal Dec 1, 2026\nPyramid · Hard 🟠\n✅ Won in 30 moves (par 28)\nhttps://d.example/s/AbCdEfGhIjKlMnOp");
   const ties = (wm, moves) => finish.statsText({ plays: 9, wins: wm.reduce((a, w) => a + w.count, 0), win_rate: 0.5, final: false, winning_moves: wm }, { won: true, moves }, "", EN);
   assert.equal(ties([{ moves: 40, count: 2 }], 40), "9 players, 50% won, you tied the other winner on moves.");
   assert.equal(ties([{ moves: 40, count: 3 }], 40), "9 players, 50% won, you tied the 2 other winners on moves.");

@@ -10,7 +10,8 @@ import { esc } from "./cards.js";
 const RENDERERS = { row, pyramid, grid };
 const TEMPLATE = typeof document === "undefined" ? null : document.createElement("template");
 
-/** The sections of HTML (one [class, items] per box) of a position: its layout's renderer
+/** The sections of HTML (one [class, items, attributes] per box: the attributes, roles and
+ *  names of its structure, the same for every position) of a position: its layout's renderer
  *  (the end of a game is the result card's to say, never a banner over the cards). */
 export function sections(layout, st, view) {
   return RENDERERS[layout].render(st, view);
@@ -60,7 +61,7 @@ export class Board {
   }
 
   /** Draw ``parts`` (sections()); only the cards that changed are replaced (a move changes
-   *  two or three), and keyboard focus stays on the same place. */
+   *  two or three), and keyboard focus stays on the same place, or where it was. */
   draw(parts) {
     const board = this.el;
     const root = board.getRootNode();
@@ -68,12 +69,16 @@ export class Board {
     const focus = active && board.contains(active) ? placeOf(active) : null;
     const old = this.drawn;
     const same = old && old.length === parts.length && old.every((o, i) => o[0] === parts[i][0]) && board.children.length === old.length;
-    if (!same) board.innerHTML = parts.map(([cls, items]) => `<div class="${cls}">${items.join("")}</div>`).join("");
+    const playable = () => [...board.querySelectorAll("button:not(:disabled):not(.blocked)")];
+    const index = focus ? playable().indexOf(active) : -1;
+    if (!same) board.innerHTML = parts.map(([cls, items, attrs]) => `<div class="${cls}"${attrs ? ` ${attrs}` : ""}>${items.join("")}</div>`).join("");
     else parts.forEach(([, items], i) => patch(board.children[i], old[i][1], items));
     this.drawn = parts;
     if (focus && !(active && active.isConnected)) {
-      const again = this.find(focus) || board.querySelector("button");
-      if (again) again.focus();
+      // the same place; gone (a pair removed), the place now where it was, else the first
+      const places = playable();
+      const again = this.find(focus) || places[Math.max(0, Math.min(index, places.length - 1))] || board;
+      again.focus(); // the board itself (tabindex -1) when no place is left: never the page
     }
   }
 

@@ -22,25 +22,34 @@ export class ResultCard {
     return POPOVER ? this.card.matches(":popover-open") : !this.card.hidden;
   }
 
+  /** Show the card; keyboard focus that was in the element goes to its title (a screen
+   *  reader reads it), never taken from the host page. */
   open() {
     this.shown = true;
+    const root = this.card.getRootNode();
+    const had = root.activeElement;
     this.el.showResult.hidden = true;
-    if (this.isOpen()) return;
-    if (POPOVER) this.card.showPopover();
-    else {
-      this.card.hidden = false;
-      this.card.scrollIntoView({ block: "nearest" });
+    if (!this.isOpen()) {
+      if (POPOVER) this.card.showPopover();
+      else {
+        this.card.hidden = false;
+        this.card.scrollIntoView({ block: "nearest" });
+      }
     }
+    if (had && !this.card.contains(had)) this.el.resultTitle.focus({ preventScroll: true });
   }
 
   /** Put the card away; ``keep``: the controls offer it back (a result stands). */
   close(keep = true) {
+    const inside = this.card.contains(this.card.getRootNode().activeElement);
     if (this.isOpen()) {
       if (POPOVER) this.card.hidePopover();
       else this.card.hidden = true;
     }
     this.shown = keep && this.shown;
     this.el.showResult.hidden = !this.shown;
+    // focus in the card stays in the element: on the button that brings it back, or the board
+    if (inside) (this.shown ? this.el.showResult : this.el.board.querySelector("button:not(:disabled)") || this.el.board).focus();
   }
 
   /** No result: a new game, an undo, a restart. */

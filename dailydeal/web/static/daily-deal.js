@@ -17,7 +17,7 @@
 // This module holds the element's state and flow; the rest is in modules of one concern
 // each (docs/architecture.md, "The browser"): rules.js, play.js, api.js, store.js, specs.js,
 // shell.js, board.js with a renderer per layout (render-*.js) over cards.js, input.js,
-// motion.js, clock.js, hints.js, finish.js, and the stylesheet daily-deal.css. It imports
+// motion.js, clock.js, hints.js, finish.js, speech.js, and the stylesheet daily-deal.css. It imports
 // every one of them itself, so that a browser that loaded it asks for all the others at once
 // (one round trip, not one per level of imports).
 import { ApiError, Client, errorText, flushQueue, hintTrouble, queueResult, retryLater, sendResult } from "./api.js";
@@ -41,6 +41,7 @@ import { LocalPlay } from "./play.js";
 import { Replay, ReplayBar } from "./replay.js";
 import { showReview } from "./review.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
+import { Speaker, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
 import * as store from "./store.js";
 
 export { cardName, clockText, meaningfulPar, SPECS };
@@ -101,9 +102,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
     return url.href.replace(/\/+$/, "");
   }
 
-  attr(name) {
-    return (this.getAttribute(name) || "").trim();
-  }
+  attr(name) { return (this.getAttribute(name) || "").trim(); }
 
   build() {
     const root = this.attachShadow({ mode: "open" });
@@ -113,6 +112,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
     foldMenu(root);
     this.hideUntilWords(STYLED); // no English flash, no shift
     this.board = new Board(this.el.board);
+    this.speaker = new Speaker(this.el.speech, this); // every move said (a live region)
     this.clock = new Clock(this.el.timer, this.el.timerText);
     this.el.board.addEventListener("click", (e) => this.onBoardClick(e));
     this.el.board.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -163,20 +163,17 @@ export class DailyDeal extends Speaking(HTMLElement) {
     const o = options.toggle(name);
     options.apply(this, this.shadowRoot, this.el.timer);
     if (name === "sound" && o.sound) play("move");
+    if (name === "plain" && this.shareArgs) this.card.setShare(shareText({ ...this.shareArgs, plain: o.plain }, this.words));
   }
 
-  sound(name) {
-    if (store.options().sound) play(name);
-  }
+  sound(name) { if (store.options().sound) play(name); }
 
   // --- the timer (clock.js): from the first move, paused while the page is hidden ----------
   runClock() {
     if (this.meta) this.clock.run(Boolean(this.st && this.st.state === "in progress" && this.moves.length && document.visibilityState === "visible"));
   }
 
-  stopClock() {
-    this.clock.stop();
-  }
+  stopClock() { this.clock.stop(); }
 
   // --- the deal: what it is (the API; the last answer kept for offline) and its positions ---
   async describe() {
@@ -195,9 +192,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
   }
 
   /** The state JSON after ``moves``, played here by rules.js (play.js). */
-  stateOf(moves) {
-    return this.play.stateOf(moves);
-  }
+  stateOf(moves) { return this.play.stateOf(moves); }
 
   // --- hints and the "still winnable?" light ------------------------------------------------
   async hintOf(moves) {
@@ -455,10 +450,12 @@ export class DailyDeal extends Speaking(HTMLElement) {
       return false;
     }
     const before = snapshot(this.el.board, this.dragFrom);
+    const was = this.st;
     this.moves = st.moves.slice();
     this.picked = null;
     const last = more[more.length - 1];
     this.show(st, last);
+    this.speaker.say(moveSaid(rules, this.words, was, st, last, more.length));
     animate(this.el.board, this.el.fx, before);
     this.sound(rules.placesOf(st, last).from === null ? "deal" : "move");
     this.say(st.state === "lost" ? this.t("el.no_moves_left") : "");
@@ -474,24 +471,28 @@ export class DailyDeal extends Speaking(HTMLElement) {
   async undo() {
     if (!this.moves.length || (this.st && this.st.state === "won")) return;
     const st = this.stateOf(this.moves.slice(0, -1));
-    const before = snapshot(this.el.board);
+    const [before, had, move] = [snapshot(this.el.board), this.shadowRoot.activeElement, this.moves[this.moves.length - 1]];
     this.moves = st.moves.slice();
     this.picked = null;
     this.card.reset();
     this.show(st);
     animate(this.el.board, this.el.fx, before);
     this.say(this.t("el.undone"));
+    this.speaker.say(undoneSaid(rules, this.words, st, move));
+    keepFocus(this.shadowRoot, this.el.board, had); // Undo itself is off once nothing is left
     this.offerRest();
   }
 
   async restart() {
     if (!this.st) return;
-    const st = this.stateOf([]);
+    const [st, had] = [this.stateOf([]), this.shadowRoot.activeElement];
     this.moves = [];
     this.picked = null;
     this.card.reset();
     this.show(st);
     this.say(this.t("el.dealt_again"));
+    this.speaker.say(restartSaid(this.words, st));
+    keepFocus(this.shadowRoot, this.el.board, had);
     this.offerRest();
   }
 
@@ -502,9 +503,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
   }
 
   // --- auto-finish: the rest of a game that needs no choice --------------------------------
-  forcedRest() {
-    return this.play.forcedRest(this.st, this.moves);
-  }
+  forcedRest() { return this.play.forcedRest(this.st, this.moves); }
 
   /** A forced win plays itself out; a forced rest of stock moves gets a one-tap button. */
   offerRest() {
@@ -578,7 +577,8 @@ export class DailyDeal extends Speaking(HTMLElement) {
     const solve = verdict.won && verdict.solve ? verdict.solve : null;
     const link = solve ? new URL(solve.url, this.api).href : null;
     this.card.setSolve(link);
-    this.card.setShare(shareText({ meta: m, title: this.t(`game.${m.game}`), origin, n, par, hints: this.hintsUsed, seconds, link }, this.words));
+    this.shareArgs = { meta: m, title: this.t(`game.${m.game}`), origin, n, par, hints: this.hintsUsed, seconds, link };
+    this.card.setShare(shareText({ ...this.shareArgs, plain: Boolean(store.options().plain) }, this.words));
     if (fresh) {
       this.say("");
       this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict, solve });
@@ -593,6 +593,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
     const seconds = store.options().timer === false ? null : this.clock.seconds();
     const streak = m.id ? store.streak(store.localToday()) : null;
     this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak }, this.words);
+    this.shareArgs = null;
     this.card.setShare("");
     this.card.setSolve(null);
     this.card.open();
@@ -613,9 +614,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
 
   // --- replay (replay.js): a line on the board again, the game's own state untouched ------
   /** Replay ``moves`` on this deal's board once it is loaded (the solve page, solve.js). */
-  replayLine(moves) {
-    return this.enqueue(async () => this.startReplay(moves.slice(), 0));
-  }
+  replayLine(moves) { return this.enqueue(async () => this.startReplay(moves.slice(), 0)); }
 
   startReplay(line, at, from = null) {
     this.card.close();
@@ -633,18 +632,12 @@ export class DailyDeal extends Speaking(HTMLElement) {
     for (const el of [this.el.board, this]) el.dataset.moves = String(r.at);
   }
 
-  copyShare() {
-    return copyText(this.el.share, this.el.copy, this.words);
-  }
+  copyShare() { return copyText(this.el.share, this.el.copy, this.words); }
 
-  emit(name, detail) {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
+  emit(name, detail) { this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true })); }
 
-  say(text, kind = "") {
-    this.el.msg.textContent = text;
-    this.el.msg.dataset.kind = kind;
-  }
+  /** The message line (a live region): ``kind`` "error", "good" or "". */
+  say(text, kind = "") { [this.el.msg.textContent, this.el.msg.dataset.kind] = [text, kind]; }
 
   // --- input: the decisions are input.js's, the moves rules.js's ---------------------------
   /** The [kind, place] of a board element under ``target``, or null. */
@@ -736,6 +729,9 @@ export class DailyDeal extends Speaking(HTMLElement) {
     } else if (command === "hint") {
       e.preventDefault();
       this.askHint();
+    } else if (command === "moves" && this.st) {
+      e.preventDefault(); // what can be done now, in words (the message line is a live region)
+      this.say(nowSaid(rules, this.words, this.st));
     }
   }
 

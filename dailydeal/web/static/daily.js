@@ -63,6 +63,10 @@ function showResults(today) {
       mark.textContent = "…";
       mark.title = W.t("daily.in_progress", { n: DD.progress(row.dataset.deal).length });
     }
+    if (mark.title) { // the mark's meaning in words too, for a screen reader (a title is not read)
+      mark.setAttribute("role", "img");
+      mark.setAttribute("aria-label", mark.title);
+    }
   }
   for (const day of document.querySelectorAll("details.day")) {
     const solved = [...day.querySelectorAll("[data-deal]")].filter((r) => mine[r.dataset.deal]).length;

@@ -40,18 +40,20 @@ function versus(stats, moves, text, w) {
   return tied ? w.t("finish.beat_pct_tied", { text, pct, tied }) : w.t("finish.beat_pct", { text, pct });
 }
 
-/** The share text of a win, without spoilers: the deal, the moves against par, the hints,
- *  the player's time (``seconds``, null: not shown) and a link: ``link``, the page of the
- *  signed win (its solve), else the deal's play page. */
-export function shareText({ meta, title, origin, n, par, hints, seconds, link = null }, w) {
-  let moves = w.t("share.moves", { n });
-  if (par) moves = w.t(n <= par ? "share.par_matched" : "share.par", { text: moves, par });
+/** The share text of a win, without spoilers: the deal (its tier in a word, and a mark), the
+ *  moves against par, the hints, the player's time (``seconds``, null: not shown) and a link:
+ *  ``link``, the page of the signed win (its solve), else the deal's play page; ``plain``: no
+ *  emoji at all (the words alone carry every meaning: the catalogs' words have none). */
+export function shareText({ meta, title, origin, n, par, hints, seconds, link = null, plain = false }, w) {
+  const mark = (emoji) => (plain ? "" : emoji);
+  let moves = mark("✅ ") + w.t("share.moves", { n });
+  if (par) moves = w.t(n <= par ? "share.par_matched" : "share.par", { text: moves, par, star: mark(" ⭐") });
   if (hints) moves = w.t("share.hints", { text: moves, n: hints });
   // the time is the player's own clock: the server cannot know it
-  const time = seconds === null ? [] : [w.t("share.time", { time: clockText(seconds) })];
+  const time = seconds === null ? [] : [plain ? w.t("share.time_plain", { time: clockText(seconds) }) : `⏱ ${w.t("share.time", { time: clockText(seconds) })}`];
   if (meta.id) {
     const day = w.date(new Date(`${meta.date}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" });
-    const tier = `${w.t(`tier.${meta.tier}`)} ${TIER_MARK[meta.tier] || ""}`.trim();
+    const tier = `${w.t(`tier.${meta.tier}`)} ${mark(TIER_MARK[meta.tier] || "")}`.trim();
     return [`dailydeal ${day}`, `${title} · ${tier}`, moves, ...time, link || `${origin}/play/${meta.id}`].join("\n");
   }
   const v = meta.variant ? `?variant=${encodeURIComponent(meta.variant)}` : "";

@@ -60,13 +60,15 @@ export function nextFocus(rects, current, key) {
 export const isArrow = (key) => key in ARROWS;
 
 /** The element's keys outside text fields: "undo" (U, Backspace, Ctrl/Cmd+Z), "drop"
- *  (Escape: put down what is picked up), "hint" (H), or null. */
+ *  (Escape: put down what is picked up), "hint" (H), "moves" (? or W: what can be done
+ *  now, in words), or null. */
 export function keyCommand({ key, ctrlKey = false, metaKey = false, altKey = false }, inText = false) {
   if (ctrlKey || metaKey) return key === "z" && !inText ? "undo" : null;
   if (inText || altKey) return null;
   if (key === "u" || key === "U" || key === "Backspace") return "undo";
   if (key === "Escape") return "drop";
   if (key === "h" || key === "H") return "hint";
+  if (key === "?" || key === "w" || key === "W") return "moves";
   return null;
 }
 

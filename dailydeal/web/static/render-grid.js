@@ -10,8 +10,10 @@ export function render(st, view) {
   const p = st.position;
   const w = view.words;
   const gaps = new Map((p.gaps || []).map((g) => [`${g.row},${g.column}`, g]));
-  const cells = [];
-  p.rows.forEach((row, r) => {
+  // a grid (rows of cells) that a screen reader walks; the rows and cells take no box of
+  // their own (display: contents): the places stand in the board's CSS grid
+  const rows = p.rows.map((row, r) => {
+    const cells = [];
     row.forEach((c, i) => {
       const place = `${r + 1},${i + 1}`;
       if (c) {
@@ -28,10 +30,11 @@ export function render(st, view) {
         : g.accepts ? w.t("board.gap_takes_any", { where, what: g.accepts }) : w.t("board.gap_nothing", { where });
       cells.push(`<button type="button" class="${cls}" data-gap="${place}" aria-label="${esc(label)}"></button>`);
     });
+    return `<div class="cells" role="row" aria-label="${esc(w.t("board.row", { row: r + 1 }))}">${cells.map((cell) => `<span class="cell" role="gridcell">${cell}</span>`).join("")}</div>`;
   });
   const left = p.redeals_left;
   return [
-    ["gaps", cells],
+    ["gaps", rows, `role="grid" aria-label="${esc(w.t("board.grid"))}"`],
     ["gaps-bottom", [`<button type="button" class="tool" data-action="redeal" aria-label="${esc(w.t("board.redeal_label", { n: left }))}">${esc(w.t("board.redeal_left", { n: left }))}</button>`]],
   ];
 }

@@ -114,21 +114,28 @@ const names = (cs) => cs.map(name);
 const value = (c) => (c % 13) + 1;
 const EMPTY = 52; // no card here (a gap; an empty waste)
 
-/** One card in any spelling of docs/rules.md ("TD", "10d", "10♦") -> 0..51. */
+/** One card in any spelling of docs/rules.md ("TD", "10d", "10♦") -> 0..51. An error is
+ *  built only for text that is no card (building one costs more than reading a card). */
 export function parseCard(text) {
   if (typeof text !== "string") throw invalid(`a card must be text, not ${typeName(text)}`);
+  const card = CARD_OF.get(text); // the usual spelling, as the board and the solvers write it
+  if (card !== undefined) return card;
   const t = strip(text);
   if (!t) throw invalid("empty card");
+  const read = readCard(t);
+  if (read === undefined) throw invalid(`unknown card ${repr(text)}`);
+  return read;
+}
+
+/** A card in any spelling (``t`` stripped, not empty), or undefined. */
+function readCard(t) {
   const cs = Array.from(t);
-  const unknown = invalid(`unknown card ${repr(text)}`);
-  if (cs.length > 4) throw unknown;
+  if (cs.length > 4) return undefined;
   const last = cs.pop(), head = cs.join(""), sym = SYMBOLS.indexOf(last);
-  if (!ASCII.test(head) || !(ASCII.test(last) || sym >= 0)) throw unknown;
+  if (!ASCII.test(head) || !(ASCII.test(last) || sym >= 0)) return undefined;
   let r = head.toUpperCase();
   if (r === "10") r = "T";
-  const card = CARD_OF.get(r + (sym >= 0 ? "SHDC"[sym % 4] : last.toUpperCase()));
-  if (card === undefined) throw unknown;
-  return card;
+  return CARD_OF.get(r + (sym >= 0 ? "SHDC"[sym % 4] : last.toUpperCase()));
 }
 
 function checkDeck(cards) {
@@ -290,6 +297,7 @@ class Accordion extends Game {
     return typeof from === "number" && typeof to === "number" && from !== to ? { k: "m", src: from, dst: to } : null;
   }
   static words(m, w, say) { return m.k === "d" ? say("deal") : say("put", { a: w(m.src), b: w(m.dst) }); }
+  static parts(m) { return m.k === "d" ? { kind: "deal", cards: [] } : { kind: "pile", cards: names([m.src, m.dst]) }; }
   fmt(m) { return m.k === "d" ? "d" : `${name(m.src)}>${name(m.dst)}`; }
   parse(text) {
     if (text.toLowerCase() === "d") return DEAL;
@@ -430,6 +438,9 @@ class Pyramid extends Game {
   }
   static words(m, w, say) {
     return m.k === "d" ? say("draw") : m.k === "r" ? say("recycle") : m.k === "k" ? say("king", { a: w(m.card) }) : say("pair", { a: w(m.a), b: w(m.b) });
+  }
+  static parts(m) {
+    return m.k === "p" ? { kind: "pair", cards: names([m.a, m.b]) } : m.k === "k" ? { kind: "king", cards: [name(m.card)] } : { kind: m.k === "d" ? "draw" : "recycle", cards: [] };
   }
   fmt(m) { return m.k === "p" ? `${name(m.a)}+${name(m.b)}` : m.k === "k" ? name(m.card) : m.k; }
   parse(text) {
@@ -586,6 +597,7 @@ class Gaps extends Game {
     return g && g.accepts === name(from) ? card(from) : null;
   }
   static words(m, w, say) { return m.k === "R" ? say("redeal") : m.row !== null ? say("to_row", { a: w(m.card), row: m.row }) : say("to_gap", { a: w(m.card) }); }
+  static parts(m) { return m.k === "R" ? { kind: "redeal", cards: [] } : { kind: m.row === null ? "gap" : "two", cards: [name(m.card)], row: m.row }; }
   fmt(m) { return m.k === "R" ? "R" : name(m.card) + (m.row === null ? "" : `@${m.row}`); }
   parse(text) {
     if (text === "R" || text === "r") return REDEAL;
@@ -797,4 +809,12 @@ export function moveAt(state, from, to) {
 export function moveInWords(game, move, cardName, say = (key, params) => fill(MOVE_WORDS[key], params)) {
   const G = CLASSES[checkGame(game)];
   return G.words(readMove(G, move), (c) => cardName(name(c)), say);
+}
+
+/** A move's parts, for words said elsewhere (the element's announcements): {kind, cards,
+ *  row}; kind is one of "deal", "pile" (Accordion), "draw", "recycle", "pair", "king"
+ *  (Pyramid), "gap", "two", "redeal" (Gaps); cards: the card names it moves, in order. */
+export function moveParts(state, move) {
+  const G = classOf(state);
+  return G.parts(readMove(G, move, state.position));
 }

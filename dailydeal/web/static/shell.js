@@ -12,12 +12,13 @@ export const SHELL = `
     <span class="state-pill" data-s="in progress" data-state-pill data-t="el.loading"></span>
   </div>
   <div class="table" dir="ltr">
-    <div class="board" part="board" data-board data-state="in progress" data-moves="0" role="group" data-t-label="el.board">
+    <div class="board" part="board" data-board data-state="in progress" data-moves="0" role="group" data-t-label="el.board" tabindex="-1">
       <p class="loading" data-t="el.dealing"></p>
     </div>
     <div class="fx" data-fx aria-hidden="true"></div>
   </div>
   <p class="msg" role="status" aria-live="polite" data-msg></p>
+  <p class="sr" role="status" aria-live="polite" aria-atomic="true" data-t-label="el.speech" data-speech></p>
   <div class="controls" part="controls">
     <button type="button" class="tool" data-undo disabled data-t-title="el.undo_title" data-t="el.undo"></button>
     <button type="button" class="tool" data-action="hint" data-t-title="el.hint_title" data-t="el.hint"></button>
@@ -51,7 +52,7 @@ export const SHELL = `
   </details>
   <section class="result" data-result data-result-card popover="manual" role="dialog" aria-labelledby="dd-result-title" aria-live="polite">
     <button type="button" class="close" data-action="close-result" data-t-label="el.close_result">×</button>
-    <h3 id="dd-result-title" data-result-title></h3>
+    <h3 id="dd-result-title" data-result-title tabindex="-1"></h3>
     <p class="verdict" data-verdict></p>
     <dl class="tiles">
       <div><dt data-t="el.tile.moves"></dt><dd data-tile="moves">–</dd></div>
@@ -72,6 +73,7 @@ export const SHELL = `
       <label class="sr" for="dd-share" data-t="el.share_text"></label>
       <textarea id="dd-share" readonly data-share rows="5"></textarea>
       <button type="button" class="tool" data-copy data-t="el.copy"></button>
+      <button type="button" class="opt" data-option="plain" aria-pressed="false" data-t="el.share_plain"></button>
     </div>
   </section>
   <div class="replay" data-replay hidden role="group" data-t-label="el.replay_bar" dir="ltr">
@@ -116,7 +118,7 @@ export function parts(root) {
     stats: $("[data-stats]"), fair: $("[data-fair]"), lightText: $("[data-light-text]"),
     fx: $("[data-fx]"), timer: $("[data-timer]"), timerText: $("[data-timer-text]"), rest: $('[data-action="deal-rest"]'),
     showResult: $('[data-action="show-result"]'), review: $("[data-review]"), reviewButton: $('[data-action="review"]'),
-    replay: $("[data-replay]"), scrub: $("[data-replay-scrub]"), replayAt: $("[data-replay-at]"),
+    speech: $("[data-speech]"), replay: $("[data-replay]"), scrub: $("[data-replay-scrub]"), replayAt: $("[data-replay-at]"),
     solveLink: $("[data-solve-link]"),
   };
 }
