@@ -151,7 +151,7 @@ MOVE_TEXT = {
 
 
 def test_the_element_never_reads_or_writes_move_text() -> None:
-    """The board asks rules.js (moveAt, targets, placesOf, moveInWords) instead."""
+    """The board asks rules.js (moveAt, targets, placesOf, moveParts) instead."""
     for path in BOARD:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for what, pattern in MOVE_TEXT.items():

@@ -21,8 +21,8 @@ ELEMENT = {p.stem: json.loads(p.read_text(encoding="utf-8"))
            for p in sorted(i18n.CATALOG_DIR.glob("*.json"))}
 PAGES = {p.stem: json.loads(p.read_text(encoding="utf-8"))
          for p in sorted(i18n.PAGES_DIR.glob("*.json"))}
-# the reasons for an illegal move by code, and a move in words: English's words are the
-# rules' own (rules.js's REASONS and MOVE_WORDS), not repeated in en.json
+# the reasons for an illegal move by code: English's words are the rules' own (rules.js's
+# REASONS), not repeated in en.json
 REASONS = i18n.js_table("REASONS")
 CATALOGS = {locale: {**cat, **PAGES[locale]} for locale, cat in ELEMENT.items()}
 CATALOGS["en"].update(i18n.reasons())
@@ -84,7 +84,7 @@ def test_negotiation_plurals_and_the_pseudo_locale() -> None:
     assert i18n.negotiate("nope", "en-XA") == "en"  # the pseudo-locale only by ?lang=
     assert i18n.negotiate("en-XA", None) == "en-XA"
     w = i18n.words("fr")
-    assert w.t("share.moves", n=1) == "✅ 1 coup" and w.t("share.moves", n=2) == "✅ 2 coups"
+    assert w.t("share.moves", n=1) == "Gagné en 1 coup" and w.t("share.moves", n=2) == "Gagné en 2 coups"
     assert i18n.words("ar").t("el.state.won") == "فوز" and i18n.words("ar").dir == "rtl"
     assert i18n.words("en-XA").t("el.undo").startswith("⟦")
     assert i18n.words("de").t("daily.par", n=1234) == "Par 1.234"
@@ -166,8 +166,10 @@ def test_every_reason_the_server_gives_has_a_code_the_catalogs_translate() -> No
     assert not [t for t in said if not any(p.fullmatch(t) for p in patterns)]
     for locale, cat in ELEMENT.items():
         assert locale == "en" or {f"reason.{c}" for c in REASONS} <= set(cat), locale
-    assert not [k for k in ELEMENT["en"] if k.startswith(("reason.", "move."))]  # rules.js's
-    assert len(i18n.js_table("MOVE_WORDS")) == 9
+    assert not [k for k in ELEMENT["en"] if k.startswith("reason.")]  # rules.js's
+    # a move in words (a hint's, the screen reader's) is the catalogs' say.do.<kind>, in each
+    kinds = {"deal", "pile", "draw", "recycle", "pair", "king", "gap", "two", "redeal"}
+    assert {k for k in ELEMENT["en"] if k.startswith("say.do.")} == {f"say.do.{k}" for k in kinds}
 
 
 def test_the_daily_page_gives_its_script_the_pages_words_it_says(client: Any) -> None:

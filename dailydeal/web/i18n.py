@@ -71,10 +71,8 @@ def js_table(name: str) -> dict[str, str]:
 @cache
 def reasons() -> dict[str, str]:
     """English's words that are the rules' own, which en.json does not repeat: the reasons
-    for an illegal move (``reason.<code>``: rules.js's ``REASONS``, the server's words) and
-    a move in words (``move.<key>``: ``MOVE_WORDS``)."""
-    return {**{f"reason.{k}": v for k, v in js_table("REASONS").items()},
-            **{f"move.{k}": v for k, v in js_table("MOVE_WORDS").items()}}
+    for an illegal move (``reason.<code>``: rules.js's ``REASONS``, the server's words)."""
+    return {f"reason.{k}": v for k, v in js_table("REASONS").items()}
 
 
 def pseudo_catalog(english: dict[str, Any]) -> dict[str, Any]:

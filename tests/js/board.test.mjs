@@ -144,20 +144,21 @@ test("decide: picking, putting down, a stuck card, a dead gap, a finished game",
   }
 });
 
-test("moves in words", () => {
-  assert.equal(rules.moveInWords("pyramid", "7S+6H", cardName), "pair the seven of spades with the six of hearts");
-  assert.equal(rules.moveInWords("pyramid", "KC", cardName), "remove the king of clubs");
-  assert.equal(rules.moveInWords("accordion", "4D>4S", cardName), "put the four of diamonds on the four of spades");
-  assert.equal(rules.moveInWords("gaps", "2S@3", cardName), "move the two of spades to row 3");
-  assert.equal(rules.moveInWords("gaps", "8C", cardName), "move the eight of clubs into its gap");
-  assert.equal(rules.moveInWords("gaps", "R", cardName), "redeal");
-  assert.equal(rules.moveInWords("accordion", "d", cardName), "deal a card from the stock");
-  // in the player's language: the catalog's move.<key> (English's are rules.js's MOVE_WORDS)
-  const DE = new Words("de", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/de.json", import.meta.url))));
-  const say = (key, params) => DE.t(`move.${key}`, params);
-  assert.equal(rules.moveInWords("gaps", "2S@3", (c) => cardName(c, DE), say), DE.t("move.to_row", { a: cardName("2S", DE), row: 3 }));
-  assert.equal(rules.moveInWords("pyramid", "r", (c) => cardName(c, DE), say), DE.t("move.recycle"));
-  assert.equal(EN.t("move.pair", { a: "x", b: "y" }), "pair the x with the y");
+test("moves in words (a hint's): speech.js's doSaid, the catalog's say.do.<kind>", () => {
+  const at = (game, seed, moves = []) => { const g = rules.newGame(game, null, null, BigInt(seed)); for (const m of moves) g.push(m); return state(g); };
+  const pyr = at("pyramid", 32, "d d 3S+TH 2H+JC 4S+9H TD+3C".split(" "));
+  assert.equal(speech.doSaid(rules, EN, pyr, "7S+6H"), "pair the seven of spades with the six of hearts");
+  assert.equal(speech.doSaid(rules, EN, pyr, "d"), "draw a card from the stock");
+  const acc = at("accordion", 1);
+  assert.equal(speech.doSaid(rules, EN, acc, "d"), "deal a card from the stock");
+  const gaps = at("gaps", 7);
+  const move = gaps.legal_moves.find((m) => rules.moveParts(gaps, m).kind === "gap");
+  const to = rules.placesOf(gaps, move).to.split(",");
+  assert.equal(speech.doSaid(rules, EN, gaps, move), `move the ${cardName(move)} to row ${to[0]}, column ${to[1]}`);
+  // in the player's language: the same key in the player's catalog
+  const DE = CATALOG.de;
+  assert.equal(speech.doSaid(rules, DE, pyr, "7S+6H"), DE.t("say.do.pair", { a: cardName("7S", DE), b: cardName("6H", DE) }));
+  assert.equal(EN.t("say.do.pair", { a: "x", b: "y" }), "pair the x with the y");
 });
 
 test("each renderer draws every card of the position once, and the view's marks", () => {

@@ -127,11 +127,13 @@ export type DailyDealMessage = string | Partial<Record<"zero" | "one" | "two" | 
 
 /**
  * An embedder's words, by catalog key (every key of static/locales/en.json, and the rules'
- * own words kept in static/rules.js: `reason.<code>` of REASONS, `move.<key>` of MOVE_WORDS), e.g.
- * `{"el.hint": "💡 Clue", "el.moves": "Turns", "share.moves": {"one": "✅ {n} turn", "other": "✅ {n} turns"}}`.
+ * own words kept in static/rules.js: `reason.<code>` of REASONS), e.g.
+ * `{"el.hint": "💡 Clue", "el.moves": "Turns", "share.moves": {"one": "Won in {n} turn", "other": "Won in {n} turns"}}`.
  * The keys are grouped: `el.*` the element's controls, messages and labels; `board.*` and
  * `card.*` the board and the cards' accessible names; `finish.*` the result card; `share.*`
- * the share text; `review.*`, `fair.*`, `move.*` (a hint's move in words), `rules.<game>.*`,
+ * the share text (no emoji in its words: the marks are the element's, left out when plain);
+ * `say.*` what is said to a screen reader (`say.do.<kind>`: a move to make, a hint's too);
+ * `review.*`, `fair.*`, `rules.<game>.*`,
  * `game.*`, `tier.*`, `problem.<code>` (the API's problem codes, docs/api.md) and
  * `reason.<code>` (why a move is illegal).
  */

@@ -41,7 +41,7 @@ import { LocalPlay } from "./play.js";
 import { Replay, ReplayBar } from "./replay.js";
 import { showReview } from "./review.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
-import { Speaker, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
+import { Speaker, doSaid, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
 import * as store from "./store.js";
 
 export { cardName, clockText, meaningfulPar, SPECS };
@@ -228,7 +228,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
       this.trail.add(this.moves, answer.move);
       this.dataset.hint = answer.move;
       this.paint();
-      const words = rules.moveInWords(this.meta.game, answer.move, (c) => cardName(c, this.words), (k, p) => this.t(`move.${k}`, p));
+      const words = doSaid(rules, this.words, this.st, answer.move); // the catalog's say.do.<kind>
       const key = answer.shortest ? "el.hint_said_shortest" : "el.hint_said";
       this.say(this.t(key, { words, move: answer.move, n: answer.moves_left }), "good");
     } else if (answer.verdict === "lost") {

@@ -4,7 +4,7 @@
 // with {placeholders}, or an object keyed by CLDR plural category chosen by the parameter n.
 // en-XA is the pseudo-locale (English accented, a third longer, in ⟦ ⟧) the tests use: its
 // catalog is made by the server (i18n.py's pseudo_catalog).
-import { MOVE_WORDS, REASONS } from "./rules.js";
+import { REASONS } from "./rules.js";
 
 export const LOCALES = ["en", "ar", "de", "es", "fr", "ja", "pt-BR"];
 export const PSEUDO = "en-XA";
@@ -20,8 +20,8 @@ export function pick(tag) {
 
 const CATALOGS = new Map();
 /** English's words outside en.json, the rules' own (rules.js): the reasons for an illegal
- *  move (reason.<code>: REASONS, the server's words) and a move in words (move.<key>). */
-const ENGLISH = Object.fromEntries([...Object.entries(REASONS).map(([k, v]) => [`reason.${k}`, v]), ...Object.entries(MOVE_WORDS).map(([k, v]) => [`move.${k}`, v])]);
+ *  move (reason.<code>: REASONS, the server's words). */
+const ENGLISH = Object.fromEntries(Object.entries(REASONS).map(([k, v]) => [`reason.${k}`, v]));
 
 /** The catalog of ``locale`` (fetched once per page). */
 export function catalog(locale) {

@@ -9,7 +9,7 @@
 //
 // Use: const g = newGame("pyramid", "relaxed", cards, seed); g.push("5h+8c") (throws
 // InvalidMoveError or IllegalMoveError with the engine's reason); g.legalMoves(), g.status(),
-// g.score(), g.toJSON(). The board asks placesOf, targets, moveAt and moveInWords (below);
+// g.score(), g.toJSON(). The board asks placesOf, targets, moveAt and moveParts (below);
 // verdict.js gives the verdict and the state answer.
 //
 // Seeds are BigInt (64 bits). toJSON() gives Python's Game.to_json(), but for the seed: a
@@ -49,12 +49,6 @@ export const REASONS = {
   aces_out: "aces are out of play in Gaps", needs_row: "{card} needs a row 1..4 ({card}@R)",
   row_taken: "row {row} has no gap in column 1 ({card} is there)", two_only: "only a 2 is sent to a row; {card} goes right of {prev}",
   row_end: "{prev} ends its row: there is no place right of it", not_gap: "the place right of {prev} holds {card}, not a gap",
-};
-// A move in words, by catalog key (move.<key>): English's (moveInWords says them)
-export const MOVE_WORDS = {
-  deal: "deal a card from the stock", draw: "draw a card from the stock", recycle: "recycle the waste",
-  redeal: "redeal", put: "put the {a} on the {b}", pair: "pair the {a} with the {b}", king: "remove the {a}",
-  to_row: "move the {a} to row {row}", to_gap: "move the {a} into its gap",
 };
 const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
 let LAST = null; // the reason last made: an IllegalMoveError of its text takes its code
@@ -296,7 +290,6 @@ class Accordion extends Game {
     if (from === null) return to === "draw" ? DEAL : null;
     return typeof from === "number" && typeof to === "number" && from !== to ? { k: "m", src: from, dst: to } : null;
   }
-  static words(m, w, say) { return m.k === "d" ? say("deal") : say("put", { a: w(m.src), b: w(m.dst) }); }
   static parts(m) { return m.k === "d" ? { kind: "deal", cards: [] } : { kind: "pile", cards: names([m.src, m.dst]) }; }
   fmt(m) { return m.k === "d" ? "d" : `${name(m.src)}>${name(m.dst)}`; }
   parse(text) {
@@ -436,12 +429,7 @@ class Pyramid extends Game {
     const cards = typeof from === "number" && typeof to === "number";
     return cards && from !== to && !isKing(from) && !isKing(to) ? pair(from, to) : null;
   }
-  static words(m, w, say) {
-    return m.k === "d" ? say("draw") : m.k === "r" ? say("recycle") : m.k === "k" ? say("king", { a: w(m.card) }) : say("pair", { a: w(m.a), b: w(m.b) });
-  }
-  static parts(m) {
-    return m.k === "p" ? { kind: "pair", cards: names([m.a, m.b]) } : m.k === "k" ? { kind: "king", cards: [name(m.card)] } : { kind: m.k === "d" ? "draw" : "recycle", cards: [] };
-  }
+  static parts(m) { return m.k === "p" ? { kind: "pair", cards: names([m.a, m.b]) } : m.k === "k" ? { kind: "king", cards: [name(m.card)] } : { kind: m.k === "d" ? "draw" : "recycle", cards: [] }; }
   fmt(m) { return m.k === "p" ? `${name(m.a)}+${name(m.b)}` : m.k === "k" ? name(m.card) : m.k; }
   parse(text) {
     const low = text.toLowerCase();
@@ -596,7 +584,6 @@ class Gaps extends Game {
     const g = gapAt(state.position, to);
     return g && g.accepts === name(from) ? card(from) : null;
   }
-  static words(m, w, say) { return m.k === "R" ? say("redeal") : m.row !== null ? say("to_row", { a: w(m.card), row: m.row }) : say("to_gap", { a: w(m.card) }); }
   static parts(m) { return m.k === "R" ? { kind: "redeal", cards: [] } : { kind: m.row === null ? "gap" : "two", cards: [name(m.card)], row: m.row }; }
   fmt(m) { return m.k === "R" ? "R" : name(m.card) + (m.row === null ? "" : `@${m.row}`); }
   parse(text) {
@@ -803,15 +790,7 @@ export function moveAt(state, from, to) {
   return m === null || typeof m === "string" ? m : G.prototype.fmt(m);
 }
 
-/** A move in words, for a hint ("pair the seven of spades with the six of hearts"), with
- *  ``cardName`` ("7S" -> "seven of spades"): the board's words for a card; ``say(key,
- *  params)``: a MOVE_WORDS message in the player's language (English's by default). */
-export function moveInWords(game, move, cardName, say = (key, params) => fill(MOVE_WORDS[key], params)) {
-  const G = CLASSES[checkGame(game)];
-  return G.words(readMove(G, move), (c) => cardName(name(c)), say);
-}
-
-/** A move's parts, for words said elsewhere (the element's announcements): {kind, cards,
+/** A move's parts, for its words said elsewhere (speech.js: a hint, the announcements): {kind, cards,
  *  row}; kind is one of "deal", "pile" (Accordion), "draw", "recycle", "pair", "king"
  *  (Pyramid), "gap", "two", "redeal" (Gaps); cards: the card names it moves, in order. */
 export function moveParts(state, move) {
