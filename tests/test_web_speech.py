@@ -23,7 +23,8 @@ import pytest
 from helpers.browser import SKIP, Player, today_id
 
 LOCALES = Path(__file__).resolve().parents[1] / "dailydeal" / "web" / "static" / "locales"
-CATALOG = {lang: json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "es")}
+CATALOG = {lang: json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+           for lang in ("en", "es")}
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
@@ -140,7 +141,8 @@ class Listener:
     # --- reading: the accessibility tree -----------------------------------------------
     def board(self) -> Any:
         # the pattern without its group names (Playwright hands it to the browser's RegExp)
-        return self.host.get_by_role("group", name=re.compile(re.sub(r"\?P<\w+>", "", board_name(self.lang).pattern)))
+        name = re.sub(r"\?P<\w+>", "", board_name(self.lang).pattern)
+        return self.host.get_by_role("group", name=re.compile(name))
 
     def board_name(self) -> tuple[str, int]:
         """The board's state ("in progress", "won", "lost") and move count, from its
@@ -317,7 +319,8 @@ def play_by_keys(page: Any, site: str, days: dict[str, dt.date], game: str,
         if state == "won":
             break
     while listener.board_name()[0] == "in progress" and game == "accordion":
-        listener.press_on(name_start(lang, "board.stock_deal"))  # the deals a line leaves out at the end
+        # the deals a line leaves out at the end
+        listener.press_on(name_start(lang, "board.stock_deal"))
         listener.wait_moves(listener.board_name()[1])
     state, n = listener.board_name()
     assert state == "won"
