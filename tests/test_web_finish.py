@@ -119,6 +119,8 @@ def test_replay_steps_through_the_line_with_the_keys(
     player.type_moves(solutions["accordion"])
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
     n = player.moves()
+    # today's date is open: the solver's line is kept back (no spoiler)
+    expect(player.host.locator('[data-action="replay-par"]')).to_be_hidden()
     player.host.locator('[data-action="replay"]').click()
     bar = player.host.locator("[data-replay]")
     expect(bar).to_be_visible()
@@ -156,6 +158,32 @@ def test_a_lost_game_gets_its_card_and_undo_plays_on(page: Any, site: str) -> No
     player.wait_moves(len(moves) - 1)
     expect(card).to_be_hidden()
     expect(player.host.locator('[data-action="show-result"]')).to_be_hidden()
+
+
+def test_once_the_date_is_over_the_card_replays_the_solver_s_line(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    """After a date is over everywhere its stored solution is public: the card offers it,
+    and the replay bar steps through it from the deal."""
+    from playwright.sync_api import expect
+
+    from dailydeal.daily.store import deal_id
+
+    line = solutions["pyramid"]
+    player = open_player(page, f"{site}/play/{deal_id(days['past'], 'pyramid', 'medium')}",
+                         "pyramid")
+    player.type_moves(line)
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified")
+    button = player.host.locator('[data-action="replay-par"]')
+    expect(button).to_be_visible()
+    button.click()
+    bar = player.host.locator("[data-replay]")
+    expect(bar).to_be_visible()
+    expect(player.host).to_have_attribute("data-moves", "0")
+    page.keyboard.press("End")
+    expect(player.host).to_have_attribute("data-moves", str(len(line)))
+    expect(bar.locator("[data-replay-at]")).to_contain_text(f"{len(line)} / {len(line)}")
+    assert player.host.locator(".pyr-row [data-card]").count() == 0  # the pyramid cleared
 
 
 def test_the_review_names_the_move_that_lost_and_replays_the_winning_line(

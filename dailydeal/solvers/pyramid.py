@@ -192,6 +192,13 @@ class _Search:
         self.rooms: dict[int, list[int]] = {}
         self.frontier = _Frontier()
 
+    def release(self) -> None:
+        """Drop the search's tables (``_solve`` does, before the collector is on again)."""
+        self.rooms = {}
+        self.frontier = _Frontier()
+        self.pool_table = {}
+        self.bounds.release()
+
     def notation(self, path: list[Edge]) -> list[str]:
         return notation(path, self.bounds.cards, self.bounds.talon)
 
@@ -224,7 +231,9 @@ class _Search:
         if mask == 0:
             return True
         bounds = self.bounds
-        info = bounds.info_cache.get(mask) or bounds.info(mask)
+        info = bounds.memo_info if mask == bounds.memo_mask else (
+            bounds.info_cache.get(mask) or bounds.info(mask)
+        )
         key = info.index << COUNTS_BITS | counts
         known = self.pool_table.get(key)
         if known is not None:
@@ -286,6 +295,7 @@ class _Search:
         ch = bounds.heuristic(cmask, ctal, cp)
         if ch < 0:
             return
+        steps = bounds.last_steps  # the child's pool steps, for the quick bound below
         if (
             group is None and crec < self.most and self.strong
             and not self.pool_open(cmask, ctal)
@@ -298,20 +308,22 @@ class _Search:
             # Every solution from the parent makes at least its pass count of recycles,
             # those of the edge included: the rest are the child's, for the quick bound,
             # before the child is ever counted itself.
-            qh = bounds.quick_bound(cmask, ctal, cp, crec, cneed, -1)
+            qh = bounds.quick_with(steps, ctal, cp, crec, cneed, -1)
             if qh >= BIG:
                 return
             if qh > ch:
                 ch = qh
         where = cp | crec << 6 | ng << G_SHIFT
-        edge = link(state, kind, a, b)
+        edge = link(kind, a, b)
         if group is None:
-            self.rooms[room] = [where, edge]
+            self.rooms[room] = [where, state, edge]
         elif at >= 0:
             group[at] = where
-            group[at + 1] = edge
+            group[at + 1] = state
+            group[at + 2] = edge
         else:
             group.append(where)
+            group.append(state)
             group.append(edge)
         self.frontier.push(ng + ch, ng, child, CHEAP)
 
@@ -326,7 +338,7 @@ class _Search:
         ``group`` (-1: none)."""
         limited = self.passes is not None
         at = -1
-        for k in range(0, len(group), 2):
+        for k in range(0, len(group), 3):
             e = group[k]
             p1 = e & 63
             rec1 = e >> 6 & 3
@@ -355,7 +367,7 @@ class _Search:
         # dominated by now, is skipped: so each (position, g) is expanded at most once,
         # and a position found again with a smaller g is expanded again, which keeps A*
         # exact even where the bounds are not consistent.
-        rooms = self.rooms = {start & ROOM_BITS: [start >> P_SHIFT, NO_LINK]}
+        rooms = self.rooms = {start & ROOM_BITS: [start >> P_SHIFT, NO_LINK, 0]}
         # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
         # are pushed with the cheap bound (CHEAP); when a node is popped, the pass count
         # (``passes_needed``) and its quick bound come first, then the costlier threshold
@@ -424,7 +436,7 @@ class _Search:
             tal = state >> TAL_SHIFT & TAL_BITS
             p = state >> P_SHIFT & P_BITS
             rec = state >> REC_SHIFT
-            info = bounds.info(mask)
+            info = bounds.info_of(mask)
             # A forced pair: two accessible cards that pair, one of them (b) the only card
             # of its value left in the pyramid and the talon. The other (a) can leave only
             # with b, so every solution holds the step (a, b); taking it first costs the
@@ -487,7 +499,25 @@ def solve_reference(game: Game[Any], budget: Budget) -> SolveResult:
 def _solve(game: Game[Any], budget: Budget, strong: bool) -> SolveResult:
     if not isinstance(game, Pyramid):
         raise TypeError(f"not a Pyramid game: {type(game).__name__}")
-    solver = _Search(game, budget, strong)
+    # A solve allocates hundreds of thousands of tuples, lists and ints, none of them in a
+    # cycle: the cyclic collector would walk them again and again for nothing. It is off
+    # for the whole solve (the pool search, A* and the notation), and the search's tables
+    # are dropped before it is on again: left for later, the first allocation after it
+    # would walk them all once more (8% of the CPU of small solves).
+    collecting = gc.isenabled()
+    gc.disable()
+    solver: _Search | None = None
+    try:
+        solver = _Search(game, budget, strong)
+        return _run(solver)
+    finally:
+        if solver is not None:
+            solver.release()
+        if collecting:
+            gc.enable()
+
+
+def _run(solver: _Search) -> SolveResult:
     if is_won(solver.mask0):
         return SolveResult(WON, [], 0, stats={"phase": "start"})
     pool = solver.pool_winnable()
@@ -496,17 +526,10 @@ def _solve(game: Game[Any], budget: Budget, strong: bool) -> SolveResult:
         return SolveResult(UNKNOWN, [], solver.nodes, stats={"phase": "pool"})
     if not pool:
         return SolveResult(LOST, [], solver.nodes, stats={"phase": "pool", "proof": "pool"})
-    # A* allocates hundreds of thousands of tuples and lists, none of them in a cycle: the
-    # cyclic collector would walk them again and again for nothing (4% of the time).
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         status, path = solver.astar()
     except _OutOfBudget:  # in a pool search A* asked for (``pool_open``)
         status, path = UNKNOWN, []
-    finally:
-        if collecting:
-            gc.enable()
     stats: dict[str, Any] = {
         "phase": "astar",
         "pool_nodes": pool_nodes,

@@ -27,7 +27,7 @@ threshold bound drops the terms that stop short of either.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Final
 
 from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
@@ -75,7 +75,7 @@ class _MaskInfo:
     # (talon value, accessible places it pairs with; [-1] for a talon king alone), for the
     # values that have a partner now
     talon_moves: list[tuple[int, list[int]]]
-    caps: list[int]  # caps[w]: cards of the mask a talon card of value w can pair with
+    caps: bytes  # caps[w]: cards of the mask a talon card of value w can pair with
     dead: int  # talon positions of cards no card of the mask pairs with (kings excepted)
     # cards + kings of the mask: a pyramid clearance of P steps removes 2 * P - weight talon
     # cards (``talon_used``)
@@ -86,6 +86,16 @@ class _MaskInfo:
     # a can only ever leave with b (the forced pair of the search)
     lone_pairs: list[tuple[int, int, int]]
     index: int  # the order in which the mask was first met: a short name for it
+    # The caches of this mask's bounds, by the rest of their keys: small dicts with small
+    # keys, where one table for all masks would hash long keys into a large table.
+    pool: dict[int, int]  # ``pool_steps`` by the values of the pool (those of ``wanted``)
+    phase: dict[int, int]  # ``two_phase`` by va | vb << 14 (those of ``wanted``)
+    usable: dict[int, int]  # ``usable_values`` by the pool
+    usable_pos: dict[int, int]  # ``usable_positions`` by the pool
+    # ``forced_chain``, its ``precedence`` and ``window_blocked``'s tables, by ``chain_key``
+    chains: dict[int, list[tuple[int, list[int], int, list[int], int]] | None]
+    pres: dict[int, list[int]]
+    windows: dict[int, dict[int, bool]]
 
 
 def count_shift(w: int) -> int:
@@ -126,20 +136,6 @@ def redrawn(rank: int, steps: int, room: int, every: int, weight: int) -> int:
     return half if half > term else term
 
 
-class _Walk(NamedTuple):
-    """One pass through the talon as ``pass_bound`` hands it to ``blocked_pass``."""
-
-    mask: int  # the pyramid
-    order: int  # talon positions of the pass, drawn by increasing index
-    counted: int  # the cards of ``order`` whose draw is charged
-    ready: int  # talon position from which every deficit is met (-1: none)
-    floor: int  # a bound no term can beat
-    first: int  # values of the first phase (the usable waste, or the pass before a recycle)
-    two: bool  # the pass after a recycle
-    room: int  # the mask's weight plus the cards of ``base``: see ``with_draws``
-    again: bool  # the caller counts a recycle after this pass (``pass_bound``)
-
-
 def has_partner(pre: list[int], cand: int, c: int) -> bool:
     """Whether a pyramid card of ``cand`` (places, as bits) may leave with the card at
     place ``c``: one that must leave neither before it nor after it (``pre``:
@@ -157,18 +153,22 @@ class Bounds:
 
     def __init__(self, cards: list[Card], talon: list[Card], passes: int | None) -> None:
         self.cards = cards  # the card dealt to each pyramid place
-        self.values = [value(c) for c in cards]
+        values = [value(c) for c in cards]
+        tvalues = [value(c) for c in talon]
+        # The values of the pyramid places and of the talon positions, as bytes: compiled,
+        # a bytes item is read natively, a list item through the generic path.
+        self.values = bytes(values)
         self.talon = talon  # waste bottom..top, then the stock in drawing order
-        self.tvalues = [value(c) for c in talon]
+        self.tvalues = bytes(tvalues)
         self.n = len(talon)
         self.passes = passes
         # value_bits[w]: talon positions holding a card of value w.
         self.value_bits = [0] * 14
         # place_bits[v]: pyramid places dealt a card of value v.
         self.place_bits = [0] * 14
-        for i, v in enumerate(self.values):
+        for i, v in enumerate(values):
             self.place_bits[v] |= 1 << i
-        for j, v in enumerate(self.tvalues):
+        for j, v in enumerate(tvalues):
             self.value_bits[v] |= 1 << j
         self.full = (1 << self.n) - 1  # every talon position
         # vtab[k][x]: the values (as bits) of the talon cards at positions 8k..8k+7 in x;
@@ -189,13 +189,18 @@ class Bounds:
                     if v != KING_VALUE:
                         ct[x] += 1 << count_shift(v)
         self.info_cache: dict[int, _MaskInfo] = {}
-        self.pool_cache: dict[int, int] = {}
-        self.phase_cache: dict[int, int] = {}
-        self.usable_cache: dict[int, int] = {}
-        self.usable_pos_cache: dict[int, int] = {}
-        self.window_cache: dict[int, bool] = {}
-        self.pre_cache: dict[int, list[int]] = {}  # ``precedence`` of forced_chain's keys
-        self.forced_cache: dict[int, list[tuple[int, list[int], int, list[int], int]] | None] = {}
+        # The last mask ``info_of`` answered, and its info: the bounds of one position ask
+        # for the same mask again and again, and a compare is cheaper than a dict lookup.
+        self.last_steps = 0  # the pool steps the last ``heuristic`` read
+        self.memo_mask = -1
+        self.memo_info = _MaskInfo(
+            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}
+        )
+
+    def release(self) -> None:
+        """Drop the caches (the end of a solve: ``pyramid._solve``)."""
+        self.memo_mask = -1
+        self.info_cache = {}
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -207,6 +212,15 @@ class Bounds:
         search's counts: ``count_shift``; a talon king never takes a pyramid card)."""
         c0, c1, c2 = self.ctab
         return c0[talon_set & 255] + c1[talon_set >> 8 & 255] + c2[talon_set >> 16]
+
+    def info_of(self, mask: int) -> _MaskInfo:
+        """``info(mask)``, through a one-entry memo (``memo_mask``)."""
+        if mask == self.memo_mask:
+            return self.memo_info
+        got = self.info_cache.get(mask) or self.info(mask)
+        self.memo_mask = mask
+        self.memo_info = got
+        return got
 
     def info(self, mask: int) -> _MaskInfo:
         """Moves and bounds of a pyramid mask.
@@ -247,7 +261,7 @@ class Bounds:
         for w in range(1, 13):
             if not wanted >> w & 1:
                 dead |= self.value_bits[w]
-        caps = [0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE]
+        caps = bytes([0] + [count[PAIR_SUM - w] for w in range(1, 13)] + [SIZE])
         weight = popcount(mask) + count[KING_VALUE]
         need_bits = sum(1 << w for w, _ in need)
         lone_pairs: list[tuple[int, int, int]] = []
@@ -258,7 +272,7 @@ class Bounds:
                 lone_pairs.append((b, a, values[a]))
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
-            lone_pairs, len(self.info_cache),
+            lone_pairs, len(self.info_cache), {}, {}, {}, {}, {}, {}, {},
         )
         self.info_cache[mask] = got
         return got
@@ -283,12 +297,13 @@ class Bounds:
         solution's removals are a pool solution, and draws come on top of them. This
         tighter push-time bound spares many costly pop-time evaluations.
         """
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         t0, t1, t2 = self.vtab  # values_of(tal) inlined: this runs for every child
         vset = (t0[tal & 255] | t1[tal >> 8 & 255] | t2[tal >> 16]) & info.wanted
-        steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
+        steps = info.pool.get(vset) if mask else 0
         if steps is None:
             steps = self.pool_steps(mask, vset)
+        self.last_steps = steps
         if steps >= BIG:
             return -1
         low = tal & ((1 << p) - 1)
@@ -335,12 +350,13 @@ class Bounds:
         unlimited pool (BIG when impossible). A relaxation: exact pyramid, free talon."""
         if mask == 0:
             return 0
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.memo_info if mask == self.memo_mask else (
+            self.info_cache.get(mask) or self.info(mask)
+        )
         # Only values some card of the mask pairs with matter (for it and its submasks), so
         # the key keeps just those: more cache hits.
         vset &= info.wanted
-        key = mask | vset << KEY_SHIFT
-        got = self.pool_cache.get(key)
+        got = info.pool.get(vset)
         if got is not None:
             return got
         if info.king >= 0:
@@ -371,7 +387,7 @@ class Bounds:
                             best = s
                     if best <= floor:
                         break
-        self.pool_cache[key] = best
+        info.pool[vset] = best
         return best
 
     def two_phase(self, mask: int, va: int, vb: int) -> int:
@@ -380,7 +396,9 @@ class Bounds:
         relaxation of "use cards of this pass, recycle, use cards of the next pass"."""
         if mask == 0:
             return 0
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.memo_info if mask == self.memo_mask else (
+            self.info_cache.get(mask) or self.info(mask)
+        )
         wanted = info.wanted
         va &= wanted
         vb &= wanted
@@ -389,8 +407,8 @@ class Bounds:
             return self.pool_steps(mask, vb)
         if not vb & ~va:
             return self.pool_steps(mask, va)
-        key = mask | va << KEY_SHIFT | vb << (KEY_SHIFT + 14)
-        got = self.phase_cache.get(key)
+        key = va | vb << 14
+        got = info.phase.get(key)
         if got is not None:
             return got
         if info.king >= 0:
@@ -419,7 +437,7 @@ class Bounds:
                             best = s
                     if best <= floor:
                         break
-        self.phase_cache[key] = best
+        info.phase[key] = best
         return best
 
     def pass_bound(
@@ -441,7 +459,7 @@ class Bounds:
         ``again`` the caller counts a recycle after this pass (and what follows it), so
         ``blocked_pass`` does not add one.
         """
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         vb = self.value_bits
@@ -470,16 +488,16 @@ class Bounds:
         if floor + (ready >= 0 and popcount(counted & ((2 << ready) - 1))) >= best:
             return best
         vset = 0 if two else self.values_of(base) & wanted
-        events = []
+        events = 0  # talon positions, as bits: taken in increasing order, as sorted
         v = wanted & ~vset
         while v:
             bit = v & -v
             v ^= bit
             bits = order & vb[bit_length(bit) - 1]
             if bits:
-                events.append(bit_length(bits & -bits) - 1)
+                events |= bits & -bits
         if ready >= 0:
-            events.append(ready)
+            events |= 1 << ready
         else:
             if two:
                 s = redrawn(0, self.pool_steps(mask, va), room, 0, info.weight)
@@ -491,12 +509,13 @@ class Bounds:
         # surely still in the talon count).
         ok = self.usable_positions(mask, allv)
         if counted & ~ok:
-            walk = _Walk(
-                mask, order, counted, ready, floor, va if two else vset, two, room, again
+            return self.blocked_pass(
+                mask, order, counted, ready, floor, va if two else vset, two, room, again,
+                counted & ~ok, best,
             )
-            return self.blocked_pass(walk, counted & ~ok, best)
-        events.sort()
-        for j in events:
+        while events:
+            j = bit_length(events & -events) - 1
+            events &= events - 1
             vset |= (1 << tvalues[j]) & wanted
             if j < ready:
                 continue
@@ -514,14 +533,29 @@ class Bounds:
                 best = s
         return best
 
-    def blocked_pass(self, walk: _Walk, blockers: int, best: int) -> int:
-        """``pass_bound`` when some cards of ``walk.order`` (``blockers``) can never leave
+    def blocked_pass(
+        self, mask: int, order: int, counted: int, ready: int, floor: int, first: int,
+        two: bool, room: int, again: bool, blockers: int, best: int,
+    ) -> int:
+        """``pass_bound`` when some cards of ``order`` (``blockers``) can never leave
         the waste in this pass: once one is drawn, the cards under it are out of reach until
-        a recycle. So past a blocker the cards before it (and, with ``walk.two``, those of
+        a recycle. So past a blocker the cards before it (and, with ``two``, those of
         the pass before the recycle) form a first phase, the cards after it a second one:
-        R' + two_phase(first phase, second phase); the minimum with ``best`` is returned."""
-        mask, order, counted, ready, floor, first, two, room, again = walk
-        info = self.info_cache.get(mask) or self.info(mask)
+        R' + two_phase(first phase, second phase); the minimum with ``best`` is returned.
+        The pass (``mask`` to ``again``) as ``pass_bound`` hands it over:
+
+        - mask: the pyramid;
+        - order: talon positions of the pass, drawn by increasing index;
+        - counted: the cards of ``order`` whose draw is charged;
+        - ready: talon position from which every deficit is met (-1: none);
+        - floor: a bound no term can beat;
+        - first: values of the first phase (the usable waste, or the pass before a recycle);
+        - two: the pass after a recycle;
+        - room: the mask's weight plus the cards of ``base``: see ``with_draws``;
+        - again: the caller counts a recycle after this pass (``pass_bound``).
+
+        Arguments, not a NamedTuple: compiled, building one is a Python call."""
+        info = self.info_of(mask)
         wanted = info.wanted
         tvalues = self.tvalues
         if two:
@@ -572,15 +606,15 @@ class Bounds:
 
     def usable_positions(self, mask: int, pool: int) -> int:
         """The talon positions holding a card of a value ``usable_values`` allows."""
-        key = mask | pool << KEY_SHIFT
-        got = self.usable_pos_cache.get(key)
+        table = self.info_of(mask).usable_pos
+        got = table.get(pool)
         if got is None:
             usable = self.usable_values(mask, pool)
             got = 0
             for w in range(1, 14):
                 if usable >> w & 1:
                     got |= self.value_bits[w]
-            self.usable_pos_cache[key] = got
+            table[pool] = got
         return got
 
     def usable_values(self, mask: int, pool: int) -> int:
@@ -590,8 +624,8 @@ class Bounds:
         its blockers can, and it is a king, its partner value is in ``pool``, or a partner
         card in the pyramid can be accessible with it. Over-approximates what a real play
         can reach, so every talon value it leaves out really has no usable partner."""
-        key = mask | pool << KEY_SHIFT
-        got = self.usable_cache.get(key)
+        table = self.info_of(mask).usable
+        got = table.get(pool)
         if got is not None:
             return got
         values = self.values
@@ -623,7 +657,7 @@ class Bounds:
         for i in places:
             if not BLOCKERS[i] & ~gone and values[i] != KING_VALUE:
                 got |= 1 << (PAIR_SUM - values[i])
-        self.usable_cache[key] = got
+        table[pool] = got
         return got
 
     def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
@@ -638,14 +672,14 @@ class Bounds:
         wanted = info.wanted
         pool &= wanted
         usable = self.usable_values(mask, pool)
-        used = [0] * 14
+        used = 0  # 3 bits per value (at most 4 talon cards of a value), not a list
         t = low
         while t:
             j = bit_length(t) - 1
             w = tvalues[j]
-            if used[w] == caps[w] or not usable >> w & 1:
+            if used >> (3 * w) & 7 == caps[w] or not usable >> w & 1:
                 return low >> (j + 1) << (j + 1)
-            used[w] += 1
+            used += 1 << (3 * w)
             t ^= 1 << j
             bit = 1 << w & wanted
             if bit & ~pool:
@@ -713,18 +747,21 @@ class Bounds:
             return None
         return pre
 
-    def window_blocked(self, mask: int, vals: int, place: int, inside: int, above: int) -> bool:
+    def window_blocked(
+        self, mask: int, vals: int, place: int, inside: int, above: int, table: dict[int, bool]
+    ) -> bool:
         """Can the cards ``inside`` (those that must leave before the card at ``place``)
         not all leave when they may only take talon cards among ``above`` (a set of talon
         positions)? By ``precedence`` with only the values of ``above`` for them, then by
         counting: those with no possible pyramid partner each take a card of ``above`` of
-        their partner value, their own."""
-        info = self.info_cache.get(mask) or self.info(mask)
+        their partner value, their own. ``table``: the answers for this mask and ``vals``
+        (``chain_key``), by the values of ``above``, ``place`` and ``inside``: a key of 47
+        bits, where one key for all would take 89 and a long int's arithmetic."""
+        info = self.info_of(mask)
         wanted = info.wanted
         ivals = self.values_of(above)
-        key = mask | (vals & wanted) << KEY_SHIFT | (ivals & wanted) << (KEY_SHIFT + 14)
-        key |= place << (KEY_SHIFT + 28) | inside << (KEY_SHIFT + 33)
-        got = self.window_cache.get(key)
+        key = (ivals & wanted) | place << 14 | inside << 19
+        got = table.get(key)
         if got is not None:
             return got
         pre = self.precedence(mask, vals, inside, ivals)
@@ -748,13 +785,13 @@ class Bounds:
                     if takes[w] > popcount(above & vb[w]):
                         blocked = True
                         break
-        self.window_cache[key] = blocked
+        table[key] = blocked
         return blocked
 
     def chain_key(self, mask: int, vals: int) -> int:
-        """The key of ``forced_chain``'s caches: the mask and the talon values it needs."""
-        info = self.info_cache.get(mask) or self.info(mask)
-        return mask | (vals & info.wanted) << KEY_SHIFT
+        """The key of ``forced_chain``'s caches in the mask's info (``chains``, ``pres``,
+        ``windows``): the talon values it needs."""
+        return vals & self.info_of(mask).wanted
 
     def forced_chain(
         self, mask: int, vals: int
@@ -775,12 +812,13 @@ class Bounds:
         card of its partner value either, the position is lost, and so it is when a card
         would have to leave before itself."""
         key = self.chain_key(mask, vals)
-        cached = self.forced_cache.get(key)
-        if cached is not None or key in self.forced_cache:
+        info = self.info_of(mask)
+        cached = info.chains.get(key)
+        if cached is not None or key in info.chains:
             return cached
         pre = self.precedence(mask, vals, 0, 0)
         if pre is None:
-            self.forced_cache[key] = None
+            info.chains[key] = None
             return None
         values = self.values
         pv = self.place_bits
@@ -805,8 +843,8 @@ class Bounds:
             before = [k for k in above if k not in covered]
             index[i] = len(got)
             got.append((PAIR_SUM - v, before, i, above, pre[i]))
-        self.forced_cache[key] = got
-        self.pre_cache[key] = pre
+        info.chains[key] = got
+        info.pres[key] = pre
         return got
 
     def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
@@ -845,15 +883,20 @@ class Bounds:
             return BIG, -1
         if not chain:
             return 0, -1
+        ckey = self.chain_key(mask, vals)
+        windows: dict[int, bool] | None = None  # ``info.windows[ckey]``, once needed
         bad = -1  # cards that never leave, looked up at the first gap
         vb = self.value_bits
         kings = vb[KING_VALUE]
         tvalues = self.tvalues
         pv = self.place_bits
         # Each talon card that leaves, kings aside, takes a pyramid card of its own.
-        takers = 2 * popcount(mask) - (self.info_cache.get(mask) or self.info(mask)).weight
+        takers = 2 * popcount(mask) - (self.info_of(mask)).weight
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
+        # the places of the chain's entries so far (``chain[k][2]``, without unpacking
+        # the entry's tuple again)
+        places: list[int] = []
         latest = start
         pre: list[int] = []
         for w, before, place, above, inside in chain:
@@ -874,10 +917,7 @@ class Bounds:
                 else:
                     gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
                     if bad < 0:
-                        info = self.info_cache.get(mask) or self.info(mask)
-                        bad = tal & ~self.usable_positions(
-                            mask, self.values_of(tal) & info.wanted
-                        )
+                        bad = tal & ~self.usable_positions(mask, ckey)  # ckey: vals & wanted
                     if not gap & bad and popcount(gap & ~kings) < takers:
                         # The cards of the gap leave before this one does, each but a
                         # king with a pyramid card of its own accessible by then: not
@@ -892,7 +932,7 @@ class Bounds:
                             end = ((t0 >> 5) + 1) << 5
                         for k, tk in enumerate(times):
                             if tk >= end:
-                                late |= 1 << chain[k][2]
+                                late |= 1 << places[k]
                         t = t0
                         g = gap & ~kings
                         while g:
@@ -927,18 +967,24 @@ class Bounds:
                                 drawn = t0 >> 5 << 5 | j  # the time of its draw, less 1
                                 for k in above:
                                     if times[k] > drawn:
-                                        window |= 1 << chain[k][2]
+                                        window |= 1 << places[k]
                                 if window:
                                     if not pre:
-                                        pre = self.pre_cache[self.chain_key(mask, vals)]
+                                        pre = self.info_of(mask).pres[ckey]
                                     x = inside & ~window
                                     while x:
                                         y = x & -x
                                         x ^= y
                                         if pre[bit_length(y) - 1] & window:
                                             window |= y
-                            if window and self.window_blocked(mask, vals, place, window, rest):
-                                t = -1
+                            if window:
+                                if windows is None:
+                                    tables = self.info_of(mask).windows
+                                    windows = tables.get(ckey)
+                                    if windows is None:
+                                        windows = tables[ckey] = {}
+                                if self.window_blocked(mask, vals, place, window, rest, windows):
+                                    t = -1
             if t < 0:
                 ahead = wb >> (c0 + 1)
                 if ahead:
@@ -946,6 +992,7 @@ class Bounds:
                 else:
                     t = ((t0 >> 5) + 1) << 5 | bit_length(wb & -wb)
             times.append(t)
+            places.append(place)
             if t > latest:
                 latest = t
                 if t >> 5 > most:
@@ -960,11 +1007,18 @@ class Bounds:
         ``need`` and ``far`` are what ``passes_needed`` says of the position."""
         if need >= BIG or (self.passes is not None and need > self.passes - 1 - rec):
             return BIG
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         vset = self.values_of(tal) & info.wanted
-        steps = self.pool_cache.get(mask | vset << KEY_SHIFT) if mask else 0
+        steps = info.pool.get(vset) if mask else 0
         if steps is None:
             steps = self.pool_steps(mask, vset)
+        return self.quick_with(steps, tal, p, rec, need, far)
+
+    def quick_with(self, steps: int, tal: int, p: int, rec: int, need: int, far: int) -> int:
+        """``quick_bound`` with its pool steps given: those ``heuristic`` just read of the
+        same mask and talon (``last_steps``)."""
+        if need >= BIG or (self.passes is not None and need > self.passes - 1 - rec):
+            return BIG
         stock = tal >> p << p
         if need:
             return steps + popcount(stock) + 2 * need
@@ -976,7 +1030,7 @@ class Bounds:
         """How many talon cards at positions up to ``last`` never leave: those of values
         ``usable_values`` rules out, and for each value (kings aside) those beyond the
         pyramid cards it pairs with (``caps``). Every pass that gets there draws them."""
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         upto = tal & ((2 << last) - 1)
         bad = upto & ~self.usable_positions(mask, self.values_of(tal) & info.wanted)
         left = upto & ~bad
@@ -1011,7 +1065,7 @@ class Bounds:
         the last pass must reach. The caller may pass what ``passes_needed`` says of the
         position (``need`` >= 0, ``far``) when it has it.
         """
-        info = self.info_cache.get(mask) or self.info(mask)
+        info = self.info_of(mask)
         wanted = info.wanted
         floor = info.h
         low = tal & ((1 << p) - 1)

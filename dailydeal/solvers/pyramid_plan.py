@@ -53,19 +53,20 @@ def bit_length(x: int) -> int:
 
 Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
 # What A* keeps of the positions it reached, per "room" (the pyramid and talon bits of
-# the state, ``ROOM_BITS``, as A* compares the positions of a room): a flat list of pairs
-# of ints, (waste pointer | recycles << 6 | LOST_BIT when proved lost | the smallest g it
-# was reached with << G_SHIFT, the edge it came by as ``link``). Flat ints, as scanning a
-# room reads only the first of each pair.
+# the state, ``ROOM_BITS``, as A* compares the positions of a room): a flat list of
+# triples of ints, (waste pointer | recycles << 6 | LOST_BIT when proved lost | the
+# smallest g it was reached with << G_SHIFT, the parent state it came from, the edge as
+# ``link``). Flat ints, as scanning a room reads only the first of each triple; the parent
+# and the edge apart, as one int they would take 74 bits and a long int's arithmetic.
 ROOM_BITS: Final = (1 << P_SHIFT) - 1
 LOST_BIT: Final = 1 << 8
 G_SHIFT: Final = 9
-NO_LINK: Final = -1  # the start's
+NO_LINK: Final = -1  # the start's parent
 
 
-def link(parent: int, kind: int, a: int, b: int) -> int:
-    """An edge as one int: the parent state, its kind and its two places or cards."""
-    return parent << 14 | kind << 12 | (a + 1) << 6 | (b + 1)
+def link(kind: int, a: int, b: int) -> int:
+    """An edge as one int: its kind and its two places or cards."""
+    return kind << 12 | (a + 1) << 6 | (b + 1)
 
 
 PoolStep = tuple[int, int, int]  # (kind, a, b) of the pool search's plan
@@ -100,13 +101,13 @@ def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
     return popcount(tal >> p), 1, popcount(below) + 1, bit_length(below)
 
 
-def link_of(state: int, rooms: dict[int, list[int]]) -> int:
-    """The link of a position A* reached."""
+def link_of(state: int, rooms: dict[int, list[int]]) -> tuple[int, int]:
+    """The parent state (NO_LINK for the start) and the link of a position A* reached."""
     where = state >> P_SHIFT  # waste pointer | recycles << 6
     group = rooms[state & ROOM_BITS]
-    for k in range(0, len(group), 2):
+    for k in range(0, len(group), 3):
         if group[k] & 255 == where:
-            return group[k + 1]
+            return group[k + 1], group[k + 2]
     raise KeyError(state)
 
 
@@ -185,11 +186,10 @@ def realize(path: Sequence[Edge], start: int) -> list[Edge]:
 def path_to(state: int, rooms: dict[int, list[int]]) -> list[Edge]:
     """The edges from the start to ``state``, following the links."""
     path: list[Edge] = []
-    edge = link_of(state, rooms)
-    while edge != NO_LINK:
-        parent = edge >> 14
+    parent, edge = link_of(state, rooms)
+    while parent != NO_LINK:
         path.append((parent, edge >> 12 & 3, (edge >> 6 & 63) - 1, (edge & 63) - 1))
-        edge = link_of(parent, rooms)
+        parent, edge = link_of(parent, rooms)
     path.reverse()
     return path
 

@@ -51,11 +51,13 @@ export function errorText(err, w) {
   return err.retryAfter ? w.t("el.try_again_in", { detail: said, n: err.retryAfter }) : said;
 }
 
-/** What a deal is, from its JSON: {id, game, variant, seed, date, tier, par, rating, commitment}. */
+/** What a deal is, from its JSON: {id, game, variant, seed, date, tier, par, rating, commitment,
+ *  solutionOpensAt} (when the solver's line is served: the date over everywhere). */
 export function dealMeta(d) {
   return {
     id: d.id, game: d.game, variant: d.variant, seed: String(d.seed), date: d.date,
     tier: d.tier, par: d.solution_length, rating: d.rating, commitment: d.commitment || null,
+    solutionOpensAt: d.solution_opens_at || null,
   };
 }
 
@@ -132,6 +134,11 @@ export class Client {
       /* no token */
     }
     return null;
+  }
+
+  /** The solver's line of a daily deal (served once its date is over everywhere). */
+  async solution(meta) {
+    return (await this.get(`/deals/${enc(meta.id)}/solution`)).moves;
   }
 
   verify(meta, moves) {

@@ -64,7 +64,7 @@ export class ResultCard {
 
   /** The title, the verdict, and the tiles: ``moves`` (with ``par``: matched, tied or over),
    *  the player's ``seconds`` (null: not shown), ``hints``, ``streak`` (null: no streak). */
-  fill({ end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null }, w) {
+  fill({ end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null, solverLine = false }, w) {
     this.card.dataset.end = end; // "won", "lost" or "given-up"
     this.el.resultTitle.textContent = title;
     this.el.verdict.textContent = verdict;
@@ -83,6 +83,7 @@ export class ResultCard {
     tile("hints", w.num(hints));
     tile("streak", streak === null ? "–" : w.num(streak));
     this.el.reviewButton.hidden = end === "won";
+    this.card.querySelector('[data-action="replay-par"]').hidden = !solverLine;
     this.el.review.hidden = true;
   }
 

@@ -38,7 +38,7 @@ import { animate, celebrate, play, reduced, settle, shake, slideBack, snapshot }
 import { SHELL, foldMenu, parts } from "./shell.js";
 import * as options from "./options.js";
 import { LocalPlay } from "./play.js";
-import { Replay, ReplayBar } from "./replay.js";
+import { Replay, ReplayBar, solverLineOpen } from "./replay.js";
 import { showReview } from "./review.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
 import { Speaker, doSaid, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
@@ -127,6 +127,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
     on("show-result", () => this.card.open());
     on("share", () => this.shareResult());
     on("replay", () => this.startReplay(this.moves.slice(), 0));
+    on("replay-par", () => this.client.solution(this.meta).then((line) => this.startReplay(line, 0, 0), (e) => this.say(e instanceof ApiError ? errorText(e, this.words) : this.t("el.went_wrong", { why: e.message }), "error")));
     on("review", () => showReview(this.el.review, this.client, this.meta, this.moves.slice(), (line, at) => this.startReplay(line, at, at), this.words));
     this.replayBar = new ReplayBar(this.el, (r, animated) => this.drawReplay(r, animated), () => this.show(this.st), () => this.words);
     this.el.hint.addEventListener("click", () => this.askHint());
@@ -277,7 +278,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
    *  a server that could not store it: the queue, flushed when the network is back). */
   async sendResult() {
     const m = this.meta;
-    if (!m.id) return; // numbered deals have no shared statistics
+    if (!m.id || solverLineOpen(m)) return; // numbered deals have no shared statistics; a date over, closed ones
     let mine = store.posted(m.id);
     let note = "";
     if (!mine) {
@@ -397,7 +398,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
       this.lightOn = store.readJSON("light", false) === true;
       this.el.stats.hidden = true;
       this.setSpecWords();
-      this.token = meta.id ? this.client.playToken(meta.id) : Promise.resolve(null);
+      this.token = meta.id && !solverLineOpen(meta) ? this.client.playToken(meta.id) : Promise.resolve(null);
       let st = this.stateOf(store.progress(this.key));
       if (!st.valid) st = this.stateOf([]);
       this.moves = st.moves.slice();
@@ -592,7 +593,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
     const m = this.meta;
     const seconds = store.options().timer === false ? null : this.clock.seconds();
     const streak = m.id ? store.streak(store.localToday()) : null;
-    this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak }, this.words);
+    this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak, solverLine: solverLineOpen(m) }, this.words);
     this.shareArgs = null;
     this.card.setShare("");
     this.card.setSolve(null);
@@ -616,10 +617,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
   /** Replay ``moves`` on this deal's board once it is loaded (the solve page, solve.js). */
   replayLine(moves) { return this.enqueue(async () => this.startReplay(moves.slice(), 0)); }
 
-  startReplay(line, at, from = null) {
-    this.card.close();
-    this.replayBar.start(new Replay(rules, this.meta, line, at, from));
-  }
+  startReplay(line, at, from = null) { this.card.close(); this.replayBar.start(new Replay(rules, this.meta, line, at, from)); }
 
   drawReplay(r, animated) {
     const st = r.state();
@@ -760,7 +758,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
     this.el.undo.disabled = n === 0 || st.state === "won";
     this.el.restart.disabled = n === 0;
     this.el.hint.disabled = st.state === "won";
-    this.el.giveUp.hidden = !m.id || Boolean(store.posted(m.id)) || st.state === "won";
+    this.el.giveUp.hidden = !m.id || solverLineOpen(m) || Boolean(store.posted(m.id)) || st.state === "won";
     this.el.giveUp.disabled = n === 0;
     if (!this.hint || this.hint.at !== st.moves.join(" ")) delete this.dataset.hint;
     this.checkLight();

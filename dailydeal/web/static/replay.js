@@ -4,6 +4,12 @@ import { LocalPlay } from "./play.js";
 
 const KEYS = { ArrowLeft: -1, ArrowRight: 1 };
 
+/** Whether the solver's line of a deal is public now (a daily deal whose date is over
+ *  everywhere: before that, no spoiler; a numbered deal has no stored line). */
+export function solverLineOpen(meta, now = Date.now()) {
+  return Boolean(meta && meta.id && meta.solutionOpensAt && Date.parse(meta.solutionOpensAt) <= now);
+}
+
 export class Replay {
   /** ``line``: the moves; ``at``: the position shown (moves played); ``from``: the first
    *  move that is not the player's (a review's winning line), or null. */

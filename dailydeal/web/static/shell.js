@@ -66,6 +66,7 @@ export const SHELL = `
     <div class="actions">
       <button type="button" class="tool primary" data-action="share" data-t="el.share"></button>
       <button type="button" class="tool" data-action="replay" data-t="el.replay"></button>
+      <button type="button" class="tool" data-action="replay-par" hidden data-t="el.replay_par"></button>
       <button type="button" class="tool" data-action="review" hidden data-t="el.review"></button>
       <a class="tool" data-solve-link hidden href="" target="_blank" rel="noopener" data-t="el.solve_link"></a>
     </div>
