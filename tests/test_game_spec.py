@@ -151,10 +151,12 @@ MOVE_TEXT = {
 
 
 def test_the_element_never_reads_or_writes_move_text() -> None:
-    """The board asks rules.js (moveAt, targets, placesOf, moveInWords) instead."""
+    """The board asks rules.js (moveAt, targets, placesOf, moveParts) instead."""
     for path in BOARD:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for what, pattern in MOVE_TEXT.items():
                 if path.name == "cards.js" and what == "a card pattern":
                     continue
+                if path.name == "i18n.js" and what == "a move's @":
+                    continue  # a catalog's own member, "@locale", not a move
                 assert not pattern.search(line), f"{path.name}:{n}: {what}: {line.strip()}"

@@ -32,3 +32,16 @@ def test_every_runtime_dependency_has_a_floor_that_ci_installs() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "lowest_constraints.py" in makefile and "-c $(LOWEST)/constraints.txt" in makefile
     assert "make test-lowest" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_package_data_globs_take_every_static_file_and_catalog() -> None:
+    """setuptools reads each package-data pattern as a glob (``web/static/*`` takes no file
+    of a subfolder): every file the pages serve or read, the catalogs of static/locales/ and
+    static/locales/pages/ too, is in a wheel."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    package = ROOT / "dailydeal"
+    taken = {p for pattern in config["package-data"]["dailydeal"] for p in package.glob(pattern)}
+    wanted = {p for p in (package / "web").rglob("*")
+              if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".py"}
+    assert any(p.parent.name == "pages" for p in wanted)
+    assert not wanted - taken, sorted(str(p.relative_to(package)) for p in wanted - taken)

@@ -17,7 +17,7 @@ from PIL import Image
 from dailydeal.config import Settings
 from dailydeal.daily import generate, store
 from dailydeal.daily import picture as preview
-from dailydeal.web import create_app
+from dailydeal.web import create_app, i18n
 from dailydeal.web.db import forget
 
 BASE = "https://cards.example/dd"  # a public URL with a path prefix
@@ -393,3 +393,27 @@ def test_pictures_have_a_per_address_limit(
         assert other.status_code == 200
     finally:
         forget(path)
+
+
+def test_link_previews_speak_the_pages_language(
+    public: FlaskClient, days: dict[str, dt.date]
+) -> None:
+    """The OpenGraph / Twitter words come from the catalogs in the page's language (an
+    oEmbed answer, for machines, stays English)."""
+    id_ = _id(days)
+    english = _tags(public.get(f"/play/{id_}").get_data(as_text=True))
+    french = _tags(public.get(f"/play/{id_}?lang=fr").get_data(as_text=True))
+    assert english["og:locale"] == "en" and french["og:locale"] == "fr"
+    assert english["og:title"].startswith("Pyramid · Hard · ")
+    assert "Play it in the browser." in english["og:description"]
+    assert french["og:title"].startswith("Pyramide · Difficile · ")
+    assert "Jouez-la dans le navigateur." in french["og:description"]
+    assert french["og:image:alt"].startswith("La disposition de la donne : Pyramide")
+    assert french["twitter:description"] == french["og:description"]
+    numbered = _tags(public.get("/play/gaps/42?lang=de").get_data(as_text=True))
+    assert numbered["og:title"] == "Lücken, Spiel Nr. 42 — dailydeal"
+    daily = public.get("/?lang=ja").get_data(as_text=True)
+    assert _tags(daily)["og:description"] == i18n.words("ja").t("site.description")
+    assert 'title="毎日のディールのカレンダー"' in daily
+    oembed = public.get("/api/v1/oembed", query_string={"url": f"{BASE}/play/{id_}?lang=fr"})
+    assert oembed.get_json()["title"].startswith("Pyramid · Hard · ")

@@ -61,8 +61,9 @@ def test_a_stored_solution_wins_by_clicking(
     verdict = player.host.locator("[data-verdict]")
     expect(verdict).to_contain_text("Verified by the server: won in")
     share = player.host.locator("[data-share]").input_value()
-    assert days["today"].isoformat() in share
-    assert game.capitalize() in share and "medium" in share
+    today = days["today"]  # the share text speaks the page's language (English here)
+    assert f"{today:%b} {today.day}, {today.year}" in share
+    assert game.capitalize() in share and "Medium" in share
     assert re.search(r"/s/[A-Za-z0-9_-]{16}$", share)  # the signed win's page (its solve)
     # Accordion's par would be 103 on every deal (52 deals, 51 moves): none is shown
     assert (f"par {len(moves)}" in share) == (game != "accordion")

@@ -65,20 +65,23 @@ def test_play_pages(client: FlaskClient, days: dict[str, dt.date]) -> None:
 def test_bad_play_urls_are_readable_html_errors(
     client: FlaskClient, days: dict[str, dt.date]
 ) -> None:
+    # the page says the problem's code in the page's language (i18n: problem.<code>)
     cases = [
         ("/play/2001-01-01-gaps-easy", 404, "no published deal"),
         (f"/play/{deal_id(days['future'], 'gaps', 'easy')}", 404, "no published deal"),
-        ("/play/solitaire/3", 404, "unknown game"),
-        ("/play/gaps/12x", 400, "a deal number is an integer"),
-        ("/play/gaps/18446744073709551616", 400, "a deal number is an integer"),
-        ("/play/gaps/3?variant=nope", 400, "nope"),
-        ("/play?game=gaps&seed=", 400, "choose a game"),
+        ("/play/solitaire/3", 404, "no such game"),
+        ("/play/gaps/12x", 400, "A deal number is a whole number"),
+        ("/play/gaps/18446744073709551616", 400, "A deal number is a whole number"),
+        ("/play/gaps/3?variant=nope", 400, "no such variant"),
+        ("/play?game=gaps&seed=", 400, "A deal number is a whole number"),
         ("/embed/nope", 404, "no published deal"),
     ]
     for url, status, text in cases:
         resp = client.get(url)
         assert resp.status_code == status, url
         assert resp.mimetype == "text/html" and text in resp.get_data(as_text=True), url
+    french = client.get("/play/solitaire/3?lang=fr").get_data(as_text=True)
+    assert '<html lang="fr" dir="ltr">' in french
 
 
 def test_csp_allows_nothing_from_other_origins_and_only_embed_is_framed(
@@ -126,7 +129,7 @@ def test_pages_and_json_are_gzipped_with_weak_etags(
 ) -> None:
     page = client.get("/", headers=GZIP)
     assert page.headers["Content-Encoding"] == "gzip"
-    assert b"<daily-deal" not in page.data and b"Today's deals" in gzip.decompress(page.data)
+    assert b"<daily-deal" not in page.data and b"Today&#39;s deals" in gzip.decompress(page.data)
     url = f"/api/v1/daily/{days['past']}"
     plain = client.get(url)
     zipped = client.get(url, headers=GZIP)

@@ -5,8 +5,8 @@ reading only what a screen reader reads: the accessibility tree (Playwright's
 and the live regions. After every move the live region says it in words with what it left,
 the board's structure shows it, and focus is still in the element; ``W`` says what can be
 done now, an undo says what it undid, and the end moves focus to the result. Once in
-English, and once in Spanish (``lang="es"`` on the element: the words said are speech.js's
-Spanish table).
+English, and once in Spanish (``lang="es"`` on the element: every word of it, what is said
+and the board's names, is the Spanish catalog's).
 
 The shares text's plain option (item 5): no emoji, every meaning in words.
 """
@@ -16,10 +16,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.browser import SKIP, Player, today_id
+
+LOCALES = Path(__file__).resolve().parents[1] / "dailydeal" / "web" / "static" / "locales"
+CATALOG = {lang: json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+           for lang in ("en", "es")}
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
@@ -59,9 +64,25 @@ def words(card: str, lang: str) -> str:
     return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
 
 
-def shown(card: str) -> str:
+def shown(card: str, lang: str = "en") -> str:
     """The start of a card's accessible name: what it shows ("10♥ ten of hearts")."""
-    return f"{'10' if card[0] == 'T' else card[0]}{PIPS[card[1]]} {words(card, 'en')}"
+    return f"{'10' if card[0] == 'T' else card[0]}{PIPS[card[1]]} {words(card, lang)}"
+
+
+def name_start(lang: str, key: str) -> str:
+    """The words of a catalog message before its first placeholder ("Stock, " of "Stock, {n}
+    cards: deal one"): how a place's accessible name starts."""
+    message = CATALOG[lang][key]
+    text = message["other"] if isinstance(message, dict) else message
+    return text.split("{")[0]
+
+
+def board_name(lang: str) -> re.Pattern[str]:
+    """The board's accessible name in ``lang`` (el.board_label): its state and move count."""
+    text = CATALOG[lang]["el.board_label"]["other"]
+    text = text[: text.index("{n}") + 3]  # the same in the singular ("1 move") and the plural
+    hole = {"game": r"[^,]+?", "state": r"(?P<state>[^,]+?)", "n": r"(?P<n>\d+)"}
+    return re.compile(re.sub(r"\\\{(\w+)\\\}", lambda m: hole[m.group(1)], re.escape(text)))
 
 
 def unquote(text: str) -> str:
@@ -108,9 +129,10 @@ def node(line: str) -> tuple[str, str, str, str] | None:
 class Listener:
     """A screen reader's view of a ``<daily-deal>``: the accessibility tree and keys only."""
 
-    def __init__(self, page: Any, game: str) -> None:
+    def __init__(self, page: Any, game: str, lang: str = "en") -> None:
         self.page = page
         self.game = game
+        self.lang = lang
         self.host = page.locator("daily-deal")
         self.cdp = page.context.new_cdp_session(page)
         self.role, self.at = "", ""  # the focused node, as the accessibility tree said last
@@ -118,14 +140,18 @@ class Listener:
 
     # --- reading: the accessibility tree -----------------------------------------------
     def board(self) -> Any:
-        return self.host.get_by_role("group", name=re.compile(r" board, "))
+        # the pattern without its group names (Playwright hands it to the browser's RegExp)
+        name = re.sub(r"\?P<\w+>", "", board_name(self.lang).pattern)
+        return self.host.get_by_role("group", name=re.compile(name))
 
     def board_name(self) -> tuple[str, int]:
-        """The board's state and move count, from its accessible name."""
+        """The board's state ("in progress", "won", "lost") and move count, from its
+        accessible name."""
         snap = self.board().aria_snapshot()
-        found = re.search(r'group "\w+ board, ([\w ]+), (\d+) moves"', snap)
+        found = board_name(self.lang).search(snap.splitlines()[0])
         assert found, snap[:200]
-        return found.group(1), int(found.group(2))
+        states = {CATALOG[self.lang][f"el.state.{k}"]: k for k in ("in progress", "won", "lost")}
+        return states[found.group("state")], int(found.group("n"))
 
     def places(self) -> list[str]:
         """The names of the board's places, in order (Tab's order), the disabled left out."""
@@ -143,7 +169,7 @@ class Listener:
 
     def said(self) -> str:
         """The element's announcement of the last action."""
-        return self.statuses().get("Moves said", "")
+        return self.statuses().get(CATALOG[self.lang]["el.speech"], "")
 
     def message(self) -> str:
         """The message line (what can be done now, a reason, news)."""
@@ -211,24 +237,24 @@ class Listener:
             state, n = again
 
 
-def places_of(move: str, game: str) -> tuple[str, list[str]]:
+def places_of(move: str, game: str, lang: str = "en") -> tuple[str, list[str]]:
     """A move of the notation: its kind and the places to press, by accessible name."""
     if move == "d":
-        return ("deal" if game == "accordion" else "draw"), ["Stock, "]
+        return ("deal" if game == "accordion" else "draw"), [name_start(lang, "board.stock_deal")]
     if move == "r":
-        return "recycle", ["Stock empty: recycle"]
+        return "recycle", [CATALOG[lang]["board.recycle_label"]]
     if move == "R":
-        return "redeal", ["Redeal, "]
+        return "redeal", [name_start(lang, "board.redeal_label")]
     if ">" in move:
         a, b = move.split(">")
-        return "pile", [shown(a), shown(b)]
+        return "pile", [shown(a, lang), shown(b, lang)]
     if "+" in move:
         a, b = move.split("+")
-        return "pair", [shown(a), shown(b)]
+        return "pair", [shown(a, lang), shown(b, lang)]
     if "@" in move:
         two, row = move.split("@")
-        return "two", [f"Gap, row {row}, column 1,", shown(two)]
-    return ("king" if game == "pyramid" else "gap"), [shown(move)]
+        return "two", [f"Gap, row {row}, column 1,", shown(two, lang)]
+    return ("king" if game == "pyramid" else "gap"), [shown(move, lang)]
 
 
 def expected(kind: str, move: str, lang: str) -> str:
@@ -248,6 +274,8 @@ def play_by_keys(page: Any, site: str, days: dict[str, dt.date], game: str,
     expect(listener.board()).to_be_visible()  # the deal is in: the board says its state
     if lang != "en":  # the embedder's language (the page's, or the element's own)
         listener.host.evaluate(f"e => e.setAttribute('lang', '{lang}')")
+        listener.lang = lang
+        expect(listener.board()).to_be_visible()  # every word of the element in it
     names = listener.places()
     assert names, "no place on the board"
     # what can be done now, in words: the message line (a live region) says it
@@ -261,10 +289,10 @@ def play_by_keys(page: Any, site: str, days: dict[str, dt.date], game: str,
         if state == "won":
             break
         if game == "accordion" and ">" in move:  # deals the line leaves out
-            while not any(n.startswith(shown(move.split(">")[0])) for n in listener.places()):
-                listener.press_on("Stock, ")
+            while not any(n.startswith(shown(move.split(">")[0], lang)) for n in listener.places()):
+                listener.press_on(name_start(lang, "board.stock_deal"))
                 _, played = listener.wait_moves(played)
-        kind, presses = places_of(move, game)
+        kind, presses = places_of(move, game, lang)
         for start in presses:
             listener.press_on(start)
         state, now = listener.wait_moves(played)
@@ -291,7 +319,8 @@ def play_by_keys(page: Any, site: str, days: dict[str, dt.date], game: str,
         if state == "won":
             break
     while listener.board_name()[0] == "in progress" and game == "accordion":
-        listener.press_on("Stock, ")  # the deals a line leaves out at the end
+        # the deals a line leaves out at the end
+        listener.press_on(name_start(lang, "board.stock_deal"))
         listener.wait_moves(listener.board_name()[1])
     state, n = listener.board_name()
     assert state == "won"
@@ -336,7 +365,7 @@ def test_the_share_text_has_a_plain_option_without_emoji(
     player.type_moves(solutions["pyramid"])
     share = player.host.locator("[data-share]")
     expect(share).to_have_value(re.compile("✅ Won in"))
-    assert "medium" in share.input_value()  # the tier in a word beside its colour
+    assert "Medium" in share.input_value()  # the tier in a word (the catalog's) beside its colour
     plain = player.host.locator('[data-option="plain"]')
     expect(plain).to_have_attribute("aria-pressed", "false")
     plain.click()
@@ -344,6 +373,6 @@ def test_the_share_text_has_a_plain_option_without_emoji(
     expect(share).to_have_value(re.compile(r"^Won in \d+ moves", re.M))
     text = share.input_value()
     assert not re.search(r"[\u2600-\u27bf\U0001f000-\U0001faff]", text), text
-    assert "medium" in text and text.splitlines()[-1].startswith("http")  # the link
+    assert "Medium" in text and text.splitlines()[-1].startswith("http")  # the link
     # remembered: the next win's share text is plain too
     assert json.loads(page.evaluate("localStorage.getItem('dailydeal.v1.options')"))["plain"]

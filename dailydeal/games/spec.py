@@ -91,10 +91,9 @@ class GameSpec:
     def browser(self) -> dict[str, Any]:
         """What the page's element shows differently from game to game, never a rule: the
         ``SPECS`` table of web/static/specs.js (tests/test_game_spec.py holds it equal); the
-        rules, the moves and their words are rules.js's."""
-        return {"title": self.title, "layout": self.layout, "shows_par": self.shows_par,
-                "stuck": self.stuck, "example": self.example, "score_name": self.score_name,
-                "score_title": self.score_title}
+        rules, the moves and their words are rules.js's; its names and words (title, score
+        name, a stuck card) are the catalogs' (web/static/locales/, tests/test_i18n.py)."""
+        return {"layout": self.layout, "shows_par": self.shows_par, "example": self.example}
 
 
 # The loaders: imports inside functions, as the engines import this module's neighbours

@@ -21,7 +21,7 @@ from dailydeal.games import GAMES, Game, default_variant, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import seed_text
 from dailydeal.verify import replay
-from dailydeal.web import schema, solves
+from dailydeal.web import i18n, schema, solves
 from dailydeal.web.db import get_db
 from dailydeal.web.extensions import limit
 from dailydeal.web.gameinfo import RULES
@@ -223,7 +223,8 @@ def daily(date: str) -> Response:
     day = published_date(date)
     rows = store.deals_on(get_db(), day)
     if not rows:
-        raise Problem(404, f"no deals are stored for {day.isoformat()}")
+        raise Problem(404, f"no deals are stored for {day.isoformat()}",
+                      code="date_not_published")
     cache = IMMUTABLE if complete(rows, daily_games()) else SHORT
     return json_response({"date": day.isoformat(), "deals": [deal_object(r) for r in rows]}, cache)
 
@@ -241,7 +242,8 @@ def daily_game(date: str, game: str) -> Response:
     check_game(game)
     rows = store.deals_on(get_db(), day, game)
     if not rows:
-        raise Problem(404, f"no {game} deals are stored for {day.isoformat()}")
+        raise Problem(404, f"no {game} deals are stored for {day.isoformat()}",
+                      code="not_stored")
     variants = sorted({(r["game"], r["variant"]) for r in rows})
     cache = IMMUTABLE if complete(rows, variants) else SHORT
     return json_response(
@@ -273,7 +275,8 @@ def daily_deal(date: str, game: str, tier: str) -> Response:
             preferred = [r for r in rows if r["variant"] == daily.get(game)]
             rows = preferred or rows
         if not rows:
-            raise Problem(404, f"no {tier} {game} deal is stored for {day.isoformat()}")
+            raise Problem(404, f"no {tier} {game} deal is stored for {day.isoformat()}",
+                          code="not_stored")
         return deal_object(rows[0])
 
     return immutable_response(("daily", day, game, tier, variant), build)
@@ -319,6 +322,7 @@ def solution(id_: str) -> Response:
             403,
             f"the solution of {id_} opens at {clock.iso(opens)}, when {day.isoformat()} "
             "is over everywhere on Earth (24:00 at UTC-12)",
+            code="solution_locked",
             opens_at=clock.iso(opens),
             headers={"Retry-After": str(wait), "Cache-Control": f"public, max-age={min(wait, 60)}"},
         )
@@ -377,6 +381,8 @@ def index() -> Response:
         {
             "name": "dailydeal",
             "version": __version__,
+            # the languages of the pages and of the element (static/locales/{locale}.json)
+            "locales": i18n.locales(),
             "links": {
                 "games": url_for("api.games"),
                 "today": url_for("api.daily", date="today"),

@@ -133,7 +133,7 @@ def admitted(view: F) -> F:
 def busy(detail: str, retry_after: int) -> Problem:
     """The 503 of a hint that cannot be computed now; ``Retry-After``: the seconds after
     which this worker's queue has drained at its recent pace (``SolverPool.retry_after``)."""
-    return Problem(503, f"{detail}; try again in {retry_after} s",
+    return Problem(503, f"{detail}; try again in {retry_after} s", code="solver_busy",
                    headers={"Retry-After": str(retry_after)}, retry_after=retry_after)
 
 

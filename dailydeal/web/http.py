@@ -98,44 +98,50 @@ def immutable_response(key: tuple[Any, ...], build: Callable[[], Any]) -> Respon
 
 def parse_date(text: str) -> dt.date:
     if not _DATE.fullmatch(text):
-        raise Problem(400, f"{text[:40]!r} is not a date: use YYYY-MM-DD or 'today'")
+        raise Problem(400, f"{text[:40]!r} is not a date: use YYYY-MM-DD or 'today'",
+                      code="bad_date")
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise Problem(400, f"{text!r} is not a date of the calendar") from None
+        raise Problem(400, f"{text!r} is not a date of the calendar", code="bad_date") from None
 
 
 def published_date(text: str) -> dt.date:
     """A date that may be served, else 404 (an unpublished date looks like an empty one)."""
     day = parse_date(text)
     if not clock.is_published(day, now()):
-        raise Problem(404, f"no deals are published for {day.isoformat()}")
+        raise Problem(404, f"no deals are published for {day.isoformat()}",
+                      code="date_not_published")
     return day
 
 
 def check_game(name: str) -> str:
     if name not in GAMES:
-        raise Problem(404, f"unknown game {name[:40]!r}; games: {', '.join(GAMES)}")
+        raise Problem(404, f"unknown game {name[:40]!r}; games: {', '.join(GAMES)}",
+                      code="unknown_game")
     return name
 
 
 def check_tier(name: str) -> str:
     if name not in TIERS:
-        raise Problem(404, f"unknown tier {name[:40]!r}; tiers: {', '.join(TIERS)}")
+        raise Problem(404, f"unknown tier {name[:40]!r}; tiers: {', '.join(TIERS)}",
+                      code="unknown_tier")
     return name
 
 
 def parse_seed(text: str) -> int:
     """A seed written in ASCII decimal digits, 0..MAX_SEED, else 400."""
     if not _SEED.fullmatch(text) or int(text) > MAX_SEED:
-        raise Problem(400, f"a seed is an integer 0..{MAX_SEED}, not {text[:40]!r}")
+        raise Problem(400, f"a seed is an integer 0..{MAX_SEED}, not {text[:40]!r}",
+                      code="bad_seed")
     return int(text)
 
 
 def published_row(id_: str) -> dict[str, Any]:
     row = store.get_deal(get_db(), id_) if len(id_) <= 100 else None
     if row is None or not clock.is_published(dt.date.fromisoformat(row["date"]), now()):
-        raise Problem(404, f"no published deal with id {id_[:100]!r}")
+        raise Problem(404, f"no published deal with id {id_[:100]!r}",
+                      code="deal_not_found")
     return row
 
 

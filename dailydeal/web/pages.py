@@ -31,12 +31,13 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup, escape
 
 from dailydeal.daily import clock, store
 from dailydeal.games import GAMES, SPECS, new_game
 from dailydeal.rating import TIERS
 from dailydeal.shuffle import MAX_SEED
-from dailydeal.web import icons, solves
+from dailydeal.web import i18n, icons, solves
 from dailydeal.web.compress import accepts_gzip
 from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES
@@ -62,6 +63,7 @@ MIMETYPES = {
     ".png": "image/png",
     ".txt": "text/plain",
     ".ts": "text/plain",  # daily-deal.d.ts, the element's types, for app developers to fetch
+    ".json": "application/json",  # locales/*.json, the message catalogs
 }
 
 # Our own pages load nothing from another origin and may not be framed.
@@ -85,14 +87,25 @@ class Asset:
 def load_assets(folder: Path = STATIC_DIR) -> dict[str, Asset]:
     out = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix in MIMETYPES:
+        # locales/pages/: the pages' own words, read by i18n.py on the server, never fetched
+        name = path.relative_to(folder).as_posix()
+        if path.is_file() and path.suffix in MIMETYPES and not name.startswith("locales/pages/"):
             body = path.read_bytes()
-            out[path.relative_to(folder).as_posix()] = Asset(
+            if path.suffix == ".json":  # a catalog: kept readable, served without its layout
+                body = json.dumps(json.loads(body), ensure_ascii=False,
+                                  separators=(",", ":")).encode()
+            out[name] = Asset(
                 body,
                 gzip.compress(body, 9, mtime=0),
                 MIMETYPES[path.suffix],
                 hashlib.sha256(body).hexdigest()[:12],
             )
+    if folder == STATIC_DIR:  # the pseudo-locale's catalog, made from English's (i18n.py)
+        body = json.dumps(i18n.element_catalog(i18n.PSEUDO), ensure_ascii=False,
+                          separators=(",", ":")).encode()
+        out[f"locales/{i18n.PSEUDO}.json"] = Asset(body, gzip.compress(body, 9, mtime=0),
+                                                   MIMETYPES[".json"],
+                                                   hashlib.sha256(body).hexdigest()[:12])
     return out
 
 
@@ -160,17 +173,57 @@ def static(name: str) -> Response:
     return resp
 
 
+# --- the page's language (i18n.py) ---------------------------------------------------------
+def words() -> i18n.Words:
+    """The words of this request's page: ``?lang=``, else ``Accept-Language``, else English."""
+    found: i18n.Words | None = g.get("dailydeal_words")
+    if found is None:
+        arg = request.args.get("lang")
+        locale = i18n.negotiate(arg, request.headers.get("Accept-Language"))
+        found = g.dailydeal_words = i18n.words(locale)
+        # a language chosen with ?lang= stays on this page's links to the other pages
+        g.dailydeal_lang_arg = locale if arg and i18n.negotiate(arg, None) == locale else None
+    return found
+
+
+def keep_lang(endpoint: str, values: dict[str, Any]) -> None:
+    """``url_for`` of a page keeps the ``?lang=`` this page was asked with."""
+    lang = g.get("dailydeal_lang_arg") if g else None
+    if lang and endpoint.startswith("pages.") and endpoint not in ("pages.static",
+                                                                    "pages.service_worker"):
+        values.setdefault("lang", lang)
+
+
+def lang_links() -> list[tuple[str, str, str]]:
+    """(locale, its own name, this page's URL in it) for the language menu."""
+    args = {k: v for k, v in request.args.items() if k != "lang"}
+    out = []
+    for locale in i18n.locales():
+        query = "&".join(f"{k}={v}" for k, v in args.items())
+        href = f"{request.path}?{query + '&' if query else ''}lang={locale}"
+        out.append((locale, i18n.words(locale).name, href))
+    return out
+
+
 # --- pages -------------------------------------------------------------------------------
 def page(template: str, status: int = 200, **context: Any) -> Response:
     # specs: what a template shows differently from game to game (the game's spec)
-    resp = Response(render_template(template, specs=SPECS, **context), status=status,
-                    mimetype="text/html")
+    w = words()
+    resp = Response(render_template(template, specs=SPECS, w=w, t=w.t, tm=w.markup, **context),
+                    status=status, mimetype="text/html")
     resp.headers["Cache-Control"] = "no-cache"  # cheap to revalidate, never stale
+    resp.headers["Content-Language"] = w.locale
+    resp.vary.add("Accept-Language")
     return resp
 
 
-def not_found(detail: str, status: int = 404) -> Response:
-    return page("error.html", status, detail=detail, code=status)
+# the page's own words for a problem's code (its detail is English, for machines)
+PAGE_PROBLEMS = {404: "problem.not_found", 400: "problem.bad_request"}
+
+
+def not_found(detail: str, status: int = 404, code: str | None = None) -> Response:
+    key = f"problem.{code}" if code else PAGE_PROBLEMS.get(status, "problem.bad_request")
+    return page("error.html", status, detail=words().t(key), code=status)
 
 
 def deal_number(text: str) -> int | None:
@@ -182,7 +235,8 @@ def deal_number(text: str) -> int | None:
         return None
 
 
-def day_view(day: dt.date, rows: list[dict[str, Any]], current: dt.datetime) -> dict[str, Any]:
+def day_view(day: dt.date, rows: list[dict[str, Any]], current: dt.datetime,
+             w: i18n.Words | None = None) -> dict[str, Any]:
     """One date of the daily page: its games in the daily order, each with its tiers."""
     daily = {g: v for g, v in daily_games()}
     order = {g: i for i, g in enumerate(GAMES)}
@@ -191,10 +245,11 @@ def day_view(day: dt.date, rows: list[dict[str, Any]], current: dt.datetime) -> 
         if daily.get(r["game"], r["variant"]) != r["variant"]:
             continue  # a non-daily variant stored by hand: reachable by its URL only
         games.setdefault(r["game"], []).append(r)
+    w = w or i18n.words(i18n.DEFAULT)
     return {
         "date": day.isoformat(),
-        "label": f"{day:%A} {day.day} {day:%B %Y}",
-        "short": f"{day:%a} {day.day} {day:%b}",
+        "label": w.date(day, "full"),
+        "short": w.date(day, "medium"),
         "solution_open": clock.solution_open(day, current),
         "opens_at": clock.iso(clock.solution_opens_at(day)),
         "games": [{"name": g, "deals": deals} for g, deals in games.items()],
@@ -208,7 +263,8 @@ def daily_page() -> Response:
     last = clock.latest_published(current)
     db = get_db()
     dates = store.dates_between(db, last - dt.timedelta(days=days - 1), last)
-    views = [day_view(d, store.deals_on(db, d), current) for d in sorted(dates, reverse=True)]
+    w = words()
+    views = [day_view(d, store.deals_on(db, d), current, w) for d in sorted(dates, reverse=True)]
     utc_today = clock.today_in(None, current).isoformat()
     return page("daily.html", days=views, utc_today=utc_today, rules=RULES)
 
@@ -219,7 +275,7 @@ def play_form() -> Response:
     game, seed = request.args.get("game", ""), request.args.get("seed", "").strip()
     number = deal_number(seed)
     if game not in GAMES or number is None:
-        return not_found(f"choose a game and a deal number 0..{MAX_SEED}", 400)
+        return not_found(f"choose a game and a deal number 0..{MAX_SEED}", 400, "bad_seed")
     return redirect(url_for("pages.play_numbered", game=game, seed=number))  # type: ignore
 
 
@@ -228,7 +284,7 @@ def play_deal(id_: str) -> Response:
     try:
         row = published_row(id_)
     except Problem as exc:
-        return not_found(exc.detail)
+        return not_found(exc.detail, exc.status, exc.code)
     return page("play.html", row=row, game=row["game"], rules=RULES.get(row["game"], {}))
 
 
@@ -237,15 +293,16 @@ def play_numbered(game: str, seed: str) -> Response:
     try:
         check_game(game)
     except Problem as exc:
-        return not_found(exc.detail)
+        return not_found(exc.detail, exc.status, exc.code)
     number = deal_number(seed)
     if number is None:
-        return not_found(f"a deal number is an integer 0..{MAX_SEED}, not {seed[:40]!r}", 400)
+        return not_found(f"a deal number is an integer 0..{MAX_SEED}, not {seed[:40]!r}", 400,
+                         "bad_seed")
     variant = request.args.get("variant") or None
     try:
         position = new_game(game, number, variant)
     except ValueError as exc:
-        return not_found(str(exc), 400)
+        return not_found(str(exc), 400, "bad_variant")
     return page(
         "play.html",
         row=None,
@@ -261,7 +318,7 @@ def embed(id_: str) -> Response:
     try:
         row = published_row(id_)
     except Problem as exc:
-        return not_found(exc.detail)
+        return not_found(exc.detail, exc.status, exc.code)
     return page("embed.html", row=row)
 
 
@@ -278,29 +335,40 @@ def solve_page(id_: str) -> Response:
     if found.deal:
         with contextlib.suppress(Problem):
             row = published_row(found.deal)
+    w = words()
+    game = w.t(f"game.{found.game}")
     if row is not None:
-        what = f"{found.game.capitalize()} · {row['tier']} · {row['date']}"
+        what = w.t("solve.what", game=game, tier=w.t(f"tier.{row['tier']}"), date=str(row["date"]))
     else:
-        what = f"{found.game.capitalize()} deal #{found.seed}"
-    par = f" (par {found.par})" if found.par else ""
-    title = f"{what} won in {found.moves} moves — dailydeal"
+        what = w.t("share.numbered", game=game, number=str(found.seed))
+    moves = w.t("solve.moves", n=found.moves)
+    if found.par:
+        moves = w.t("solve.moves_par", moves=moves, par=found.par)
+    title = w.t("solve.title", what=what, moves=moves)
     # the share tags of this page (share.share_tags): the result, never a move
     g.solve_share = {
         "title": title,
-        "description": f"A verified win of {what}: {found.moves} moves{par}, every move "
-        "checked by the server, which signed the result. The line opens when the date "
-        "is over." if not view["public"] else f"A verified win of {what}: {found.moves} "
-        f"moves{par}, checked and signed by the server. Replay the line.",
+        "description": w.t("solve.description_public" if view["public"]
+                           else "solve.description_closed", what=what, moves=moves),
         "deal": row["id"] if row is not None else None,
     }
-    return page("solve.html", view=view, s=found, row=row, game=found.game,
-                api=url_for("api.index")[:-1], share_title=title)
+
+    def when(iso: str) -> str:
+        return w.datetime(dt.datetime.fromisoformat(iso.replace("Z", "+00:00")), "long")
+
+    opens = view["opens_at"]
+    return page(
+        "solve.html", view=view, s=found, row=row, game=found.game,
+        api=url_for("api.index")[:-1], share_title=title,
+        verified_label=when(found.verified_at),
+        opens_time=Markup(f'<time datetime="{escape(opens)}">{escape(when(opens))}</time>')
+        if opens else "",
+    )
 
 
 # --- offline and installable ----------------------------------------------------------------
 # The web app manifest and the service worker of our own pages (static/offline.js registers
 # it; the <daily-deal> element never does, so on other sites it runs without one).
-APP_NAME = "dailydeal — daily solitaire"
 THEME_COLOR = "#1d5e3f"  # the felt green of the header (base.html: a darker one in the dark)
 BACKGROUND_COLOR = "#f4f1ea"  # site.css --bg: the splash screen of the installed app
 MANIFEST_TYPE = "application/manifest+json"
@@ -320,12 +388,14 @@ def shell_version() -> str:
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     root = url_for("pages.daily_page")
+    w = words()
     body = {
         "id": root,
-        "name": APP_NAME,
+        "name": w.t("manifest.name"),
         "short_name": "dailydeal",
-        "description": "A fresh, fair solitaire challenge every day: Accordion, Pyramid and"
-        " Gaps, four tiers each, every deal proved winnable. Today's deals play offline.",
+        "description": w.t("manifest.description"),
+        "lang": w.locale,
+        "dir": w.dir,
         "start_url": root,
         "scope": root,
         "display": "standalone",
@@ -341,6 +411,7 @@ def manifest() -> Response:
     }
     resp = Response(json.dumps(body, ensure_ascii=False, indent=1), mimetype=MANIFEST_TYPE)
     resp.headers["Cache-Control"] = "no-cache"
+    resp.vary.add("Accept-Language")
     return resp
 
 
@@ -396,4 +467,6 @@ def register(app: Flask) -> None:
     app.register_blueprint(bp)
     app.jinja_env.globals["asset"] = asset_url
     app.jinja_env.globals["element_modules"] = element_modules
+    app.jinja_env.globals["lang_links"] = lang_links
+    app.url_defaults(keep_lang)
     app.after_request(security_headers)

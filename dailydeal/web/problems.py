@@ -1,8 +1,10 @@
 """RFC 9457 problem details: every 4xx and 5xx of the API is ``application/problem+json``.
 
 A problem body has ``type`` (``about:blank``: the HTTP status says it all), ``title`` (the
-status phrase), ``status`` and ``detail`` (a sentence a person can act on), plus extension
-members where useful (``opens_at`` for a locked solution, ``allow`` for a 405). A Python
+status phrase), ``status``, ``detail`` (a sentence a person can act on, in English: problems
+are for machines) and ``code`` (a stable name of the problem, ``CODES``: the ``<daily-deal>``
+element shows its own words for it in the player's language), plus extension members where
+useful (``opens_at`` for a locked solution, ``allow`` for a 405). A Python
 traceback never reaches a client: unexpected errors are logged and answered with a bare 500.
 Every 503 says when to retry (``Retry-After``: its own, else ``RETRY_AFTER_503``). A
 database that cannot be used (read-only, locked past its timeout, damaged) is a 503, and
@@ -27,21 +29,66 @@ SAFE = ("GET", "HEAD")  # methods whose 4xx a cache may keep (see problem_respon
 RETRY_AFTER_503 = 5
 log = logging.getLogger(__name__)
 
+# The stable codes of problems (docs/api.md lists them): a problem raised without one takes
+# its status's. A client keys its own words on them; ``detail`` may change, they do not.
+CODES = {
+    "bad_request": "the request cannot be read (a 400 without a code of its own)",
+    "bad_date": "a date that is not YYYY-MM-DD, 'today' or a date of the calendar",
+    "bad_seed": "a deal number that is not an integer 0..2**64-1",
+    "bad_variant": "a variant the game does not have",
+    "illegal_moves": "a move list with a move that cannot be played (a 422, or a 400 body)",
+    "not_found": "no such resource (a 404 without a code of its own)",
+    "deal_not_found": "no published deal with this id",
+    "date_not_published": "no deals are published (or stored) for this date",
+    "not_stored": "no deal of this game or tier is stored for this date",
+    "unknown_game": "no such game",
+    "unknown_tier": "no such tier",
+    "solution_locked": "the solution opens when the date is over everywhere on Earth",
+    "results_closed": "the deal's results closed when its solution was published",
+    "result_refused": "a result that did not count (its ``reason`` says why)",
+    "too_fast": "a result posted faster than a person plays (425): post it again later",
+    "conflict": "another result of this client counts (409)",
+    "method_not_allowed": "405",
+    "too_large": "413",
+    "unsupported_media_type": "415",
+    "timeout": "408",
+    "rate_limited": "429: too many requests; Retry-After says when to try again",
+    "solver_busy": "503: the solver cannot answer now; Retry-After says when",
+    "unavailable": "503: the database or the results store cannot be used now",
+    "not_implemented": "501",
+    "server_error": "500",
+}
+STATUS_CODES = {
+    400: "bad_request", 403: "result_refused", 404: "not_found", 405: "method_not_allowed",
+    408: "timeout", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
+    422: "illegal_moves", 425: "too_fast", 429: "rate_limited", 501: "not_implemented",
+    503: "unavailable",
+}
+
+
+def status_code(status: int) -> str:
+    """The code of a problem raised without one: its status's."""
+    return STATUS_CODES.get(status, "server_error" if status >= 500 else "bad_request")
+
 
 class Problem(Exception):
-    """Raise to answer a problem: ``Problem(404, "no deal 'x'")``; ``extra`` adds members."""
+    """Raise to answer a problem: ``Problem(404, "no deal 'x'", code="deal_not_found")``;
+    ``extra`` adds members."""
 
     def __init__(
         self,
         status: int,
         detail: str,
         *,
+        code: str | None = None,
         headers: dict[str, str] | None = None,
         **extra: Any,
     ) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.code = code or status_code(status)
+        assert self.code in CODES, self.code
         self.headers = headers or {}
         self.extra = extra
 
@@ -50,6 +97,7 @@ def problem_response(
     status: int,
     detail: str,
     headers: dict[str, str] | None = None,
+    code: str | None = None,
     **extra: Any,
 ) -> Response:
     """A ready ``application/problem+json`` response."""
@@ -62,6 +110,7 @@ def problem_response(
         "title": title,
         "status": status,
         "detail": detail,
+        "code": code or status_code(status),
     }
     body.update(extra)
     if request:  # the path the problem is about (RFC 9457 "instance")
@@ -121,7 +170,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Problem)
     def _problem(exc: Problem) -> Response:
-        return problem_response(exc.status, exc.detail, exc.headers, **exc.extra)
+        return problem_response(exc.status, exc.detail, exc.headers, exc.code, **exc.extra)
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:
@@ -143,5 +192,6 @@ def register(app: Flask) -> None:
 
         db.discard()  # a connection opened read-only stays so: the next request reopens
         return problem_response(
-            503, "The database cannot be used right now; try again in a few seconds."
+            503, "The database cannot be used right now; try again in a few seconds.",
+            code="unavailable",
         )

@@ -150,6 +150,7 @@ def closed(id_: str, row: dict[str, Any]) -> Problem:
         403,
         f"results of {id_} closed at {clock.iso(opens)}, when its solution was "
         "published; the statistics are final",
+        code="results_closed",
         closed_at=clock.iso(opens),
         headers={"Cache-Control": "no-store"},
     )

@@ -32,6 +32,7 @@ from dailydeal.rating import TIERS
 from dailydeal.results import CLIENT_ID, MAX_SECONDS
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.verify import MAX_MOVES, MAX_MOVES_TEXT, split_moves
+from dailydeal.web.problems import CODES
 
 #: A seed in an answer: a decimal string, since a 64-bit integer does not fit a JavaScript
 #: number (12135775398892334671 would read as 12135775398892335000).
@@ -106,6 +107,7 @@ class Problem(BaseModel):
                     "title": "Bad Request",
                     "status": 400,
                     "detail": "'2026-13-01' is not a date of the calendar",
+                    "code": "bad_date",
                     "instance": "/api/v1/daily/2026-13-01",
                 },
                 {
@@ -114,6 +116,7 @@ class Problem(BaseModel):
                     "status": 403,
                     "detail": "the solution of 2026-12-01-gaps-hard opens at "
                     "2026-12-02T12:00:00Z, when 2026-12-01 is over everywhere on Earth",
+                    "code": "solution_locked",
                     "instance": "/api/v1/deals/2026-12-01-gaps-hard/solution",
                     "opens_at": "2026-12-02T12:00:00Z",
                 },
@@ -124,7 +127,12 @@ class Problem(BaseModel):
     type: str = "about:blank"
     title: str
     status: int
-    detail: str = Field(description="A sentence a person can act on")
+    detail: str = Field(description="A sentence a person can act on (English)")
+    code: str = Field(
+        description="The problem's stable name, for programs and translations "
+        "(docs/api.md, Problem codes): " + ", ".join(CODES),
+        json_schema_extra={"enum": list(CODES)},
+    )
     instance: str | None = Field(None, description="The path the problem is about")
     opens_at: dt.datetime | None = Field(None, description="403 of a solution: when it opens")
     allow: list[str] | None = Field(None, description="405: the methods allowed")
@@ -285,6 +293,8 @@ class Index(Answer):
 
     name: str
     version: str
+    locales: list[str] = Field(
+        description="The languages of the pages and of the element (BCP 47 tags)")
     links: Links
 
 

@@ -17,9 +17,11 @@
   query is a 301 to that canonical URL (a random query made every request a miss of
   nginx's cache: issue 39), and the route has a per-address limit
   (``DAILYDEAL_PICTURE_LIMIT``).
-- ``share_tags()``: the OpenGraph / Twitter card tags and the ``<link rel=alternate>`` of
-  each page (oEmbed discovery, the feeds, the calendar), rendered by
-  ``templates/share_meta.html``, which the page templates include once.
+- ``share_tags(w)``: the OpenGraph / Twitter card tags and the ``<link rel=alternate>`` of
+  each page (oEmbed discovery, the feeds, the calendar), in the page's language (``w``, the
+  catalogs' ``share.*`` and ``site.*`` words, web/i18n.py), rendered by
+  ``templates/share_meta.html``, which the page templates include once. oEmbed answers are
+  for machines and stay English.
 
 Absolute URLs (og:url, og:image, the iframe of an oEmbed answer) need
 ``DAILYDEAL_PUBLIC_URL``; without it the tags are relative and og:image is left out (a
@@ -39,7 +41,7 @@ from werkzeug.routing import RequestRedirect
 from dailydeal.daily import picture, store
 from dailydeal.games import get_game
 from dailydeal.memo import Memo
-from dailydeal.web import schema
+from dailydeal.web import i18n, schema
 from dailydeal.web.conditional import conditional
 from dailydeal.web.db import get_db
 from dailydeal.web.extensions import limit, settings
@@ -50,10 +52,6 @@ from dailydeal.web.problems import Problem
 bp = Blueprint("share", __name__)
 
 PROVIDER = "dailydeal"
-DESCRIPTION = (
-    "A fresh, fair solitaire challenge every day: Accordion, Pyramid and Gaps, four tiers "
-    "each, every deal proved winnable."
-)
 MAX_URL = 2048  # longer oEmbed ``url`` parameters are refused (400), never parsed
 MAX_SIZE = 10_000  # maxwidth / maxheight above this are read as this
 EMBED_WIDTH, EMBED_HEIGHT = 900, 720  # the iframe of an oEmbed answer, before max*
@@ -255,31 +253,46 @@ def _attr(text: str) -> str:
     )
 
 
-def numbered_title(game: str, seed: str, variant: str | None) -> str | None:
+ENGLISH = i18n.DEFAULT  # oEmbed answers: for machines, in English
+
+
+def numbered_title(game: str, seed: str, variant: str | None,
+                   w: i18n.Words | None = None) -> str | None:
     """``Gaps deal #42`` for a numbered deal the play page serves (a game, a seed as the API
     reads it, a known variant), else None: a title is made of the site's own words and
     numbers, never of a URL's (an oEmbed answer or a page's tags would vouch for them)."""
+    w = w or i18n.words(ENGLISH)
     try:
         cls = get_game(game, variant or None)
         number = parse_seed(seed)
     except (ValueError, Problem):
         return None
-    return f"{cls.name.capitalize()} deal #{number}"
+    # the number as text: a deal number is never grouped (#18446744073709551615)
+    return w.t("share.numbered", game=w.t(f"game.{cls.name}"), number=str(number))
 
 
-def deal_title(row: dict[str, Any]) -> str:
-    return f"{str(row['game']).capitalize()} · {row['tier']} · {row['date']} — dailydeal"
+def deal_title(row: dict[str, Any], w: i18n.Words | None = None) -> str:
+    w = w or i18n.words(ENGLISH)
+    return w.t("share.deal_title", game=w.t(f"game.{row['game']}"),
+               tier=w.t(f"tier.{row['tier']}"), date=str(row["date"]))
+
+
+def deal_description(row: dict[str, Any], w: i18n.Words) -> str:
+    return w.t("share.deal_description", game=w.t(f"game.{row['game']}"),
+               tier=w.t(f"tier.{row['tier']}"), date=w.date(str(row["date"]), "long"),
+               rating=round(float(row["rating"])), n=int(row["solution_length"]))
 
 
 # --- page tags ---------------------------------------------------------------------------
-def share_tags() -> dict[str, Any]:
-    """The tags of the page being rendered: ``meta`` (property/name, content) pairs and
-    ``links`` (rel, type, href, title) for templates/share_meta.html."""
+def share_tags(w: i18n.Words | None = None) -> dict[str, Any]:
+    """The tags of the page being rendered, in its language ``w``: ``meta`` (property/name,
+    content) pairs and ``links`` (rel, type, href, title) for templates/share_meta.html."""
+    w = w or i18n.words(ENGLISH)
     base = public_base()
     endpoint = request.endpoint or ""
     args = request.view_args or {}
     page = base + request.script_root + request.path
-    title, description, image = "dailydeal — daily solitaire", DESCRIPTION, None
+    title, description, image = w.t("site.title"), w.t("site.description"), None
     row, numbered = None, None
     if endpoint in ("pages.play_deal", "pages.embed"):
         try:
@@ -287,12 +300,8 @@ def share_tags() -> dict[str, Any]:
         except Problem:
             row = None
     if row is not None:
-        title = deal_title(row)
-        description = (
-            f"Today's {row['tier']} {str(row['game']).capitalize()} deal of {row['date']}: "
-            f"rating {float(row['rating']):.0f}, par {row['solution_length']} moves, proved "
-            "winnable. Play it in the browser."
-        )
+        title = deal_title(row, w)
+        description = deal_description(row, w)
         image = preview_url(row["id"])
     elif endpoint == "pages.solve_page" and "solve_share" in g:
         # a shared win: its result and the deal's picture (as dealt), never a move
@@ -301,11 +310,13 @@ def share_tags() -> dict[str, Any]:
             image = preview_url(g.solve_share["deal"])
     elif endpoint == "pages.play_numbered":
         numbered = numbered_title(str(args.get("game", "")), str(args.get("seed", "")),
-                                  request.args.get("variant"))
+                                  request.args.get("variant"), w)
         if numbered is not None:
             title = numbered + " — dailydeal"
     meta: list[tuple[str, str, str]] = [
         ("property", "og:type", "website"),
+        ("property", "og:locale", w.babel.language + (f"_{w.babel.territory}"
+                                                        if w.babel.territory else "")),
         ("property", "og:site_name", PROVIDER),
         ("property", "og:title", title),
         ("property", "og:description", description),
@@ -320,7 +331,7 @@ def share_tags() -> dict[str, Any]:
             ("property", "og:image:type", "image/png"),
             ("property", "og:image:width", str(picture.WIDTH)),
             ("property", "og:image:height", str(picture.HEIGHT)),
-            ("property", "og:image:alt", f"The layout of the deal: {title}"),
+            ("property", "og:image:alt", w.t("share.image_alt", title=title)),
             ("name", "twitter:image", base + image),
         ]
     links: list[tuple[str, str, str, str]] = []
@@ -331,11 +342,11 @@ def share_tags() -> dict[str, Any]:
     if endpoint == "pages.daily_page":
         links += [
             ("alternate", "text/calendar", base + url_for("feeds.calendar"),
-             "Daily deals calendar"),
+             w.t("share.calendar")),
             ("alternate", "application/feed+json", base + url_for("feeds.feed_json"),
-             "Daily deals (JSON Feed)"),
+             w.t("share.feed_json")),
             ("alternate", "application/atom+xml", base + url_for("feeds.feed_atom"),
-             "Daily deals (Atom)"),
+             w.t("share.feed_atom")),
         ]
     return {"meta": meta, "links": links}
 

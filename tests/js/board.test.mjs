@@ -7,7 +7,17 @@ import { decide, dropMove, keyCommand, nextFocus } from "../../dailydeal/web/sta
 import { sections } from "../../dailydeal/web/static/board.js";
 import { SPECS, gameOfDeal, meaningfulPar } from "../../dailydeal/web/static/specs.js";
 import { cardName } from "../../dailydeal/web/static/cards.js";
+import { Words } from "../../dailydeal/web/static/i18n.js";
+import { readFileSync } from "node:fs";
+
+// the English catalog, as the element fetches it (static/locales/en.json)
+const EN = new Words("en", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/en.json", import.meta.url))));
+const spec = (game) => ({ ...SPECS[game], game });
 import * as speech from "../../dailydeal/web/static/speech.js";
+import { LOCALES } from "../../dailydeal/web/static/i18n.js";
+
+// every catalog, as the element fetches it: speech.js says its words in each
+const CATALOG = Object.fromEntries(LOCALES.map((l) => [l, new Words(l, JSON.parse(readFileSync(new URL(`../../dailydeal/web/static/locales/${l}.json`, import.meta.url))))]));
 
 const state = (g) => ({ valid: true, error: null, ...g.toJSON() });
 
@@ -88,7 +98,7 @@ test("a king goes with one click, even with a card picked up; a king pairs with 
     const other = st.position.accessible.find((c) => c !== king);
     if (!other || other[0] === "K") continue;
     assert.equal(rules.moveAt(st, other, king), null);
-    assert.deepEqual(decide(rules, st, SPECS.pyramid, other, "card", king), { play: king });
+    assert.deepEqual(decide(rules, st, spec("pyramid"), other, "card", king, EN), { play: king });
     return;
   }
   assert.fail("no accessible king met");
@@ -107,11 +117,11 @@ test("Gaps: a gap takes its card by one click, a 2 asks for its row when it has 
     if (!two) continue;
     rows += 1;
     assert.equal(rules.moveAt(st, null, two), null);
-    const what = decide(rules, st, SPECS.gaps, null, "card", two);
+    const what = decide(rules, st, spec("gaps"), null, "card", two, EN);
     assert.equal(what.pick, two);
     const [place, move] = [...rules.targets(st, two)][0];
-    assert.deepEqual(decide(rules, st, SPECS.gaps, two, "gap", place), { play: move });
-    assert.deepEqual(decide(rules, st, SPECS.gaps, place, "card", two), { play: move }); // gap first
+    assert.deepEqual(decide(rules, st, spec("gaps"), two, "gap", place, EN), { play: move });
+    assert.deepEqual(decide(rules, st, spec("gaps"), place, "card", two, EN), { play: move }); // gap first
     assert.equal(dropMove(rules, st, two, place), move);
   }
   assert.ok(rows > 0, "no 2 with a choice of rows met");
@@ -120,28 +130,35 @@ test("Gaps: a gap takes its card by one click, a 2 asks for its row when it has 
 test("decide: picking, putting down, a stuck card, a dead gap, a finished game", () => {
   const st = [...positions("accordion", null, 2)].find((s) => s.position.piles.length > 3);
   const top = st.position.piles[0].top;
-  const what = decide(rules, st, SPECS.accordion, null, "card", top);
+  const what = decide(rules, st, spec("accordion"), null, "card", top, EN);
   assert.equal(what.pick, top);
   assert.match(what.say, rules.targets(st, top).size ? /selected: click where it goes/ : /has nowhere to go now/);
-  assert.deepEqual(decide(rules, st, SPECS.accordion, top, "card", top), { pick: null, say: "" });
-  assert.deepEqual(decide(rules, st, SPECS.accordion, top, "action", "draw"), { play: "d" });
+  assert.deepEqual(decide(rules, st, spec("accordion"), top, "card", top, EN), { pick: null, say: "" });
+  assert.deepEqual(decide(rules, st, spec("accordion"), top, "action", "draw", EN), { play: "d" });
   assert.equal(decide(rules, { ...st, state: "won" }, SPECS.accordion, null, "action", "draw"), null);
   const gaps = state(rules.newGame("gaps", null, null, 3n));
   const dead = gaps.position.gaps.find((g) => g.accepts === null);
   if (dead) {
     const place = `${dead.row},${dead.column}`;
-    assert.deepEqual(decide(rules, gaps, SPECS.gaps, null, "gap", place), { say: "No card fits this gap now.", shake: place });
+    assert.deepEqual(decide(rules, gaps, spec("gaps"), null, "gap", place, EN), { say: "No card fits this gap now.", shake: place });
   }
 });
 
-test("moves in words", () => {
-  assert.equal(rules.moveInWords("pyramid", "7S+6H", cardName), "pair the seven of spades with the six of hearts");
-  assert.equal(rules.moveInWords("pyramid", "KC", cardName), "remove the king of clubs");
-  assert.equal(rules.moveInWords("accordion", "4D>4S", cardName), "put the four of diamonds on the four of spades");
-  assert.equal(rules.moveInWords("gaps", "2S@3", cardName), "move the two of spades to row 3");
-  assert.equal(rules.moveInWords("gaps", "8C", cardName), "move the eight of clubs into its gap");
-  assert.equal(rules.moveInWords("gaps", "R", cardName), "redeal");
-  assert.equal(rules.moveInWords("accordion", "d", cardName), "deal a card from the stock");
+test("moves in words (a hint's): speech.js's doSaid, the catalog's say.do.<kind>", () => {
+  const at = (game, seed, moves = []) => { const g = rules.newGame(game, null, null, BigInt(seed)); for (const m of moves) g.push(m); return state(g); };
+  const pyr = at("pyramid", 32, "d d 3S+TH 2H+JC 4S+9H TD+3C".split(" "));
+  assert.equal(speech.doSaid(rules, EN, pyr, "7S+6H"), "pair the seven of spades with the six of hearts");
+  assert.equal(speech.doSaid(rules, EN, pyr, "d"), "draw a card from the stock");
+  const acc = at("accordion", 1);
+  assert.equal(speech.doSaid(rules, EN, acc, "d"), "deal a card from the stock");
+  const gaps = at("gaps", 7);
+  const move = gaps.legal_moves.find((m) => rules.moveParts(gaps, m).kind === "gap");
+  const to = rules.placesOf(gaps, move).to.split(",");
+  assert.equal(speech.doSaid(rules, EN, gaps, move), `move the ${cardName(move)} to row ${to[0]}, column ${to[1]}`);
+  // in the player's language: the same key in the player's catalog
+  const DE = CATALOG.de;
+  assert.equal(speech.doSaid(rules, DE, pyr, "7S+6H"), DE.t("say.do.pair", { a: cardName("7S", DE), b: cardName("6H", DE) }));
+  assert.equal(EN.t("say.do.pair", { a: "x", b: "y" }), "pair the x with the y");
 });
 
 test("each renderer draws every card of the position once, and the view's marks", () => {
@@ -150,7 +167,7 @@ test("each renderer draws every card of the position once, and the view's marks"
     for (const st of [...positions(game, null, 2)].filter((_, i) => i % 9 === 0)) {
       const picked = cardMoves(st).map((m) => rules.placesOf(st, m).from)[0] ?? null;
       const targets = new Set(picked ? rules.targets(st, picked).keys() : []);
-      const html = sections(layout, st, { picked, targets, landed: null, drew: false }).flatMap(([, items]) => items).join("");
+      const html = sections(layout, st, { picked, targets, landed: null, drew: false, words: EN }).flatMap(([, items]) => items).join("");
       const drawn = [...html.matchAll(/data-card="(..)"/g)].map((m) => m[1]);
       const shown = game === "accordion" ? st.position.piles.map((p) => p.top)
         : game === "pyramid" ? [...st.position.pyramid.flat().filter(Boolean), ...st.position.waste.slice(-3)]
@@ -196,14 +213,15 @@ test("every move is said in words with what it left; what can be done now; two l
         const after = state(g);
         const kind = rules.moveParts(st, move).kind;
         kinds.add(kind);
-        for (const lang of ["en", "es"]) {
-          const said = speech.moveSaid(rules, lang, st, after, move);
-          assert.doesNotMatch(said, /undefined|\{|\}|NaN/, `${game} ${move}: ${said}`);
-          assert.match(said, /^[A-ZÁÉÍÓÚÑ¡]/, said);
-          const now = speech.nowSaid(rules, lang, after);
-          assert.doesNotMatch(now, /undefined|\{|\}|NaN/, `${game}: ${now}`);
+        for (const lang of LOCALES) {
+          const w = CATALOG[lang];
+          const said = speech.moveSaid(rules, w, st, after, move);
+          assert.doesNotMatch(said, /undefined|\{|\}|NaN|say\./, `${lang} ${game} ${move}: ${said}`);
+          if (lang === "en" || lang === "es") assert.match(said, /^[A-ZÁÉÍÓÚÑ¡]/, said);
+          const now = speech.nowSaid(rules, w, after);
+          assert.doesNotMatch(now, /undefined|\{|\}|NaN|say\./, `${lang} ${game}: ${now}`);
+          assert.doesNotMatch(speech.undoneSaid(rules, w, st, move), /undefined|\{|\}|say\./);
         }
-        assert.doesNotMatch(speech.undoneSaid(rules, "en", st, move), /undefined|\{|\}/);
       }
     }
   }
@@ -213,32 +231,32 @@ test("every move is said in words with what it left; what can be done now; two l
   const line = "d d 3S+TH 2H+JC 4S+9H TD+3C 7S+6H".split(" ");
   const before = pyr(line.slice(0, -1));
   const after = pyr(line);
-  assert.equal(speech.moveSaid(rules, "en", before, after, "7S+6H"), `Seven of spades and six of hearts removed. Cards left: ${after.score}, stock: ${after.position.stock_count}.`);
-  assert.equal(speech.moveSaid(rules, "es", before, after, "7S+6H"), `Fuera: siete de picas y seis de corazones. Cartas restantes: ${after.score}, mazo: ${after.position.stock_count}.`);
-  assert.equal(speech.undoneSaid(rules, "en", before, "7S+6H"), `Undone: pair the seven of spades with the six of hearts. Cards left: ${before.score}, stock: ${before.position.stock_count}.`);
-  assert.match(speech.moveSaid(rules, "en", pyr([]), pyr(["d"]), "d"), /^Drew the \w+ of \w+\. Cards left: 28, stock: 23\.$/);
-  const now = speech.nowSaid(rules, "en", after);
+  assert.equal(speech.moveSaid(rules, EN, before, after, "7S+6H"), `Seven of spades and six of hearts removed. Cards left: ${after.score}, stock: ${after.position.stock_count}.`);
+  assert.equal(speech.moveSaid(rules, CATALOG.es, before, after, "7S+6H"), `Fuera: siete de picas y seis de corazones. Cartas restantes: ${after.score}, mazo: ${after.position.stock_count}.`);
+  assert.equal(speech.undoneSaid(rules, EN, before, "7S+6H"), `Undone: pair the seven of spades with the six of hearts. Cards left: ${before.score}, stock: ${before.position.stock_count}.`);
+  assert.match(speech.moveSaid(rules, EN, pyr([]), pyr(["d"]), "d"), /^Drew the \w+ of \w+\. Cards left: 28, stock: 23\.$/);
+  const now = speech.nowSaid(rules, EN, after);
   const table = after.legal_moves.filter((m) => rules.placesOf(after, m).from !== null).length;
   assert.equal(table, 0);
   assert.equal(now, "No move on the table; only draw a card from the stock.");
-  const opening = speech.nowSaid(rules, "en", pyr(line.slice(0, 2)));
+  const opening = speech.nowSaid(rules, EN, pyr(line.slice(0, 2)));
   assert.match(opening, /^\d+ moves?(, the first 3)?: (pair the \w+ of \w+ with the \w+ of \w+|remove the king of \w+)(; |; or draw a card from the stock\.$)/);
   // Gaps: where the card went, and what the gap it left takes; a redeal's kept cards
   const gaps = rules.newGame("gaps", null, null, 7n);
   const g0 = state(gaps);
   const move = g0.legal_moves.find((m) => rules.moveParts(g0, m).kind === "gap");
   gaps.push(move);
-  assert.match(speech.moveSaid(rules, "en", g0, state(gaps), move), /^\w+ of \w+ moved to row \d, column \d+\. The gap at row \d, column \d+ takes (the \w+ of \w+|any two|nothing)\. In place: \d+, redeals left: 2\.$/);
+  assert.match(speech.moveSaid(rules, EN, g0, state(gaps), move), /^\w+ of \w+ moved to row \d, column \d+\. The gap at row \d, column \d+ takes (the \w+ of \w+|any two|nothing)\. In place: \d+, redeals left: 2\.$/);
   const r0 = [...positions("gaps", null, 6, 200)].find((st) => st.legal_moves.includes("R"));
   const redealt = rules.newGame("gaps", null, null, BigInt(r0.seed));
   for (const m of [...r0.moves, "R"]) redealt.push(m);
   const r1 = state(redealt);
   const kept = r1.score === 1 ? "1 card kept" : `${r1.score} cards kept`;
-  assert.equal(speech.moveSaid(rules, "en", r0, r1, "R"), `Redeal: ${kept} in place. In place: ${r1.score}, redeals left: ${r1.position.redeals_left}.`);
-  // the language of the element or its page, English where the table has no other
-  assert.equal(speech.langOf({ closest: () => ({ getAttribute: () => "es-MX" }) }), "es");
-  assert.equal(speech.langOf({ closest: () => ({ getAttribute: () => "de" }) }), "en");
-  assert.equal(speech.langOf(null), "en");
+  assert.equal(speech.moveSaid(rules, EN, r0, r1, "R"), `Redeal: ${kept} in place. In place: ${r1.score}, redeals left: ${r1.position.redeals_left}.`);
+  // the live region speaks the element's language (its words' locale)
+  const region = { textContent: "" };
+  new speech.Speaker(region, { words: CATALOG.de }).say("Gezogen");
+  assert.deepEqual([region.lang, region.textContent], ["de", "Gezogen"]);
   assert.equal(keyCommand({ key: "?" }), "moves");
   assert.equal(keyCommand({ key: "w" }), "moves");
   assert.equal(keyCommand({ key: "w" }, true), null);

@@ -15,6 +15,10 @@ const store = await import("../../dailydeal/web/static/store.js");
 const finish = await import("../../dailydeal/web/static/finish.js");
 const { HintTrail, lightWords } = await import("../../dailydeal/web/static/hints.js");
 const { clockText } = await import("../../dailydeal/web/static/clock.js");
+const { Words } = await import("../../dailydeal/web/static/i18n.js");
+const { readFileSync } = await import("node:fs");
+// the English catalog, as the element fetches it (static/locales/en.json)
+const EN = new Words("en", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/en.json", import.meta.url))));
 
 beforeEach(() => storage.clear());
 
@@ -74,10 +78,10 @@ test("retryLater: only a 503 (nothing stored) is posted again; a result taken is
   assert.equal(api.retryLater(err(425, null, 3)), 0);
   assert.equal(api.retryLater(err(400, { retry_after: 5 })), 0);
   assert.equal(api.retryLater(new Error("x")), 0);
-  assert.match(api.hintTrouble(err(429, null, 42)), /in 42 seconds/);
-  assert.match(api.hintTrouble(err(429, null, 600)), /in 10 minutes/);
-  assert.match(api.hintTrouble(err(503, null)), /busy/);
-  assert.match(api.hintTrouble(err(0, null)), /offline/);
+  assert.match(api.hintTrouble(err(429, null, 42), EN), /in 42 seconds/);
+  assert.match(api.hintTrouble(err(429, null, 600), EN), /in 10 minutes/);
+  assert.match(api.hintTrouble(err(503, null), EN), /busy/);
+  assert.match(api.hintTrouble(err(0, null), EN), /offline/);
 });
 
 test("a result is posted once; a 409 names the one that counts", async () => {
@@ -159,9 +163,9 @@ test("a result counted later: when, in words, and in the player's own statistics
   const at = new Date(now + 7 * 60000);
   const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
   const mine = { won: true, moves: 40, hints: 0, counts_at: at.toISOString() };
-  assert.equal(finish.countsNote(mine, now), ` Your result counts for everybody at ${hhmm}.`);
-  assert.equal(finish.countsNote(mine, now + 8 * 60000), "");
-  assert.equal(finish.countsNote({ won: true, moves: 40 }, now), "");
+  assert.equal(finish.countsNote(mine, EN, now), `Your result counts for everybody at ${hhmm}.`);
+  assert.equal(finish.countsNote(mine, EN, now + 8 * 60000), "");
+  assert.equal(finish.countsNote({ won: true, moves: 40 }, EN, now), "");
   const stats = { plays: 4, wins: 2, win_rate: 0.5, pending: 1, final: false, winning_moves: [{ moves: 38, count: 2 }] };
   const mineIn = finish.withMine(stats, mine, now);
   assert.deepEqual([mineIn.plays, mineIn.wins, mineIn.pending], [5, 3, 0]);
@@ -171,32 +175,32 @@ test("a result counted later: when, in words, and in the player's own statistics
 });
 
 test("the finish in words: verdict, ties, the share text", () => {
-  assert.deepEqual(finish.verdictTexts({ won: true, moves: 40 }, 40, 0), { title: "Solved in 40 moves", verdict: "Verified by the server: won in 40 moves. The solver's par is 40: you matched it ⭐." });
-  assert.match(finish.verdictTexts({ won: false, moves: 40, state: "lost" }, null, 0).verdict, /did not confirm the win \(lost\)/);
+  assert.deepEqual(finish.verdictTexts({ won: true, moves: 40 }, 40, 0, EN), { title: "Solved in 40 moves", verdict: "Verified by the server: won in 40 moves. The solver's par is 40: you matched it ⭐." });
+  assert.match(finish.verdictTexts({ won: false, moves: 40, state: "lost" }, null, 0, EN).verdict, /did not confirm the win \(lost\)/i);
   const stats = { plays: 5, wins: 4, win_rate: 0.8, final: false, winning_moves: [{ moves: 40, count: 2 }, { moves: 50, count: 2 }] };
-  assert.equal(finish.statsText(stats, { won: true, moves: 40 }), "5 players, 80% won, the fewest moves, tied with 1: you beat 2 of the 3 other winners.");
-  assert.equal(finish.statsText({ ...stats, wins: 1, winning_moves: [{ moves: 40, count: 1 }] }, { won: true, moves: 40 }), "5 players, 80% won, you are the first to win it.");
+  assert.equal(finish.statsText(stats, { won: true, moves: 40 }, "", EN), "5 players, 80% won, the fewest moves, tied with 1: you beat 2 of the 3 other winners.");
+  assert.equal(finish.statsText({ ...stats, wins: 1, winning_moves: [{ moves: 40, count: 1 }] }, { won: true, moves: 40 }, "", EN), "5 players, 80% won, you are the first to win it.");
   const meta = { id: "2026-12-01-pyramid-hard", date: "2026-12-01", tier: "hard", game: "pyramid" };
-  assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 1, seconds: 65 }),
-    "dailydeal 2026-12-01\nPyramid · hard 🟠\n✅ Won in 30 moves (par 28) with 1 hint\n⏱ 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
+  assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 1, seconds: 65 }, EN),
+    "dailydeal Dec 1, 2026\nPyramid · Hard 🟠\n✅ Won in 30 moves (par 28) with 1 hint\n⏱ 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
   // no meaning in colour or emoji alone: the plain option says everything in words
-  const plain = finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 28, par: 28, hints: 0, seconds: 65, plain: true });
-  assert.equal(plain, "dailydeal 2026-12-01\nPyramid · hard\nWon in 28 moves (par 28, matched)\nTime 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
+  const plain = finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 28, par: 28, hints: 0, seconds: 65, plain: true }, EN);
+  assert.equal(plain, "dailydeal Dec 1, 2026\nPyramid · Hard\nWon in 28 moves (par 28, matched)\nTime 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
   assert.doesNotMatch(plain, /\p{Extended_Pictographic}/u);
-  assert.match(finish.shareText({ meta, title: "Pyramid", origin: "o", n: 28, par: 28, hints: 0, seconds: null }), /✅ Won in 28 moves \(par 28, matched ⭐\)/);
-  assert.equal(finish.shareText({ meta: { id: null, game: "gaps", seed: "9", variant: "redeals=0" }, title: "Gaps", origin: "o", n: 3, par: null, hints: 0, seconds: null }),
+  assert.match(finish.shareText({ meta, title: "Pyramid", origin: "o", n: 28, par: 28, hints: 0, seconds: null }, EN), /✅ Won in 28 moves \(par 28, matched ⭐\)/);
+  assert.equal(finish.shareText({ meta: { id: null, game: "gaps", seed: "9", variant: "redeals=0" }, title: "Gaps", origin: "o", n: 3, par: null, hints: 0, seconds: null }, EN),
     "dailydeal · Gaps #9\n✅ Won in 3 moves\no/play/gaps/9?variant=redeals%3D0");
   // a signed win: the share text links its solve page, no move in it
-  assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 0, seconds: null, link: "https://d.example/s/AbCdEfGhIjKlMnOp" }),
-    "dailydeal 2026-12-01\nPyramid · hard 🟠\n✅ Won in 30 moves (par 28)\nhttps://d.example/s/AbCdEfGhIjKlMnOp");
-  const ties = (wm, moves) => finish.statsText({ plays: 9, wins: wm.reduce((a, w) => a + w.count, 0), win_rate: 0.5, final: false, winning_moves: wm }, { won: true, moves });
+  assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 0, seconds: null, link: "https://d.example/s/AbCdEfGhIjKlMnOp" }, EN),
+    "dailydeal Dec 1, 2026\nPyramid · Hard 🟠\n✅ Won in 30 moves (par 28)\nhttps://d.example/s/AbCdEfGhIjKlMnOp");
+  const ties = (wm, moves) => finish.statsText({ plays: 9, wins: wm.reduce((a, w) => a + w.count, 0), win_rate: 0.5, final: false, winning_moves: wm }, { won: true, moves }, "", EN);
   assert.equal(ties([{ moves: 40, count: 2 }], 40), "9 players, 50% won, you tied the other winner on moves.");
   assert.equal(ties([{ moves: 40, count: 3 }], 40), "9 players, 50% won, you tied the 2 other winners on moves.");
   assert.equal(ties([{ moves: 40, count: 1 }, { moves: 50, count: 2 }], 40), "9 players, 50% won, the fewest moves: you beat the 2 other winners.");
   assert.equal(ties([{ moves: 40, count: 2 }, { moves: 50, count: 1 }], 40), "9 players, 50% won, the fewest moves, tied with 1: you beat 1 of the 2 other winners.");
   assert.equal(ties([{ moves: 30, count: 1 }, { moves: 40, count: 2 }, { moves: 50, count: 1 }], 40), "9 players, 50% won, you beat 33% of the other winners on moves, tied with 1.");
-  assert.equal(finish.firstResultNote({ won: true, moves: 40 }, true, 40), null);
-  assert.match(finish.firstResultNote({ won: false, moves: 3 }, true, 40), /not won/);
+  assert.equal(finish.firstResultNote({ won: true, moves: 40 }, true, 40, EN), null);
+  assert.match(finish.firstResultNote({ won: false, moves: 3 }, true, 40, EN), /not won/);
   assert.equal(clockText(3723), "1:02:03");
   assert.equal(clockText(-5), "0:00");
 });
@@ -212,6 +216,29 @@ test("the hints followed: the server's line goes on while the player follows it"
   assert.equal(t.from(["a", "x"]), null); // left the line
   t.add(["a", "x"], "y");
   assert.equal(t.from(["a", "x"]), 2);
-  assert.equal(lightWords("winnable", true).text, "yes");
-  assert.match(lightWords("unknown", true, "busy").title, /could not tell \(busy\)/);
+  assert.equal(lightWords("winnable", true, "", EN).text, "yes");
+  assert.match(lightWords("unknown", true, "busy", EN).title, /could not tell \(busy\)/);
+});
+
+test("an illegal move's reason: the rules' English (the server's) and its code, said in the player's language", async () => {
+  const rules = await import("../../dailydeal/web/static/rules.js");
+  const { LocalPlay } = await import("../../dailydeal/web/static/play.js");
+  const FR = new Words("fr", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/fr.json", import.meta.url))));
+  const play = new LocalPlay(rules, { game: "pyramid", variant: "relaxed", seed: 7n });
+  const st = play.stateOf(["2S+3H"]);
+  assert.equal(st.valid, false);
+  assert.deepEqual([st.error.reason, st.error.code, st.error.params], ["2S and 3H do not sum to 13", "not_13", { a: "2S", b: "3H" }]);
+  // English's words are the rules' own; another language's come from its catalog
+  assert.equal(EN.t(`reason.${st.error.code}`, st.error.params), st.error.reason);
+  assert.equal(FR.t(`reason.${st.error.code}`, st.error.params), "2S et 3H ne font pas 13");
+  // every reason a game gives has its code, whose English is the reason itself
+  const g = rules.newGame("accordion", "forced", null, 3n);
+  for (const text of ["AS>KD", "d", "d", "d"]) {
+    try {
+      g.push(text);
+    } catch (e) {
+      assert.ok(e instanceof rules.IllegalMoveError && e.code in rules.REASONS, e.message);
+      assert.equal(EN.t(`reason.${e.code}`, e.params), e.message);
+    }
+  }
 });

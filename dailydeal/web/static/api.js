@@ -8,11 +8,11 @@ export class ApiError extends Error {
     this.status = status; // 0: the server could not be reached
     this.body = body;
     this.retryAfter = retryAfter; // seconds, from a 429's Retry-After
+    this.code = (body && typeof body.code === "string" && body.code) || null; // the problem's
   }
 }
 
 const enc = encodeURIComponent;
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 // A longer ?moves= is sent as a POST (not cached): servers refuse request lines over 8190
 // bytes (gunicorn, nginx: a 414), and this leaves room for the path.
 export const MAX_QUERY = 6000;
@@ -28,18 +28,27 @@ export function retryLater(err) {
   return wait > 0 && wait <= 3600 ? Math.ceil(wait) : 0;
 }
 
-/** Why a hint did not come, in words: the hint budget with the time until the next hint
- *  (Retry-After), the solver's capacity, or no network. */
-export function hintTrouble(err) {
-  if (!(err instanceof ApiError)) return `Something went wrong: ${err && err.message}`;
+/** Why a hint did not come, in ``w``'s words (i18n.js): the hint budget with the time until
+ *  the next hint (Retry-After), the solver's capacity, or no network. */
+export function hintTrouble(err, w) {
+  if (!(err instanceof ApiError)) return w.t("el.went_wrong", { why: err && err.message });
   if (err.status === 429) {
     const wait = err.retryAfter;
-    const when = wait === null ? "in a while" : wait < 90 ? `in ${plural(wait, "second")}` : `in ${plural(Math.ceil(wait / 60), "minute")}`;
-    return `You have used the hints allowed for now: the next one ${when}.`;
+    if (wait === null) return w.t("el.hints_used_up_while");
+    return wait < 90 ? w.t("el.hints_used_up_seconds", { n: wait }) : w.t("el.hints_used_up_minutes", { n: Math.ceil(wait / 60) });
   }
-  if (err.status === 503) return "The solver is busy right now: try again in a moment.";
-  if (err.status === 0) return "Hints need the server, which cannot be reached now (offline?).";
-  return err.message;
+  if (err.status === 503) return w.t("problem.solver_busy");
+  if (err.status === 0) return w.t("el.hints_offline");
+  return errorText(err, w);
+}
+
+/** An API error in ``w``'s words: the problem's ``code`` (docs/api.md) where the catalog
+ *  has it, else the server's own detail (English). */
+export function errorText(err, w) {
+  if (err.status === 0) return w.t(err.code === "attributes" ? "el.attributes" : "el.unreachable");
+  const key = err.code ? `problem.${err.code}` : "";
+  const said = key && w.t(key) !== key ? w.t(key) : err.message;
+  return err.retryAfter ? w.t("el.try_again_in", { detail: said, n: err.retryAfter }) : said;
 }
 
 /** What a deal is, from its JSON: {id, game, variant, seed, date, tier, par, rating, commitment,
@@ -106,7 +115,7 @@ export class Client {
       // a decimal string: a 64-bit seed does not fit a JS number
       return { id: null, game: d.game, variant: d.variant, seed: attr.seed, date: null, tier: null, par: null };
     }
-    throw new ApiError('Set the attribute "deal", or "game" and "seed", or "date", "game" and "tier".', 0);
+    throw new ApiError('Set the attribute "deal", or "game" and "seed", or "date", "game" and "tier".', 0, { code: "attributes" });
   }
 
   /** A play token for a daily deal, asked once and kept; null when the endpoint is missing

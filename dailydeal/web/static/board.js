@@ -46,10 +46,11 @@ export class Board {
 
   /** Before the deal is known: the layout's places, empty, at the size they will have, so
    *  nothing below moves when the cards arrive (layout shift). */
-  skeleton(game, layout) {
+  skeleton(game, layout, words) {
     this.el.dataset.game = game;
-    const html = RENDERERS[layout] ? RENDERERS[layout].skeleton() : "";
-    this.el.innerHTML = html ? `${html}<p class="loading overlay">Dealing…</p>` : `<p class="loading">Dealing…</p>`;
+    const html = RENDERERS[layout] ? RENDERERS[layout].skeleton(words) : "";
+    const dealing = esc(words.t("el.dealing"));
+    this.el.innerHTML = html ? `${html}<p class="loading overlay">${dealing}</p>` : `<p class="loading">${dealing}</p>`;
     this.drawn = null;
   }
 

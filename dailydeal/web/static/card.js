@@ -2,6 +2,7 @@
 // popover) so it is in view wherever the page is scrolled, over the board, dismissible and
 // opened again from the controls; in the flow, under the board, where popovers are unknown.
 import { clockText } from "./clock.js";
+import { statsText } from "./finish.js";
 
 const POPOVER = typeof HTMLElement !== "undefined" && "showPopover" in HTMLElement.prototype;
 
@@ -63,20 +64,24 @@ export class ResultCard {
 
   /** The title, the verdict, and the tiles: ``moves`` (with ``par``: matched, tied or over),
    *  the player's ``seconds`` (null: not shown), ``hints``, ``streak`` (null: no streak). */
-  fill({ end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null, solverLine = false }) {
+  fill({ end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null, solverLine = false }, w) {
     this.card.dataset.end = end; // "won", "lost" or "given-up"
     this.el.resultTitle.textContent = title;
     this.el.verdict.textContent = verdict;
     const tile = (name, text) => (this.card.querySelector(`[data-tile="${name}"]`).textContent = text);
-    tile("moves", String(moves));
+    tile("moves", w.num(moves));
     this.card.querySelector('[data-tile-box="par"]').hidden = par === null;
-    if (par !== null) tile("par", String(par));
-    const vs = end !== "won" || par === null ? "" : moves < par ? "under par ⭐" : moves === par ? "par ⭐" : `+${moves - par}`;
-    this.card.querySelector('[data-tile="moves"]').insertAdjacentHTML("beforeend", vs ? `<small>${vs}</small>` : "");
+    if (par !== null) tile("par", w.num(par));
+    const vs = end !== "won" || par === null ? "" : moves < par ? w.t("el.under_par") : moves === par ? w.t("el.at_par") : `+${w.num(moves - par)}`;
+    if (vs) {
+      const small = document.createElement("small");
+      small.textContent = vs;
+      this.card.querySelector('[data-tile="moves"]').append(small);
+    }
     this.card.querySelector('[data-tile-box="time"]').hidden = seconds === null;
     if (seconds !== null) tile("time", clockText(seconds));
-    tile("hints", String(hints));
-    tile("streak", streak === null ? "–" : String(streak));
+    tile("hints", w.num(hints));
+    tile("streak", streak === null ? "–" : w.num(streak));
     this.el.reviewButton.hidden = end === "won";
     this.card.querySelector('[data-action="replay-par"]').hidden = !solverLine;
     this.el.review.hidden = true;
@@ -88,6 +93,21 @@ export class ResultCard {
     a.hidden = !url;
     if (url) a.href = url;
     else a.removeAttribute("href");
+  }
+
+  /** Everybody's statistics of the deal with this browser's result ``mine`` and a
+   *  ``note`` (or the note alone, without statistics), in ``words``. */
+  showStats(stats, mine, note, words) {
+    const el = this.el.stats;
+    el.hidden = false;
+    if (!stats) {
+      el.textContent = note.trim();
+      delete el.dataset.plays;
+      return;
+    }
+    el.textContent = statsText(stats, mine, note, words);
+    el.dataset.plays = String(stats.plays);
+    el.dataset.wins = String(stats.wins);
   }
 
   /** The share text (its last line the link), in the card and for the share button. */
@@ -112,19 +132,20 @@ export async function share(text) {
   }
 }
 
-/** Copy the text of ``field`` with the ``button`` that says how it went; where the clipboard
- *  is refused, the text is selected for the player to copy. Whether it was copied. */
-export async function copyText(field, button) {
+/** Copy the text of ``field`` with the ``button`` that says how it went (in ``w``'s words);
+ *  where the clipboard is refused, the text is selected for the player to copy. Whether it
+ *  was copied. */
+export async function copyText(field, button, w) {
   let copied = true;
   try {
     await navigator.clipboard.writeText(field.value);
-    button.textContent = "Copied ✓";
+    button.textContent = w.t("el.copied");
   } catch {
     copied = false;
     field.focus();
     field.select();
-    button.textContent = "Selected: copy it";
+    button.textContent = w.t("el.selected");
   }
-  setTimeout(() => (button.textContent = "Copy"), 2000);
+  setTimeout(() => (button.textContent = w.t("el.copy")), 2000);
   return copied;
 }

@@ -120,8 +120,30 @@ export interface DailyDealEventMap {
 }
 
 /**
+ * A message of the catalogs (static/locales/{locale}.json, docs/embedding.md "Languages"):
+ * a text with {placeholders}, or its forms by CLDR plural category, chosen by {n}.
+ */
+export type DailyDealMessage = string | Partial<Record<"zero" | "one" | "two" | "few" | "many" | "other", string>>;
+
+/**
+ * An embedder's words, by catalog key (every key of static/locales/en.json, and the rules'
+ * own words kept in static/rules.js: `reason.<code>` of REASONS), e.g.
+ * `{"el.hint": "💡 Clue", "el.moves": "Turns", "share.moves": {"one": "Won in {n} turn", "other": "Won in {n} turns"}}`.
+ * The keys are grouped: `el.*` the element's controls, messages and labels; `board.*` and
+ * `card.*` the board and the cards' accessible names; `finish.*` the result card; `share.*`
+ * the share text (no emoji in its words: the marks are the element's, left out when plain);
+ * `say.*` what is said to a screen reader (`say.do.<kind>`: a move to make, a hint's too);
+ * `review.*`, `fair.*`, `rules.<game>.*`,
+ * `game.*`, `tier.*`, `problem.<code>` (the API's problem codes, docs/api.md) and
+ * `reason.<code>` (why a move is illegal).
+ */
+export type DailyDealStrings = Record<string, DailyDealMessage>;
+
+/**
  * <daily-deal deal="2026-12-01-pyramid-hard">, or date+game+tier, or game+seed(+variant);
- * api= the API base URL. Changing an attribute loads the new deal.
+ * api= the API base URL; lang= the language (default: the host page's lang); strings= an
+ * embedder's words as JSON (DailyDealStrings). Changing an attribute loads the new deal
+ * (lang and strings only change the words).
  */
 export declare class DailyDeal extends HTMLElement {
   static readonly observedAttributes: string[];
@@ -136,6 +158,11 @@ export declare class DailyDeal extends HTMLElement {
 
   /** The API base URL in use (the api attribute, or /api/v1 of the script's origin). */
   readonly api: string;
+  /** The locale asked for: the lang attribute (or an ancestor's), else the page's. */
+  readonly locale: string;
+  /** An embedder's words, by catalog key; they win over the catalog's (null: the strings
+   *  attribute's, else none). Setting it shows every word again. */
+  strings: DailyDealStrings | null;
   /** The moves played. */
   moves: string[];
 

@@ -20,16 +20,17 @@
 // motion.js, clock.js, hints.js, finish.js, speech.js, and the stylesheet daily-deal.css. It imports
 // every one of them itself, so that a browser that loaded it asks for all the others at once
 // (one round trip, not one per level of imports).
-import { ApiError, Client, flushQueue, hintTrouble, queueResult, retryLater, sendResult } from "./api.js";
+import { ApiError, Client, errorText, flushQueue, hintTrouble, queueResult, retryLater, sendResult } from "./api.js";
 import { Board, placeOf, sections } from "./board.js";
 import { ResultCard, copyText, share } from "./card.js";
-import { cap, cardName, plural } from "./cards.js";
+import { cap, cardName, esc } from "./cards.js";
+import { Speaking } from "./i18n.js";
 import "./render-grid.js";
 import "./render-pyramid.js";
 import "./render-row.js";
 import * as rules from "./rules.js";
 import { Clock, clockText } from "./clock.js";
-import { countsNote, firstResultNote, shareText, statsText, verdictTexts, withMine } from "./finish.js";
+import { countsNote, firstResultNote, shareText, verdictTexts, withMine } from "./finish.js";
 import { showFair } from "./fair.js";
 import { HintTrail, lightWords } from "./hints.js";
 import { Drag, decide, dropMove, isArrow, keyCommand, nextFocus } from "./input.js";
@@ -40,7 +41,7 @@ import { LocalPlay } from "./play.js";
 import { Replay, ReplayBar, solverLineOpen } from "./replay.js";
 import { showReview } from "./review.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
-import { Speaker, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
+import { Speaker, doSaid, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
 import * as store from "./store.js";
 
 export { cardName, clockText, meaningfulPar, SPECS };
@@ -65,8 +66,8 @@ function landing(st, move) {
 }
 
 // --- the element -------------------------------------------------------------------------
-export class DailyDeal extends HTMLElement {
-  static observedAttributes = ["deal", "game", "seed", "variant", "date", "tier", "api"];
+export class DailyDeal extends Speaking(HTMLElement) {
+  static observedAttributes = ["deal", "game", "seed", "variant", "date", "tier", "api", "lang", "strings"];
   static results = store.results;
   static streak = store.streak;
   static progress = store.progress;
@@ -83,8 +84,17 @@ export class DailyDeal extends HTMLElement {
     this.drag = null; // a card being dragged
   }
 
-  attributeChangedCallback(_name, old, value) {
-    if (old !== value && this.shadowRoot && this.isConnected) this.reload();
+  attributeChangedCallback(name, old, value) {
+    if (old === value || !this.shadowRoot || !this.isConnected) return;
+    if (name === "lang" || name === "strings") this.relabel();
+    else this.reload();
+  }
+
+  setSpecWords() {
+    const game = this.meta.game;
+    this.el.input.placeholder = this.t("el.notation_example", { example: this.spec.example });
+    this.el.scoreName.textContent = this.t(`rules.${game}.score_name`);
+    this.el.scoreStat.title = this.t(`rules.${game}.score_title`);
   }
 
   get api() {
@@ -100,15 +110,7 @@ export class DailyDeal extends HTMLElement {
     root.innerHTML = SHELL;
     this.el = parts(root);
     foldMenu(root);
-    if (!styled) {
-      const shell = root.firstElementChild;
-      shell.hidden = true; // [hidden] needs no stylesheet: the browser's own hides it
-      this.dataset.styling = "";
-      STYLED.then(() => {
-        shell.hidden = false;
-        delete this.dataset.styling;
-      });
-    }
+    this.hideUntilWords(STYLED); // no English flash, no shift
     this.board = new Board(this.el.board);
     this.speaker = new Speaker(this.el.speech, this); // every move said (a live region)
     this.clock = new Clock(this.el.timer, this.el.timerText);
@@ -125,9 +127,9 @@ export class DailyDeal extends HTMLElement {
     on("show-result", () => this.card.open());
     on("share", () => this.shareResult());
     on("replay", () => this.startReplay(this.moves.slice(), 0));
-    on("replay-par", () => this.client.solution(this.meta).then((line) => this.startReplay(line, 0, 0), (e) => this.say(e.message, "error")));
-    on("review", () => showReview(this.el.review, this.client, this.meta, this.moves.slice(), (line, at) => this.startReplay(line, at, at)));
-    this.replayBar = new ReplayBar(this.el, (r, animated) => this.drawReplay(r, animated), () => this.show(this.st));
+    on("replay-par", () => this.client.solution(this.meta).then((line) => this.startReplay(line, 0, 0), (e) => this.say(e instanceof ApiError ? errorText(e, this.words) : this.t("el.went_wrong", { why: e.message }), "error")));
+    on("review", () => showReview(this.el.review, this.client, this.meta, this.moves.slice(), (line, at) => this.startReplay(line, at, at), this.words));
+    this.replayBar = new ReplayBar(this.el, (r, animated) => this.drawReplay(r, animated), () => this.show(this.st), () => this.words);
     this.el.hint.addEventListener("click", () => this.askHint());
     this.el.lightToggle.addEventListener("click", () => this.toggleLight());
     this.el.giveUp.addEventListener("click", () => this.confirmGiveUp());
@@ -162,7 +164,7 @@ export class DailyDeal extends HTMLElement {
     const o = options.toggle(name);
     options.apply(this, this.shadowRoot, this.el.timer);
     if (name === "sound" && o.sound) play("move");
-    if (name === "plain" && this.shareArgs) this.card.setShare(shareText({ ...this.shareArgs, plain: o.plain }));
+    if (name === "plain" && this.shareArgs) this.card.setShare(shareText({ ...this.shareArgs, plain: o.plain }, this.words));
   }
 
   sound(name) { if (store.options().sound) play(name); }
@@ -206,12 +208,12 @@ export class DailyDeal extends HTMLElement {
     const at = this.moves.join(" ");
     this.hinting = true;
     this.el.hint.disabled = true;
-    this.say("Asking the solver…");
+    this.say(this.t("el.asking"));
     let answer;
     try {
       answer = await this.hintOf(this.moves);
     } catch (err) {
-      this.say(hintTrouble(err), "error");
+      this.say(hintTrouble(err, this.words), "error");
       return;
     } finally {
       this.hinting = false;
@@ -227,14 +229,13 @@ export class DailyDeal extends HTMLElement {
       this.trail.add(this.moves, answer.move);
       this.dataset.hint = answer.move;
       this.paint();
-      const left = plural(answer.moves_left, "move");
-      const line = `the first of ${left} to a win${answer.shortest ? " (a shortest line)" : ""}`;
-      const words = rules.moveInWords(this.meta.game, answer.move, cardName);
-      this.say(`Hint: ${words} (${answer.move}), ${line}.`, "good");
+      const words = doSaid(rules, this.words, this.st, answer.move); // the catalog's say.do.<kind>
+      const key = answer.shortest ? "el.hint_said_shortest" : "el.hint_said";
+      this.say(this.t(key, { words, move: answer.move, n: answer.moves_left }), "good");
     } else if (answer.verdict === "lost") {
-      this.say("The solver proved this position lost: no winning line from here. Undo to try another way.", "error");
+      this.say(this.t("el.hint_lost"), "error");
     } else if (answer.verdict === "unknown") {
-      this.say("The solver could not decide from here within its budget: no hint for this position.");
+      this.say(this.t("el.hint_unknown"));
     }
   }
 
@@ -255,14 +256,14 @@ export class DailyDeal extends HTMLElement {
     try {
       verdict = (await this.hintOf(this.moves)).verdict;
     } catch (err) {
-      why = hintTrouble(err);
+      why = hintTrouble(err, this.words);
     }
     if (this.lightOn && at === this.moves.join(" ")) this.setLight(verdict, why);
   }
 
   setLight(verdict, why = "") {
     this.el.light.dataset.light = verdict;
-    const words = lightWords(verdict, this.lightOn, why);
+    const words = lightWords(verdict, this.lightOn, why, this.words);
     this.el.lightText.textContent = words.text;
     this.el.lightToggle.setAttribute("aria-pressed", String(this.lightOn));
     this.el.lightToggle.title = words.title;
@@ -295,20 +296,19 @@ export class DailyDeal extends HTMLElement {
             clearTimeout(this.resendTimer);
             this.resendTimer = setTimeout(() => this.flush(), retryLater(err) * 1000 + 250);
           }
-          const why = err.status === 0 ? "Offline" : "The server cannot take it right now";
-          return this.showStats(null, null, `${why}: your result is kept and sent when it can be.`);
+          return this.showStats(null, null, this.t(err.status === 0 ? "el.result_offline" : "el.result_later"));
         }
-        if (err.status !== 403) note = ` Your result was not counted: ${err.message}`;
+        if (err.status !== 403) note = this.t("el.result_not_counted", { why: errorText(err, this.words) });
       }
     }
-    note = firstResultNote(mine, Boolean(this.st && this.st.state === "won"), this.verdictMoves) ?? (note || countsNote(mine));
+    note = firstResultNote(mine, Boolean(this.st && this.st.state === "won"), this.verdictMoves, this.words) ?? (note || countsNote(mine, this.words));
     this.el.giveUp.hidden = true;
     let stats = mine && mine.stats;
     if (!stats) {
       try {
         stats = withMine(await this.client.stats(m.id), mine);
       } catch (err) {
-        return this.showStats(null, mine, `The statistics are not available: ${err.message}`);
+        return this.showStats(null, mine, this.t("el.stats_unavailable", { why: err instanceof ApiError ? errorText(err, this.words) : err.message }));
       }
     }
     this.showStats(stats, mine, note);
@@ -335,16 +335,7 @@ export class DailyDeal extends HTMLElement {
   }
 
   showStats(stats, mine, note = "") {
-    const el = this.el.stats;
-    el.hidden = false;
-    if (!stats) {
-      el.textContent = note.trim();
-      delete el.dataset.plays;
-      return;
-    }
-    el.textContent = statsText(stats, mine, note);
-    el.dataset.plays = String(stats.plays);
-    el.dataset.wins = String(stats.wins);
+    this.card.showStats(stats, mine, note, this.words);
   }
 
   /** Give up asks twice: the first tap says what it does, the second (within 5 s) does it. */
@@ -353,16 +344,16 @@ export class DailyDeal extends HTMLElement {
     if (b.dataset.confirm) {
       clearTimeout(this.confirmTimer);
       delete b.dataset.confirm;
-      b.textContent = "Give up";
+      b.textContent = this.t("el.give_up");
       this.enqueue(() => this.giveUp());
       return;
     }
     b.dataset.confirm = "1";
-    b.textContent = "Sure? Tap again";
-    this.say("Giving up counts this deal as not won, for good. Tap “Sure?” to confirm.");
+    b.textContent = this.t("el.give_up_sure");
+    this.say(this.t("el.give_up_asks"));
     this.confirmTimer = setTimeout(() => {
       delete b.dataset.confirm;
-      b.textContent = "Give up";
+      b.textContent = this.t("el.give_up");
     }, 5000);
   }
 
@@ -370,8 +361,7 @@ export class DailyDeal extends HTMLElement {
   async giveUp() {
     if (!this.meta || !this.meta.id || !this.st || this.st.state === "won") return;
     this.stopClock();
-    this.endCard("given-up", "Counted as not won",
-      `You stopped after ${plural(this.moves.length, "move")}. Play on if you like: this result is the one that counts.`);
+    this.endCard("given-up", this.t("el.given_up_title"), this.t("el.given_up", { n: this.moves.length }));
     this.say("");
     await this.sendResult();
   }
@@ -386,6 +376,7 @@ export class DailyDeal extends HTMLElement {
   reload() {
     const token = ++this.loadToken;
     this.enqueue(async () => {
+      await this.wordsReady; // every text below in the player's language
       this.stopClock();
       this.meta = null;
       this.st = null;
@@ -398,24 +389,22 @@ export class DailyDeal extends HTMLElement {
       const meta = await this.describe();
       if (token !== this.loadToken) return;
       this.meta = meta;
-      this.spec = specOf(meta.game);
+      this.spec = { ...specOf(meta.game), game: meta.game };
       this.play = new LocalPlay(rules, meta);
       this.hint = null;
       this.trail = new HintTrail(); // the hints followed are this deal's
       this.hintsUsed = Number(store.readJSON(`hints.${this.key}`, 0)) || 0;
       this.clock.load(this.key);
       this.lightOn = store.readJSON("light", false) === true;
-      this.el.input.placeholder = `Type moves, e.g. ${this.spec.example}`;
       this.el.stats.hidden = true;
-      this.el.scoreName.textContent = this.spec.score_name;
-      this.el.scoreStat.title = this.spec.score_title;
+      this.setSpecWords();
       this.token = meta.id && !solverLineOpen(meta) ? this.client.playToken(meta.id) : Promise.resolve(null);
       let st = this.stateOf(store.progress(this.key));
       if (!st.valid) st = this.stateOf([]);
       this.moves = st.moves.slice();
       this.show(st);
-      this.say(this.moves.length ? "Welcome back: your game as you left it." : "");
-      showFair(this.el.fair, meta, this.client, () => this.meta === meta);
+      this.say(this.moves.length ? this.t("el.welcome_back") : "");
+      showFair(this.el.fair, meta, this.client, () => this.meta === meta, this.words);
       if (st.state === "won") await this.won(false);
       else if (st.state === "lost") this.lost();
       else this.offerRest();
@@ -426,7 +415,7 @@ export class DailyDeal extends HTMLElement {
   /** Before the deal is known: the game's board with empty places (its layout's size). */
   skeleton() {
     const game = gameOfDeal(this.attr("deal")) || this.attr("game");
-    this.board.skeleton(game, SPECS[game] ? SPECS[game].layout : "");
+    this.board.skeleton(game, SPECS[game] ? SPECS[game].layout : "", this.words);
     this.el.giveUp.hidden = !(this.attr("deal") || this.attr("date")); // daily deals: its place kept
     this.el.giveUp.disabled = true;
   }
@@ -437,7 +426,7 @@ export class DailyDeal extends HTMLElement {
   }
 
   fail(err) {
-    const text = err instanceof ApiError ? err.message : `Something went wrong: ${err && err.message}`;
+    const text = err instanceof ApiError ? errorText(err, this.words) : this.t("el.went_wrong", { why: err && err.message });
     if (!this.st) this.board.say(text);
     this.say(text, "error");
     this.emit("dailydeal-error", { message: text, status: err && err.status });
@@ -450,10 +439,13 @@ export class DailyDeal extends HTMLElement {
     const st = this.stateOf(this.moves.concat(more));
     if (!st.valid) {
       const e = st.error;
-      const which = more.length > 1 ? `Move ${e.index - this.moves.length + 1} (${e.move}): ` : `${e.move}: `;
+      // the rules' reason (English, the server's words) in the player's language, by its code
+      const reason = e.code ? this.t(`reason.${e.code}`, e.params) : e.reason;
+      const said = more.length > 1 ? this.t("el.move_refused", { i: e.index - this.moves.length + 1, move: e.move, reason })
+        : this.t("el.move_refused_one", { move: e.move, reason });
       this.picked = null;
       this.paint();
-      this.say(which + e.reason, "error");
+      this.say(said, "error");
       shake(typeof origin === "string" ? this.board.find(origin) : origin);
       this.sound("bad");
       return false;
@@ -464,10 +456,10 @@ export class DailyDeal extends HTMLElement {
     this.picked = null;
     const last = more[more.length - 1];
     this.show(st, last);
-    this.speaker.say(moveSaid(rules, this.speaker.lang, was, st, last, more.length));
+    this.speaker.say(moveSaid(rules, this.words, was, st, last, more.length));
     animate(this.el.board, this.el.fx, before);
     this.sound(rules.placesOf(st, last).from === null ? "deal" : "move");
-    this.say(st.state === "lost" ? "No moves left. Undo or restart to try another way." : "");
+    this.say(st.state === "lost" ? this.t("el.no_moves_left") : "");
     if (st.state === "lost") this.lost();
     for (const move of more) {
       this.emit("dailydeal-move", { move, moves: this.moves.length, state: st.state, score: st.score });
@@ -486,8 +478,8 @@ export class DailyDeal extends HTMLElement {
     this.card.reset();
     this.show(st);
     animate(this.el.board, this.el.fx, before);
-    this.say("Undone.");
-    this.speaker.say(undoneSaid(rules, this.speaker.lang, st, move));
+    this.say(this.t("el.undone"));
+    this.speaker.say(undoneSaid(rules, this.words, st, move));
     keepFocus(this.shadowRoot, this.el.board, had); // Undo itself is off once nothing is left
     this.offerRest();
   }
@@ -499,8 +491,8 @@ export class DailyDeal extends HTMLElement {
     this.picked = null;
     this.card.reset();
     this.show(st);
-    this.say("Dealt again from the start.");
-    this.speaker.say(restartSaid(this.speaker.lang, st));
+    this.say(this.t("el.dealt_again"));
+    this.speaker.say(restartSaid(this.words, st));
     keepFocus(this.shadowRoot, this.el.board, had);
     this.offerRest();
   }
@@ -521,7 +513,7 @@ export class DailyDeal extends HTMLElement {
     this.el.rest.hidden = !(rest && (stockOnly || rest.state !== "won"));
     if (rest) {
       const n = rest.moves.length;
-      this.el.rest.textContent = stockOnly ? `⏩ Deal the rest (${n})` : `⏩ Play the rest (${n})`;
+      this.el.rest.textContent = this.t(stockOnly ? "el.deal_rest_n" : "el.play_rest_n", { n });
     }
     if (rest && rest.state === "won" && !stockOnly) {
       this.dataset.finishing = ""; // the element plays a forced ending by itself (a hook)
@@ -552,7 +544,7 @@ export class DailyDeal extends HTMLElement {
   async won(fresh) {
     const m = this.meta;
     this.stopClock();
-    this.endCard("won", "Solved!", "Checking with the server…");
+    this.endCard("won", this.t("el.solved"), this.t("el.checking"));
     if (fresh && !this.el.verdict.dataset.pending) {
       this.sound("win");
       celebrate(this.el.board, this.el.fx);
@@ -568,7 +560,7 @@ export class DailyDeal extends HTMLElement {
         hints: this.hintsUsed, seconds: this.clock.seconds(), par: meaningfulPar(m),
       });
       this.el.verdict.dataset.pending = "true";
-      this.el.verdict.textContent = "You are offline: the server will check your moves as soon as the network is back.";
+      this.el.verdict.textContent = this.t("el.won_offline");
       return;
     }
     delete this.el.verdict.dataset.pending;
@@ -577,7 +569,7 @@ export class DailyDeal extends HTMLElement {
     const n = verdict.moves;
     this.verdictMoves = n;
     const par = meaningfulPar(m);
-    const texts = verdictTexts(verdict, par, this.hintsUsed);
+    const texts = verdictTexts(verdict, par, this.hintsUsed, this.words);
     if (verdict.won) store.recordWin(m, n, this.hintsUsed, par);
     this.endCard("won", texts.title, texts.verdict, n);
     const seconds = store.options().timer === false ? null : this.clock.seconds();
@@ -586,8 +578,8 @@ export class DailyDeal extends HTMLElement {
     const solve = verdict.won && verdict.solve ? verdict.solve : null;
     const link = solve ? new URL(solve.url, this.api).href : null;
     this.card.setSolve(link);
-    this.shareArgs = { meta: m, title: this.spec.title, origin, n, par, hints: this.hintsUsed, seconds, link };
-    this.card.setShare(shareText({ ...this.shareArgs, plain: Boolean(store.options().plain) }));
+    this.shareArgs = { meta: m, title: this.t(`game.${m.game}`), origin, n, par, hints: this.hintsUsed, seconds, link };
+    this.card.setShare(shareText({ ...this.shareArgs, plain: Boolean(store.options().plain) }, this.words));
     if (fresh) {
       this.say("");
       this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict, solve });
@@ -601,7 +593,7 @@ export class DailyDeal extends HTMLElement {
     const m = this.meta;
     const seconds = store.options().timer === false ? null : this.clock.seconds();
     const streak = m.id ? store.streak(store.localToday()) : null;
-    this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak, solverLine: solverLineOpen(m) });
+    this.card.fill({ end, title, verdict, moves, par: meaningfulPar(m), seconds, hints: this.hintsUsed, streak, solverLine: solverLineOpen(m) }, this.words);
     this.shareArgs = null;
     this.card.setShare("");
     this.card.setSolve(null);
@@ -612,14 +604,13 @@ export class DailyDeal extends HTMLElement {
    *  player gives up: undo plays on). */
   lost() {
     this.stopClock();
-    this.endCard("lost", "No moves left",
-      `Lost after ${plural(this.moves.length, "move")}. Undo to try another way, or see where the win slipped away.`);
+    this.endCard("lost", this.t("el.lost_title"), this.t("el.lost", { n: this.moves.length }));
   }
 
   /** The system's share sheet, else the clipboard (else the text selected to copy). */
   async shareResult() {
     if (await share(this.el.share.value)) return;
-    if (await this.copyShare()) this.say("The result is copied: paste it where you like.", "good");
+    if (await this.copyShare()) this.say(this.t("el.copied_note"), "good");
   }
 
   // --- replay (replay.js): a line on the board again, the game's own state untouched ------
@@ -631,7 +622,7 @@ export class DailyDeal extends HTMLElement {
   drawReplay(r, animated) {
     const st = r.state();
     const before = animated ? snapshot(this.el.board) : null;
-    const view = { picked: null, targets: new Set(), ...landing(st, r.at ? r.line[r.at - 1] : null) };
+    const view = { picked: null, targets: new Set(), words: this.words, ...landing(st, r.at ? r.line[r.at - 1] : null) };
     this.board.draw(sections(this.spec.layout, st, view));
     animate(this.el.board, this.el.fx, before);
     const next = r.at < r.line.length ? rules.placesOf(st, r.line[r.at]) : null;
@@ -639,7 +630,7 @@ export class DailyDeal extends HTMLElement {
     for (const el of [this.el.board, this]) el.dataset.moves = String(r.at);
   }
 
-  copyShare() { return copyText(this.el.share, this.el.copy); }
+  copyShare() { return copyText(this.el.share, this.el.copy, this.words); }
 
   emit(name, detail) { this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true })); }
 
@@ -661,7 +652,7 @@ export class DailyDeal extends HTMLElement {
   }
 
   async activate(kind, place) {
-    const what = decide(rules, this.st, this.spec, this.picked, kind, place);
+    const what = decide(rules, this.st, this.spec, this.picked, kind, place, this.words);
     if (!what) return;
     if (what.play) {
       await this.attempt([what.play], place);
@@ -703,7 +694,7 @@ export class DailyDeal extends HTMLElement {
     }
     slideBack(cardEl, from);
     if (ref && ref[1] !== card) {
-      this.say(`${cap(cardName(card))} cannot go there.`, "error");
+      this.say(this.t("el.cannot_go", { card: cap(cardName(card, this.words)) }), "error");
       this.sound("bad");
     }
   }
@@ -738,7 +729,7 @@ export class DailyDeal extends HTMLElement {
       this.askHint();
     } else if (command === "moves" && this.st) {
       e.preventDefault(); // what can be done now, in words (the message line is a live region)
-      this.say(nowSaid(rules, this.speaker.lang, this.st));
+      this.say(nowSaid(rules, this.words, this.st));
     }
   }
 
@@ -750,17 +741,19 @@ export class DailyDeal extends HTMLElement {
     const m = this.meta;
     store.writeJSON(`progress.${this.key}`, st.moves.length ? st.moves : null);
     const n = st.moves.length;
-    this.el.moves.textContent = n;
-    this.el.score.textContent = st.score;
+    this.el.moves.textContent = this.words.num(n);
+    this.el.score.textContent = this.words.num(st.score);
     this.el.par.hidden = !meaningfulPar(m);
-    this.el.par.querySelector("b").textContent = meaningfulPar(m) || "";
+    this.el.par.querySelector("b").textContent = meaningfulPar(m) ? this.words.num(meaningfulPar(m)) : "";
     const p = st.position;
     // what the position has to show (its JSON shape: docs/rules.md), not the game's name
-    let extra = `Stock <b>${p.stock_count}</b>`;
-    if ("redeals_left" in p) extra = `Redeals left <b>${p.redeals_left}</b>`;
-    else if ("passes_left" in p) extra = `Stock <b>${p.stock_count}</b> · Passes <b>${p.passes_left === null ? "∞" : p.passes_left}</b>`;
+    const w = this.words;
+    const stat = (key, n) => `${esc(w.t(key))} <b>${typeof n === "number" ? w.num(n) : n}</b>`;
+    let extra = stat("el.stock", p.stock_count);
+    if ("redeals_left" in p) extra = stat("el.redeals_left", p.redeals_left);
+    else if ("passes_left" in p) extra = `${stat("el.stock", p.stock_count)} · ${stat("el.passes", p.passes_left === null ? "∞" : p.passes_left)}`;
     this.el.extra.innerHTML = extra;
-    this.el.pill.textContent = cap(st.state);
+    this.el.pill.textContent = this.t(`el.state.${st.state}`);
     this.el.pill.dataset.s = st.state;
     this.el.undo.disabled = n === 0 || st.state === "won";
     this.el.restart.disabled = n === 0;
@@ -769,7 +762,7 @@ export class DailyDeal extends HTMLElement {
     this.el.giveUp.disabled = n === 0;
     if (!this.hint || this.hint.at !== st.moves.join(" ")) delete this.dataset.hint;
     this.checkLight();
-    this.el.log.textContent = st.moves.join(" ") || "none yet";
+    this.el.log.textContent = st.moves.join(" ") || this.t("el.none_yet");
     for (const el of [this.el.board, this]) {
       el.dataset.state = st.state;
       el.dataset.moves = String(n);
@@ -786,12 +779,13 @@ export class DailyDeal extends HTMLElement {
     const view = {
       picked: this.picked,
       targets: new Set(this.picked ? rules.targets(st, this.picked).keys() : []),
+      words: this.words,
       ...landing(st, this.last),
     };
     this.board.draw(sections(this.spec.layout, st, view));
     const hinted = this.hint && this.hint.at === this.moves.join(" ") ? rules.placesOf(st, this.hint.move) : null;
     this.board.light("hint", hinted ? [hinted.from, hinted.to] : []);
-    this.el.board.setAttribute("aria-label", `${this.spec.title} board, ${st.state}, ${st.moves.length} moves`);
+    this.el.board.setAttribute("aria-label", this.t("el.board_label", { game: this.t(`game.${this.meta.game}`), state: this.t(`el.state.${st.state}`), n: st.moves.length }));
   }
 }
 

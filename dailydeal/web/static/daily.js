@@ -1,18 +1,23 @@
 // The daily page: put the visitor's own "today" (the API's today?tz= rule) in the
 // spotlight, hide later dates, show solved deals and the streak, and open solutions.
+import { wordsFor } from "./i18n.js";
+
 const root = document;
 const spotlight = document.querySelector("[data-spotlight]");
 const archive = document.querySelector("[data-archive]");
 const DD = await customElements.whenDefined("daily-deal");
+// the page's words: its language's catalog (the element's, fetched once), and the pages' own
+// words this script says, which the page holds (static/locales/pages/ is never fetched)
+const PAGE_WORDS = JSON.parse(spotlight.dataset.pageWords || "{}");
+const W = await wordsFor(document.documentElement.lang || "en", PAGE_WORDS).catch(() => wordsFor("en", PAGE_WORDS));
 
 for (const fill of document.querySelectorAll(".meter-fill[data-rating]")) {
   fill.style.setProperty("--r", fill.dataset.rating);
 }
 
-// "Solutions open ..." in the visitor's own clock
-const when = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+// "Solutions open ..." in the visitor's own clock and language
 for (const t of document.querySelectorAll("[data-opens] time")) {
-  t.textContent = when.format(new Date(t.getAttribute("datetime")));
+  t.textContent = W.date(new Date(t.getAttribute("datetime")), { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
 }
 
 async function visitorsToday() {
@@ -53,10 +58,10 @@ function showResults(today) {
     if (!mark) continue;
     if (r) {
       mark.textContent = "✓";
-      mark.title = `solved in ${r.moves} moves`;
+      mark.title = W.t("daily.solved_in", { n: r.moves });
     } else if (DD.progress(row.dataset.deal).length) {
       mark.textContent = "…";
-      mark.title = `in progress: ${DD.progress(row.dataset.deal).length} moves played`;
+      mark.title = W.t("daily.in_progress", { n: DD.progress(row.dataset.deal).length });
     }
     if (mark.title) { // the mark's meaning in words too, for a screen reader (a title is not read)
       mark.setAttribute("role", "img");
@@ -66,12 +71,12 @@ function showResults(today) {
   for (const day of document.querySelectorAll("details.day")) {
     const solved = [...day.querySelectorAll("[data-deal]")].filter((r) => mine[r.dataset.deal]).length;
     const status = day.querySelector("[data-day-status]");
-    if (status && solved) status.textContent = `${solved} solved`;
+    if (status && solved) status.textContent = W.t("daily.day_solved", { n: solved });
   }
   const n = DD.streak(today);
   const badge = document.querySelector("[data-streak]");
   if (badge && n > 0) {
-    badge.textContent = `🔥 ${n}-day streak`;
+    badge.textContent = W.t("site.streak", { n });
     badge.hidden = false;
   }
 }
@@ -83,19 +88,20 @@ document.addEventListener("click", async (e) => {
   const out = document.querySelector(`[data-solution-text="${CSS.escape(id)}"]`);
   if (!out.hidden) {
     out.hidden = true;
-    button.textContent = "Show solution";
+    button.textContent = W.t("daily.show_solution");
     return;
   }
   button.disabled = true;
   try {
     const resp = await fetch(`/api/v1/deals/${encodeURIComponent(id)}/solution`);
     const body = await resp.json();
-    out.textContent = resp.ok ? `${body.moves.join(" ")}\n(${body.solution_length} moves)` : body.detail;
+    const problem = !resp.ok && body.code && W.t(`problem.${body.code}`);
+    out.textContent = resp.ok ? `${body.moves.join(" ")}\n${W.t("daily.solution_length", { n: body.solution_length })}` : problem || body.detail;
   } catch {
-    out.textContent = "The server cannot be reached.";
+    out.textContent = W.t("el.unreachable");
   }
   out.hidden = false;
-  button.textContent = "Hide solution";
+  button.textContent = W.t("daily.hide_solution");
   button.disabled = false;
 });
 

@@ -2,15 +2,15 @@
 // only when the commitments list says so (in_advance).
 import { esc } from "./cards.js";
 
-/** Fill ``el`` for ``meta`` (hidden without a commitment); ``client`` asks the list;
- *  ``current()``: still the deal shown when the list comes. */
-export async function showFair(el, meta, client, current = () => true) {
+/** Fill ``el`` for ``meta`` (hidden without a commitment) in ``w``'s words; ``client`` asks
+ *  the list; ``current()``: still the deal shown when the list comes. */
+export async function showFair(el, meta, client, current = () => true, w) {
   const c = meta && meta.commitment;
   el.hidden = !c;
   if (!c) return;
   const check = client.commitmentsURL(meta.date);
-  const link = `<a href="${esc(check)}" target="_blank" rel="noopener" title="sha256 ${esc(c.sha256 || "")}">check the commitment</a>`;
-  el.innerHTML = `<span aria-hidden="true">🔒</span> Fair deal: its cards were committed to (SHA-256) · ${link}`;
+  const link = `<a href="${esc(check)}" target="_blank" rel="noopener" title="${esc(w.t("fair.hash", { hash: c.sha256 || "" }))}">${esc(w.t("fair.check"))}</a>`;
+  el.innerHTML = `<span aria-hidden="true">🔒</span> ${esc(w.t("fair.short"))} · ${link}`;
   let row = null;
   try {
     const list = await client.json(check);
@@ -19,8 +19,10 @@ export async function showFair(el, meta, client, current = () => true) {
     return; // offline: the short note stays
   }
   if (!row || !row.committed_at || !current()) return;
-  const at = String(row.committed_at).replace("T", " ").replace(/:\d\d(\.\d+)?(\+00:00|Z)$/, " UTC");
-  const when = row.in_advance ? "before its day began" : "after its day began, so it proves less";
-  el.innerHTML = `<span aria-hidden="true">🔒</span> Fair deal: committed ${esc(at)}, ${when} · ${link}`;
+  const at = new Date(row.committed_at);
+  const time = Number.isNaN(at.getTime()) ? String(row.committed_at)
+    : w.date(at, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" });
+  const said = w.t(row.in_advance ? "fair.before" : "fair.after", { time });
+  el.innerHTML = `<span aria-hidden="true">🔒</span> ${esc(said)} · ${link}`;
   el.dataset.inAdvance = String(Boolean(row.in_advance));
 }

@@ -1,5 +1,5 @@
 // Hints as the player follows them, and the "still winnable?" light in words.
-import { press } from "./words.js";
+import { hand } from "./words.js";
 
 /** The hints given since the player began following them: when every move since is the
  *  hint given there, the server answers the rest of that same line (following hints always
@@ -25,16 +25,16 @@ export class HintTrail {
   }
 }
 
-const LIGHT_TEXT = { off: "off", checking: "…", winnable: "yes", lost: "lost", unknown: "?" };
-const SAID = { winnable: "can still be won", lost: "is lost", unknown: "the solver could not tell", checking: "checking" };
+const VERDICTS = ["off", "checking", "winnable", "lost", "unknown"];
 
 /** The light's text and its button's title for a verdict ("winnable", "lost", "unknown",
- *  "checking", "off"); ``why``: why the solver could not answer. */
-export function lightWords(verdict, on, why = "") {
+ *  "checking", "off") in ``words``; ``why``: why the solver could not answer. */
+export function lightWords(verdict, on, why = "", words) {
+  const v = VERDICTS.includes(verdict) ? verdict : "unknown";
+  let said = words.t(`el.light_said.${v === "off" ? "checking" : v}`);
+  if (why) said = words.t("el.light_why", { said, why });
   return {
-    text: LIGHT_TEXT[verdict] || verdict,
-    title: on
-      ? `Still winnable? ${SAID[verdict] || ""}${why ? ` (${why})` : ""}. ${press(true)} to turn off.`
-      : "After each move, ask the solver whether the deal can still be won",
+    text: words.t(`el.light.${v}`),
+    title: on ? words.t(`el.light_off.${hand()}`, { said }) : words.t("el.winnable_title"),
   };
 }

@@ -2,13 +2,13 @@
 // state JSON, what is picked up, the place pointed at), so Node tests them without a browser;
 // the rules say which move a place means and where a card may go (rules.js moveAt, targets).
 import { cap, cardName } from "./cards.js";
-import { press } from "./words.js";
+import { hand } from "./words.js";
 
 /** What a click on ``place`` (of ``kind``: "card", "gap" or "action") does, with ``picked``
- *  (a place or null) picked up before: {play: move} | {pick: place or null, say} |
+ *  (a place or null) picked up before, said in ``words`` (i18n.js): {play: move} | {pick: place or null, say} |
  *  {say, shake} | null (nothing). A move is tried even when it is illegal: the rules then
  *  say why not, in the server's words. */
-export function decide(rules, st, spec, picked, kind, place) {
+export function decide(rules, st, spec, picked, kind, place, words) {
   if (!st || st.state === "won" || !place) return null;
   if (picked !== null && picked === place) return { pick: null, say: "" };
   const move = (picked !== null && rules.moveAt(st, picked, place)) || rules.moveAt(st, null, place);
@@ -16,10 +16,10 @@ export function decide(rules, st, spec, picked, kind, place) {
   if (kind === "action") return null;
   const fits = rules.targets(st, place);
   if (kind === "gap") {
-    return fits.size ? { pick: place, say: `Now ${press()} the card to put in this gap.` } : { say: "No card fits this gap now.", shake: place };
+    return fits.size ? { pick: place, say: words.t(`el.gap_pick.${hand()}`) } : { say: words.t("el.gap_none"), shake: place };
   }
-  const name = cap(cardName(place));
-  return { pick: place, say: fits.size ? `${name} selected: ${press()} where it goes.` : `${name} ${spec.stuck}; pick another card.` };
+  const card = cap(cardName(place, words));
+  return { pick: place, say: fits.size ? words.t(`el.selected_card.${hand()}`, { card }) : words.t(`rules.${spec.game}.stuck`, { card }) };
 }
 
 /** The move a card dropped on a place means, or null (a drop back on itself is no move). */

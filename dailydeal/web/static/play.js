@@ -9,7 +9,8 @@ export class LocalPlay {
     this.counts = []; // how many engine moves each took (Accordion may deal first)
   }
 
-  /** The state JSON after ``moves`` (valid, error: {index, move, reason}, the game's JSON).
+  /** The state JSON after ``moves`` (valid, error: {index, move, reason, code, params}, the
+   *  game's JSON).
    *  One game follows the moves asked, undoing back to the common beginning, then playing
    *  the rest: a move costs one move, not a replay of the whole game. */
   stateOf(moves) {
@@ -27,7 +28,8 @@ export class LocalPlay {
         texts.push(moves[i]);
       } catch (err) {
         if (!(err instanceof rules.InvalidMoveError || err instanceof rules.IllegalMoveError)) throw err;
-        error = { index: i, move: moves[i], reason: err.message };
+        // reason: the rules' English (the server's); code, params: the same by REASONS code
+        error = { index: i, move: moves[i], reason: err.message, code: err.code || null, params: err.params || null };
         break;
       }
     }

@@ -41,10 +41,10 @@ export class Replay {
       "replay-last": this.line.length, End: this.line.length }[what] ?? null;
   }
 
-  /** "12 / 51" and, past ``from``, whose moves they are. */
-  where() {
-    const whose = this.from !== null && this.at > this.from ? " · the winning line" : "";
-    return `${this.at} / ${this.line.length}${whose}`;
+  /** "12 / 51" and, past ``from``, whose moves they are, in ``w``'s words. */
+  where(w) {
+    const at = w.t("el.replay_at", { at: this.at, total: this.line.length });
+    return this.from !== null && this.at > this.from ? w.t("el.replay_line", { at }) : at;
   }
 
   /** Play on, a move every ``ms``, calling ``step`` after each; stops at the end. */
@@ -71,8 +71,8 @@ export class Replay {
 /** The replay bar ([data-replay]) over a Replay: its buttons, scrubber and keys. ``draw(r,
  *  animated)`` draws the replayed position; ``exit()`` goes back to the game. */
 export class ReplayBar {
-  constructor(el, draw, exit) {
-    Object.assign(this, { el, draw, exit, replay: null });
+  constructor(el, draw, exit, words) {
+    Object.assign(this, { el, draw, exit, words, replay: null });
     for (const b of el.replay.querySelectorAll("[data-action]")) {
       b.addEventListener("click", () => this.act(b.dataset.action));
     }
@@ -98,7 +98,7 @@ export class ReplayBar {
   show(animated = true) {
     this.draw(this.replay, animated);
     this.el.scrub.value = String(this.replay.at);
-    this.el.replayAt.textContent = this.replay.where();
+    this.el.replayAt.textContent = this.replay.where(this.words());
   }
 
   to(at) {

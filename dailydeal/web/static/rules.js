@@ -9,7 +9,7 @@
 //
 // Use: const g = newGame("pyramid", "relaxed", cards, seed); g.push("5h+8c") (throws
 // InvalidMoveError or IllegalMoveError with the engine's reason); g.legalMoves(), g.status(),
-// g.score(), g.toJSON(). The board asks placesOf, targets, moveAt and moveInWords (below);
+// g.score(), g.toJSON(). The board asks placesOf, targets, moveAt and moveParts (below);
 // verdict.js gives the verdict and the state answer.
 //
 // Seeds are BigInt (64 bits). toJSON() gives Python's Game.to_json(), but for the seed: a
@@ -21,7 +21,41 @@ export class InvalidMoveError extends Error {
   constructor(message) { super(message); this.name = "InvalidMoveError"; }
 }
 export class IllegalMoveError extends Error {
-  constructor(message) { super(message); this.name = "IllegalMoveError"; }
+  constructor(message, why = LAST) { // why: the reason by code (REASONS) when it made message
+    super(message); this.name = "IllegalMoveError";
+    const known = why && why.text === message;
+    this.code = known ? why.code : null; this.params = known ? why.params : null;
+  }
+}
+
+// Why a move is illegal, by code (the server's words, English's reason.<code> for i18n.js)
+export const REASONS = {
+  /* accordion */ not_dealt: "{card} has not been dealt yet",
+  not_dealt_forced: "{card} has not been dealt yet, and a move must be made before dealing again (forced variant)",
+  not_on_top: "{card} is not on top of a pile", stock_empty: "the stock is empty",
+  deal_forced: "a move must be made before dealing again (forced variant)",
+  not_left: "{y} is not left of {x}: piles only move left",
+  too_far: "{y} is {n} piles left of {x}; a pile moves 1 or 3 places left", no_match: "{x} and {y} share neither suit nor rank",
+  /* pyramid */ covered: "{card} is covered by {a}", covered_two: "{card} is covered by {a} and {b}",
+  in_waste: "{card} is in the waste under {top}", in_stock: "{card} is in the stock",
+  on_foundation: "{card} is already on the foundation", stock_waste_empty: "the stock and the waste are empty",
+  stock_empty_no_pass: "the stock is empty and no pass through it is left (at most {n})",
+  stock_empty_recycle: "the stock is empty: recycle the waste with r", stock_not_empty: "the stock is not empty yet",
+  waste_empty: "the waste is empty", no_pass: "no pass through the stock is left (at most {n})", not_king: "{card} is not a king",
+  not_13: "{a} and {b} do not sum to 13",
+  /* gaps */ needs_row_of: "{card} needs a row: rows {rows} have a gap in column 1; write {card}@R",
+  needs_row_none: "{card} needs a row: no row has a gap in column 1; write {card}@R", won: "the game is won",
+  redeal_not_blocked: "a redeal is allowed only when blocked, and a move exists", no_redeal: "no redeal left (at most {n})",
+  aces_out: "aces are out of play in Gaps", needs_row: "{card} needs a row 1..4 ({card}@R)",
+  row_taken: "row {row} has no gap in column 1 ({card} is there)", two_only: "only a 2 is sent to a row; {card} goes right of {prev}",
+  row_end: "{prev} ends its row: there is no place right of it", not_gap: "the place right of {prev} holds {card}, not a gap",
+};
+const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
+let LAST = null; // the reason last made: an IllegalMoveError of its text takes its code
+function why(code, params) {
+  const text = fill(REASONS[code], params);
+  LAST = { code, params: params || {}, text };
+  return text;
 }
 const invalid = (m) => new InvalidMoveError(m);
 
@@ -256,7 +290,6 @@ class Accordion extends Game {
     if (from === null) return to === "draw" ? DEAL : null;
     return typeof from === "number" && typeof to === "number" && from !== to ? { k: "m", src: from, dst: to } : null;
   }
-  static words(m, w) { return m.k === "d" ? "deal a card from the stock" : `put the ${w(m.src)} on the ${w(m.dst)}`; }
   static parts(m) { return m.k === "d" ? { kind: "deal", cards: [] } : { kind: "pile", cards: names([m.src, m.dst]) }; }
   fmt(m) { return m.k === "d" ? "d" : `${name(m.src)}>${name(m.dst)}`; }
   parse(text) {
@@ -285,25 +318,25 @@ class Accordion extends Game {
   where(card) {
     if (!this.isDealt(card)) {
       if (this.rules.forced && this.pileMoves().length) {
-        return `${name(card)} has not been dealt yet, and a move must be made before dealing again (forced variant)`;
+        return why("not_dealt_forced", { card: name(card) });
       }
-      return `${name(card)} has not been dealt yet`;
+      return why("not_dealt", { card: name(card) });
     }
-    return `${name(card)} is not on top of a pile`;
+    return why("not_on_top", { card: name(card) });
   }
   reason(m) {
     if (m.k === "d") {
       if (this.canDeal()) return null;
-      return this.dealt >= 52 ? "the stock is empty" : "a move must be made before dealing again (forced variant)";
+      return this.dealt >= 52 ? why("stock_empty") : why("deal_forced");
     }
     const i = this.pileOf(m.src);
     if (i === null) return this.where(m.src);
     const j = this.pileOf(m.dst);
     if (j === null) return this.where(m.dst);
     const x = name(m.src), y = name(m.dst);
-    if (j >= i) return `${y} is not left of ${x}: piles only move left`;
-    if (!JUMPS.includes(i - j)) return `${y} is ${i - j} piles left of ${x}; a pile moves ${JUMPS.join(" or ")} places left`;
-    if (!matches(m.src, m.dst)) return `${x} and ${y} share neither suit nor rank`;
+    if (j >= i) return why("not_left", { x, y });
+    if (!JUMPS.includes(i - j)) return why("too_far", { x, y, n: i - j });
+    if (!matches(m.src, m.dst)) return why("no_match", { x, y });
     return null;
   }
   apply(m) {
@@ -396,12 +429,7 @@ class Pyramid extends Game {
     const cards = typeof from === "number" && typeof to === "number";
     return cards && from !== to && !isKing(from) && !isKing(to) ? pair(from, to) : null;
   }
-  static words(m, w) {
-    return { d: "draw a card from the stock", r: "recycle the waste" }[m.k] ?? (m.k === "k" ? `remove the ${w(m.card)}` : `pair the ${w(m.a)} with the ${w(m.b)}`);
-  }
-  static parts(m) {
-    return m.k === "p" ? { kind: "pair", cards: names([m.a, m.b]) } : m.k === "k" ? { kind: "king", cards: [name(m.card)] } : { kind: m.k === "d" ? "draw" : "recycle", cards: [] };
-  }
+  static parts(m) { return m.k === "p" ? { kind: "pair", cards: names([m.a, m.b]) } : m.k === "k" ? { kind: "king", cards: [name(m.card)] } : { kind: m.k === "d" ? "draw" : "recycle", cards: [] }; }
   fmt(m) { return m.k === "p" ? `${name(m.a)}+${name(m.b)}` : m.k === "k" ? name(m.card) : m.k; }
   parse(text) {
     const low = text.toLowerCase();
@@ -437,27 +465,27 @@ class Pyramid extends Game {
     const i = this.place.get(card);
     if (i !== undefined && (this.mask >> i) & 1) {
       const covering = COVERS[i].filter((k) => (this.mask >> k) & 1).map((k) => name(this.cards[k]));
-      return covering.length ? `${name(card)} is covered by ${covering.join(" and ")}` : null;
+      return covering.length ? why(covering.length > 1 ? "covered_two" : "covered", { card: name(card), a: covering[0], b: covering[1] }) : null;
     }
     if (this.top() === card) return null;
-    if (this.waste.includes(card)) return `${name(card)} is in the waste under ${name(this.top())}`;
-    if (this.stock.includes(card)) return `${name(card)} is in the stock`;
-    return `${name(card)} is already on the foundation`;
+    if (this.waste.includes(card)) return why("in_waste", { card: name(card), top: name(this.top()) });
+    if (this.stock.includes(card)) return why("in_stock", { card: name(card) });
+    return why("on_foundation", { card: name(card) });
   }
   emptyStockReason() { // the recycle is offered only when it is allowed
-    if (!this.waste.length) return "the stock and the waste are empty";
-    if (!this.mayRecycle()) return `the stock is empty and no pass through it is left (at most ${this.rules.passes})`;
-    return "the stock is empty: recycle the waste with r";
+    if (!this.waste.length) return why("stock_waste_empty");
+    if (!this.mayRecycle()) return why("stock_empty_no_pass", { n: this.rules.passes });
+    return why("stock_empty_recycle");
   }
   reason(m) {
     if (m.k === "d") return this.stock.length ? null : this.emptyStockReason();
     if (m.k === "r") {
-      if (this.stock.length) return "the stock is not empty yet";
-      if (!this.waste.length) return "the waste is empty";
-      return this.mayRecycle() ? null : `no pass through the stock is left (at most ${this.rules.passes})`;
+      if (this.stock.length) return why("stock_not_empty");
+      if (!this.waste.length) return why("waste_empty");
+      return this.mayRecycle() ? null : why("no_pass", { n: this.rules.passes });
     }
-    if (m.k === "k") return isKing(m.card) ? this.locate(m.card) : `${name(m.card)} is not a king`;
-    if (!isPair(m.a, m.b)) return `${name(m.a)} and ${name(m.b)} do not sum to 13`;
+    if (m.k === "k") return isKing(m.card) ? this.locate(m.card) : why("not_king", { card: name(m.card) });
+    if (!isPair(m.a, m.b)) return why("not_13", { a: name(m.a), b: name(m.b) });
     return this.locate(m.a) || this.locate(m.b);
   }
   apply(m) {
@@ -556,7 +584,6 @@ class Gaps extends Game {
     const g = gapAt(state.position, to);
     return g && g.accepts === name(from) ? card(from) : null;
   }
-  static words(m, w) { return m.k === "R" ? "redeal" : m.row !== null ? `move the ${w(m.card)} to row ${m.row}` : `move the ${w(m.card)} into its gap`; }
   static parts(m) { return m.k === "R" ? { kind: "redeal", cards: [] } : { kind: m.row === null ? "gap" : "two", cards: [name(m.card)], row: m.row }; }
   fmt(m) { return m.k === "R" ? "R" : name(m.card) + (m.row === null ? "" : `@${m.row}`); }
   parse(text) {
@@ -573,8 +600,7 @@ class Gaps extends Game {
     if (value(card) === 2) {
       const rows = this.columnOneGaps();
       if (rows.length !== 1) {
-        const where = rows.length ? `rows ${rows.join(", ")} have` : "no row has";
-        throw new IllegalMoveError(`${name(card)} needs a row: ${where} a gap in column 1; write ${name(card)}@R`);
+        throw new IllegalMoveError(rows.length ? why("needs_row_of", { card: name(card), rows: rows.join(", ") }) : why("needs_row_none", { card: name(card) }));
       }
       return { k: "p", card, row: rows[0] };
     }
@@ -598,21 +624,21 @@ class Gaps extends Game {
   target(m) { return m.row !== null ? (m.row - 1) * 13 : this.pos[m.card - 1] + 1; }
   reason(m) {
     if (m.k === "R") {
-      if (this.isComplete()) return "the game is won";
-      if (this.placeMoves().length) return "a redeal is allowed only when blocked, and a move exists";
-      return this.redealsLeft() <= 0 ? `no redeal left (at most ${this.rules.redeals})` : null;
+      if (this.isComplete()) return why("won");
+      if (this.placeMoves().length) return why("redeal_not_blocked");
+      return this.redealsLeft() <= 0 ? why("no_redeal", { n: this.rules.redeals }) : null;
     }
     const card = m.card;
-    if (value(card) === 1) return "aces are out of play in Gaps";
+    if (value(card) === 1) return why("aces_out");
     if (value(card) === 2) {
-      if (m.row === null || m.row < 1 || m.row > 4) return `${name(card)} needs a row 1..4 (${name(card)}@R)`;
+      if (m.row === null || m.row < 1 || m.row > 4) return why("needs_row", { card: name(card) });
       const there = this.cells[this.target(m)];
-      return there === EMPTY ? null : `row ${m.row} has no gap in column 1 (${name(there)} is there)`;
+      return there === EMPTY ? null : why("row_taken", { row: m.row, card: name(there) });
     }
-    if (m.row !== null) return `only a 2 is sent to a row; ${name(card)} goes right of ${name(card - 1)}`;
-    if (this.pos[card - 1] % 13 === 12) return `${name(card - 1)} ends its row: there is no place right of it`;
+    if (m.row !== null) return why("two_only", { card: name(card), prev: name(card - 1) });
+    if (this.pos[card - 1] % 13 === 12) return why("row_end", { prev: name(card - 1) });
     const right = this.cells[this.target(m)];
-    return right === EMPTY ? null : `the place right of ${name(card - 1)} holds ${name(right)}, not a gap`;
+    return right === EMPTY ? null : why("not_gap", { prev: name(card - 1), card: name(right) });
   }
   apply(m) {
     if (m.k === "R") {
@@ -764,14 +790,7 @@ export function moveAt(state, from, to) {
   return m === null || typeof m === "string" ? m : G.prototype.fmt(m);
 }
 
-/** A move in words, for a hint ("pair the seven of spades with the six of hearts"), with
- *  ``cardName`` ("7S" -> "seven of spades"): the board's words for a card. */
-export function moveInWords(game, move, cardName) {
-  const G = CLASSES[checkGame(game)];
-  return G.words(readMove(G, move), (c) => cardName(name(c)));
-}
-
-/** A move's parts, for words said elsewhere (the element's announcements): {kind, cards,
+/** A move's parts, for its words said elsewhere (speech.js: a hint, the announcements): {kind, cards,
  *  row}; kind is one of "deal", "pile" (Accordion), "draw", "recycle", "pair", "king"
  *  (Pyramid), "gap", "two", "redeal" (Gaps); cards: the card names it moves, in order. */
 export function moveParts(state, move) {

@@ -46,13 +46,19 @@ async function check(card) {
     const key = keys.find((k) => k.id === id);
     const ok = key ? await checkSignature(key.ed25519, signed, signature) : false;
     out.dataset.verified = ok === null ? "unsupported" : String(ok);
-    out.textContent = ok === null ? "This browser cannot check Ed25519 signatures: check it with the keys (docs/api.md)."
-      : ok ? `✔ Checked in this browser: the signature is the service's key ${id}.`
-        : "✘ The signature does not check with the service's keys.";
+    out.textContent = say(card, ok === null ? "solve.check_unsupported" : ok ? "solve.check_ok" : "solve.check_bad", { key: id });
   } catch {
     out.dataset.verified = "unsupported";
-    out.textContent = "The keys could not be fetched: check the signature later.";
+    out.textContent = say(card, "solve.keys_unreachable");
   }
+}
+
+
+/** A message of the page's language, which the page holds (data-page-words: the pages'
+ *  catalog is never fetched), with its {placeholders} filled. */
+function say(card, key, params = {}) {
+  const words = JSON.parse(card.dataset.pageWords || "{}");
+  return String(words[key] || key).replace(/\{(\w+)\}/g, (all, name) => (name in params ? String(params[name]) : all));
 }
 
 /** The moves, when the API gives them to this browser, else null. */
@@ -88,9 +94,7 @@ async function replay(card, line) {
   el.setAttribute("api", card.dataset.api);
   card.dataset.replaying = "";
   const status = card.querySelector("[data-solve-status]");
-  status.textContent = card.dataset.public === "true"
-    ? "The line, replayed on the board below: step through it with the arrows or play it."
-    : "You finished this deal in this browser, so here is the line: step through it below.";
+  status.textContent = say(card, card.dataset.public === "true" ? "solve.replay_public" : "solve.replay_mine");
   document.querySelector("[data-solve-board]").append(el);
   await customElements.whenDefined("daily-deal");
   await el.replayLine(line);

@@ -1,7 +1,7 @@
 // What the element shows differently from game to game: each game's spec, generated from
 // GameSpec.browser() (dailydeal/games/spec.py; tests/test_game_spec.py holds it equal). The
 // element reads this table and never compares a game's name; the rules are rules.js's.
-export const SPECS = {"accordion":{"title":"Accordion","layout":"row","shows_par":false,"stuck":"has nowhere to go now","example":"4D>4S","score_name":"Piles","score_title":"Score: the piles left, lower is better; 1 pile is a win"},"pyramid":{"title":"Pyramid","layout":"pyramid","shows_par":true,"stuck":"has no partner now","example":"d 7S+6H KC r","score_name":"Cards left","score_title":"Score: the pyramid cards left, lower is better; 0 is a win"},"gaps":{"title":"Gaps","layout":"grid","shows_par":true,"stuck":"has nowhere to go now","example":"8C 2S@3 R","score_name":"In place","score_title":"Score: the cards in kept sequences, higher is better; 48 is a win"}};
+export const SPECS = {"accordion":{"layout":"row","shows_par":false,"example":"4D>4S"},"pyramid":{"layout":"pyramid","shows_par":true,"example":"d 7S+6H KC r"},"gaps":{"layout":"grid","shows_par":true,"example":"8C 2S@3 R"}};
 
 /** The spec of a game (Accordion's for a game this page does not know yet). */
 export const specOf = (game) => SPECS[game] || SPECS.accordion;

@@ -1,0 +1,162 @@
+"""Languages in the browser: every visible text and label of every page and of the element's
+states comes from a catalog, and a longer language keeps the layout at 390 px.
+
+The pages are shown in the pseudo-locale ``en-XA`` (English accented, a third longer, in
+``⟦ ⟧``: dailydeal/web/i18n.py, static/i18n.js), so a text that did not come from a catalog
+is the one without the brackets. Allowed without them: text with no letter (numbers, card
+pips, ⏱ 1:05), the ranks and notation of the cards (``7H``, ``K``, ``d``), and what is
+marked as not to be translated (``translate="no"``: the brand, the languages' own names),
+or written by the locale itself (``<time>``: dates through Babel / Intl), code and notation
+(``<code>``, ``<kbd>``, ``<pre>``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+from helpers.browser import SKIP, WATCHES, open_player, today_id
+
+from dailydeal.web.i18n import CATALOG_DIR as CATALOGS
+
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+# Every visible text node and label (aria-label, title, placeholder, alt) of the document
+# and of every open shadow root in it without a catalog's mark: [where, text] pairs.
+UNMARKED = r"""() => {
+  const SKIP = "script, style, time, code, kbd, pre, textarea, [translate=no]";
+  const NOTATION = /\b(?:[2-9TJQKA][SHDC](?:[+>@][\w]+)?|[2-9TJQKA]|[dRr]|\d+|dailydeal)\b/g;
+  const plain = (text) => /⟦|⟧/.test(text) || !/\p{L}/u.test(text.replace(NOTATION, ""));
+  const out = [];
+  const visible = (el) => el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true });
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) walk(el.shadowRoot);
+      if (el.closest(SKIP) || !visible(el)) continue;
+      for (const node of el.childNodes) {
+        if (node.nodeType === 3 && node.textContent.trim() && !plain(node.textContent)) {
+          out.push([el.tagName + "." + el.className, node.textContent.trim()]);
+        }
+      }
+      for (const attr of ["aria-label", "title", "placeholder", "alt"]) {
+        const v = el.getAttribute(attr);
+        if (v && !plain(v)) out.push([`${el.tagName}[${attr}]`, v]);
+      }
+    }
+  };
+  walk(document);
+  if (!/⟦/.test(document.title)) out.push(["title", document.title]);
+  return out;
+}"""
+
+# What sticks out of a 390 px wide page: the page itself, and any box of the element's
+OVERFLOW = r"""() => {
+  const out = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth + 1) out.push(["page", doc.scrollWidth]);
+  const check = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) check(el.shadowRoot);
+      if (!el.checkVisibility()) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width && (r.right > doc.clientWidth + 1 || r.left < -1)) {
+        out.push([el.tagName + "." + el.className, Math.round(r.left), Math.round(r.right)]);
+      }
+    }
+  };
+  check(document);
+  return out.slice(0, 10);
+}"""
+
+
+def unmarked(page: Any, where: str) -> list[str]:
+    return [f"{where}: {tag}: {text!r}" for tag, text in page.evaluate(UNMARKED)]
+
+
+def test_every_visible_text_comes_from_a_catalog(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    from playwright.sync_api import expect
+
+    found: list[str] = []
+    page.goto(f"{site}/?lang=en-XA")
+    page.wait_for_selector("a.tier-link")
+    page.evaluate("for (const d of document.querySelectorAll('[data-archive] details'))"
+                  " d.open = true")
+    found += unmarked(page, "/")
+    for game in ("accordion", "pyramid", "gaps"):
+        id_ = today_id(days, game)
+        player = open_player(page, f"{site}/play/{id_}?lang=en-XA", game)
+        found += unmarked(page, f"{game}: new")
+        player.play_all(solutions[game][:4], finish=False)
+        player.click(player.clicks(solutions[game][4])[0])  # a card picked up
+        found += unmarked(page, f"{game}: under way")
+        if game == "pyramid":
+            player.host.locator('[data-action="hint"]').click()
+            expect(player.host.locator("[data-msg]")).to_have_attribute("data-kind", "good",
+                                                                        timeout=20_000)
+            found += unmarked(page, f"{game}: hint")
+            box = player.host.locator("input[name=moves]")  # a refused move: its reason
+            box.fill("QS+QH")
+            box.press("Enter")
+            expect(player.host.locator("[data-msg]")).to_have_attribute("data-kind", "error")
+            expect(player.host.locator("[data-msg]")).to_contain_text("⟦")
+            found += unmarked(page, f"{game}: refused")
+        page.goto(f"{site}/embed/{id_}?lang=en-XA")
+        page.wait_for_selector("daily-deal[data-state]", state="attached")
+        found += unmarked(page, f"/embed {game}")
+    id_ = today_id(days, "gaps", "easy")
+    player = open_player(page, f"{site}/play/{id_}?lang=en-XA", "gaps")
+    player.play_all(solutions["gaps"])
+    expect(player.host.locator("[data-verdict]")).to_contain_text("⟦")
+    found += unmarked(page, "won")
+    solve = player.host.locator("a[data-solve-link]").get_attribute("href")  # the win's page
+    page.goto(f"{solve}?lang=en-XA")
+    page.locator("[data-solve] details").evaluate("(d) => (d.open = true)")
+    expect(page.locator("[data-check][data-verified]")).to_be_attached()
+    found += unmarked(page, "solve")
+    WATCHES[id(page)].allow("status of 404")  # /play/nope
+    for url in ("/offline?lang=en-XA", "/play/nope?lang=en-XA", "/play/gaps/1?lang=en-XA"):
+        page.goto(site + url)
+        page.wait_for_load_state()
+        found += unmarked(page, url)
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("locale", ["en-XA", "de", "ar"])
+def test_a_longer_language_keeps_the_layout_at_390_px(
+    page: Any, site: str, days: dict[str, dt.date], locale: str
+) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    found = []
+    page.goto(f"{site}/?lang={locale}")
+    page.wait_for_selector("a.tier-link")
+    found += [("/", *o) for o in page.evaluate(OVERFLOW)]
+    for game in ("accordion", "pyramid", "gaps"):
+        open_player(page, f"{site}/play/{today_id(days, game)}?lang={locale}", game)
+        found += [(game, *o) for o in page.evaluate(OVERFLOW)]
+    assert found == []
+
+
+def test_the_element_follows_its_lang_and_takes_an_embedders_words(
+    page: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    from playwright.sync_api import expect
+
+    arabic = json.loads((CATALOGS / "ar.json").read_text(encoding="utf-8"))
+    player = open_player(page, f"{site}/play/{today_id(days, 'pyramid')}", "pyramid")
+    hint = player.host.locator('[data-action="hint"]')
+    expect(hint).to_have_text("💡 Hint")
+    page.evaluate("document.querySelector('daily-deal').setAttribute('lang', 'ar')")
+    expect(player.host.locator("[part=root]")).to_have_attribute("dir", "rtl")
+    expect(hint).to_have_text(arabic["el.hint"])
+    expect(player.host.locator(".table")).to_have_attribute("dir", "ltr")  # the cards
+    page.evaluate("""document.querySelector('daily-deal').strings = {"el.hint": "Clue"}""")
+    expect(hint).to_have_text("Clue")
+    # the attribute, as JSON (the property, once set, wins: it is dropped here)
+    page.evaluate("""(() => { const dd = document.querySelector('daily-deal');
+        dd.strings = null; dd.setAttribute('strings', '{"el.restart": "Again"}'); })()""")
+    expect(player.host.locator("[data-restart]")).to_have_text("Again")
+    expect(hint).to_have_text(arabic["el.hint"])
