@@ -35,6 +35,7 @@ from flask_limiter.util import get_remote_address
 from limits.storage import MovingWindowSupport, Storage
 
 from dailydeal.config import Settings
+from dailydeal.web.proxies import parse_address
 
 log = logging.getLogger(__name__)
 
@@ -159,12 +160,9 @@ def network_of(address: str, v4_prefix: int = 32, v6_prefix: int = 64) -> str:
     """The network an address belongs to, for budgets: ``198.51.100.7/32``,
     ``2001:db8:1:2::/64``. An IPv4 address mapped into IPv6 (``::ffff:a.b.c.d``) is its
     IPv4 address; a text that is no address (a test client's) is itself."""
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
+    ip = parse_address(address)
+    if ip is None:
         return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
     prefix = v4_prefix if ip.version == 4 else v6_prefix
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 

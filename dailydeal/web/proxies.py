@@ -24,12 +24,16 @@ from dailydeal.config import Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
-def _address(text: str) -> Address | None:
+def parse_address(text: str) -> Address | None:
+    """An IP address as a peer or a header writes it, or None: ``[2001:db8::1]:443`` and
+    ``fe80::1%eth0`` are their addresses (no port, no zone), ``::ffff:10.0.0.1`` is
+    ``10.0.0.1``. The one reading of an address for trust (here) and budgets
+    (``extensions.network_of``)."""
     text = text.strip()
     if text.startswith("[") and "]" in text:  # [2001:db8::1]:443
         text = text[1 : text.index("]")]
     try:
-        found = ipaddress.ip_address(text)
+        found = ipaddress.ip_address(text.split("%", 1)[0])
     except ValueError:
         return None
     if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
@@ -52,7 +56,7 @@ class TrustedProxies:
     def client(self, peer: str, forwarded: str) -> str:
         """The client's address: ``peer``'s own unless it is a trusted proxy, else the
         nearest untrusted entry of ``forwarded`` (X-Forwarded-For), right to left."""
-        if not self.trusted(_address(peer)):
+        if not self.trusted(parse_address(peer)):
             return peer
         return self._forwarded(peer, forwarded)
 
@@ -61,7 +65,7 @@ class TrustedProxies:
         ``peer``."""
         client = peer
         for entry in reversed([e for e in forwarded.split(",") if e.strip()]):
-            found = _address(entry)
+            found = parse_address(entry)
             if found is None:  # garbage: the hop that wrote it is the client we know
                 break
             client = str(found)
@@ -71,7 +75,7 @@ class TrustedProxies:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         peer = environ.get("REMOTE_ADDR", "")
-        if self.trusted(_address(peer)):
+        if self.trusted(parse_address(peer)):
             environ["dailydeal.peer"] = peer
             # the peer is trusted (checked once): straight to the forwarded entries
             environ["REMOTE_ADDR"] = self._forwarded(peer, environ.get("HTTP_X_FORWARDED_FOR", ""))
