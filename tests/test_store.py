@@ -200,6 +200,16 @@ def test_pictures_are_stored_once_and_never_replaced(tmp_path: Path) -> None:
     assert store.get_picture(db, row()["id"], 1) == b"first"
     assert store.get_picture(db, row()["id"], 2) is None  # another drawing: not stored yet
     assert [r["id"] for r in store.deals_without_picture(db, 1)] == [missing[1]["id"]]
+    # a new drawing replaces the deal's older ones, and no other deal's
+    assert store.put_picture(db, missing[1]["id"], 1, b"other")
+    assert store.put_picture(db, row()["id"], 2, b"redrawn")
+    assert store.get_picture(db, row()["id"], 2) == b"redrawn"
+    assert store.get_picture(db, row()["id"], 1) is None
+    assert store.get_picture(db, missing[1]["id"], 1) == b"other"
+    assert not store.put_picture(db, row()["id"], 1, b"older")  # an older process: dropped
+    assert store.get_picture(db, row()["id"], 1) is None
+    assert store.get_picture(db, row()["id"], 2) == b"redrawn"
+    assert store.deals_without_picture(db, 1) == []  # an older process draws none again
     db.execute("DROP TABLE deal_pictures")  # a node's copy of an older generator's file
     assert store.get_picture(db, row()["id"], 1) is None
     db.close()

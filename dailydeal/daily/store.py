@@ -316,7 +316,8 @@ def m009_pending_results(db: sqlite_utils.Database) -> None:
 def m010_deal_pictures(db: sqlite_utils.Database) -> None:
     """Each deal's preview picture, drawn once when it is stored (``daily/picture.py``) and
     served as stored (issue 39: a picture drawn per request was a CPU denial of service).
-    Keyed by the drawing's version: a new drawing is a new row, the old one stays. A new
+    Keyed by the drawing's version: a new drawing is a new row, and replaces the deal's
+    older ones once stored (``put_picture``). A new
     table, not a column of ``deals``: deal rows are never updated."""
     db.execute(
         """CREATE TABLE IF NOT EXISTS deal_pictures (
@@ -768,10 +769,10 @@ def deals_without_picture(
     limit: int = -1,
 ) -> list[dict[str, Any]]:
     """Every deal dated ``since`` or later (all, with None) that has no picture of
-    ``version`` yet, newest first (at most ``limit``; -1: all)."""
+    ``version`` (or newer) yet, newest first (at most ``limit``; -1: all)."""
     rows = db.query(
         "SELECT * FROM deals d WHERE (? IS NULL OR d.date >= ?) AND NOT EXISTS ("
-        "SELECT 1 FROM deal_pictures p WHERE p.deal_id = d.id AND p.version = ?)"
+        "SELECT 1 FROM deal_pictures p WHERE p.deal_id = d.id AND p.version >= ?)"
         " ORDER BY d.date DESC, d.id LIMIT ?",
         [None if since is None else since.isoformat()] * 2 + [version, limit],
     )
@@ -779,13 +780,19 @@ def deals_without_picture(
 
 
 def put_picture(db: sqlite_utils.Database, deal: str, version: int, png: bytes) -> bool:
-    """Store a deal's picture of ``version`` unless one is stored (never replaced). True
-    when stored."""
+    """Store a deal's picture of ``version`` unless it or a newer one is stored (never
+    replaced), and drop the deal's older drawings, which nothing serves once this one is
+    stored (a process still running older code finds none and draws on request, bounded).
+    True when stored."""
     with db.conn:
         cur = db.execute(
             "INSERT OR IGNORE INTO deal_pictures (deal_id, version, png, created_at)"
-            " VALUES (?, ?, ?, ?)", [deal, version, png, _utc_now()],
+            " SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM deal_pictures"
+            " WHERE deal_id = ? AND version > ?)",  # an older process, a newer drawing
+            [deal, version, png, _utc_now(), deal, version],
         )
+        db.execute("DELETE FROM deal_pictures WHERE deal_id = ? AND version < ?",
+                   [deal, version])
         return cur.rowcount > 0
 
 
