@@ -356,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     id_ = deal_id(today, "gaps", "hard")
     env = {
         "DAILYDEAL_LOGLEVEL": "warning",
-        "DAILYDEAL_PROXIES": "1",
+        "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",  # as the systemd unit behind nginx
         "DAILYDEAL_MIN_SECONDS_PER_MOVE": "0",
         **{f"DAILYDEAL_{k}_LIMIT": "100000000 per minute"
            for k in ("VERIFY", "STATE", "HINT", "RESULTS", "COUNTED", "PLAYS", "STATS")},
@@ -393,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
                 tree = before_tree(args.before, tmp / "before-tree")
                 copy_db(db, tmp / "before" / "dailydeal.db")
                 servers.append(stack.enter_context(server(
-                    "before", tmp / "before", {**env, "PYTHONPATH": str(tree)},
+                    "before", tmp / "before",
+                    {**proxies_of(tree, env), "PYTHONPATH": str(tree)},
                     ["-c", str(tree / "deploy" / "gunicorn.conf.py")])))
             servers.append(stack.enter_context(server("api", tmp / "api", env, [])))
             report["runs"] = run_all(servers, modes, names, concurrencies, moves, id_, args,
@@ -404,6 +405,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2))
     return 0
+
+
+def proxies_of(tree: Path, env: dict[str, str]) -> dict[str, str]:
+    """``env`` as a tree older than DAILYDEAL_TRUSTED_PROXIES reads it (it trusted a count
+    of proxies, which the newer API refuses to start with)."""
+    if "DAILYDEAL_TRUSTED_PROXIES" in (tree / "dailydeal" / "config.py").read_text():
+        return env
+    return {**{k: v for k, v in env.items() if k != "DAILYDEAL_TRUSTED_PROXIES"},
+            "DAILYDEAL_PROXIES": "1"}
 
 
 def build() -> str:
