@@ -19,6 +19,7 @@ import gzip
 from flask import Flask, Response, request
 
 from dailydeal.memo import Memo
+from dailydeal.web.conditional import is_public
 
 MIN_SIZE = 512
 LEVEL = 6
@@ -63,13 +64,6 @@ def weaken_etag(resp: Response) -> None:
         resp.headers["ETag"] = "W/" + etag
 
 
-def shared(resp: Response) -> bool:
-    """Whether ``Cache-Control`` says ``public`` (read without building Werkzeug's
-    ``cache_control`` object, which parses and wraps the header on every access)."""
-    value = resp.headers.get("Cache-Control", "").lower()
-    return "public" in value and "public" in (part.strip() for part in value.split(","))
-
-
 def compress(resp: Response) -> Response:
     if resp.mimetype not in TYPES:
         return resp
@@ -90,7 +84,7 @@ def compress(resp: Response) -> Response:
     body = resp.get_data()
     if len(body) < MIN_SIZE:
         return resp
-    if len(body) <= REMEMBERED_SIZE and shared(resp):
+    if len(body) <= REMEMBERED_SIZE and is_public(resp):
         resp.set_data(REMEMBERED.get(body, lambda: gzip.compress(body, LEVEL, mtime=0)))
     else:
         resp.set_data(gzip.compress(body, LEVEL, mtime=0))
