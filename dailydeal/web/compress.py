@@ -19,7 +19,6 @@ import gzip
 from flask import Flask, Response, request
 
 from dailydeal.memo import Memo
-from dailydeal.web.conditional import is_public
 
 MIN_SIZE = 512
 LEVEL = 6
@@ -56,6 +55,14 @@ def _zero(text: str) -> bool:
         return float(text or 0) == 0
     except ValueError:
         return True  # a malformed q value: do not risk an encoding the client refused
+
+
+def is_public(resp: Response) -> bool:
+    """Whether ``Cache-Control`` says ``public``, read without building Werkzeug's
+    ``cache_control`` object, which parses and wraps the header at every access (a sixth of
+    a verify's rate-limit headers, benchmarks/load.py --profile)."""
+    value = resp.headers.get("Cache-Control", "").lower()
+    return "public" in value and "public" in (part.strip() for part in value.split(","))
 
 
 def weaken_etag(resp: Response) -> None:

@@ -9,8 +9,6 @@ serves byte ranges of JSON nobody asked to be ranged. The API needs only two val
 
 ``If-Match`` is evaluated first, as RFC 9110 section 13.2.2 orders them. Other methods and
 answers other than 200 are returned unchanged.
-
-``is_public``: whether an answer may be kept by shared caches, read from its header text.
 """
 
 from __future__ import annotations
@@ -46,11 +44,3 @@ def conditional(resp: Response) -> Response:
                 not_modified.headers[name] = resp.headers[name]
         return not_modified
     return resp
-
-
-def is_public(resp: Response) -> bool:
-    """Whether ``Cache-Control`` says ``public``, read without building Werkzeug's
-    ``cache_control`` object, which parses and wraps the header at every access (a sixth of
-    a verify's rate-limit headers, benchmarks/load.py --profile)."""
-    value = resp.headers.get("Cache-Control", "").lower()
-    return "public" in value and "public" in (part.strip() for part in value.split(","))

@@ -35,7 +35,7 @@ from flask_limiter.util import get_remote_address
 from limits.storage import MovingWindowSupport, Storage
 
 from dailydeal.config import Settings
-from dailydeal.web.conditional import is_public
+from dailydeal.web.compress import is_public
 
 log = logging.getLogger(__name__)
 
