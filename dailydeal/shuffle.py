@@ -6,6 +6,7 @@ a client in any language can reproduce exactly.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
@@ -78,4 +79,13 @@ def shuffled_deck(seed: int) -> list[int]:
 
 def redeal_shuffle(cards: Sequence[int], seed: int, k: int) -> list[int]:
     """The k-th Gaps redeal (k >= 1): the collected cards sorted, shuffled by substream k."""
-    return fisher_yates(sorted(cards), substream(seed, k))
+    ordered = sorted(cards)
+    return [ordered[i] for i in _order(check_seed(seed), k, len(ordered))]
+
+
+@functools.lru_cache(maxsize=4096)
+def _order(seed: int, k: int, n: int) -> tuple[int, ...]:
+    """Where Fisher-Yates by substream k puts each of n items: its swaps depend only on the
+    stream and n, so every replay of a deal's k-th redeal of n cards (each verify of a
+    line through it) reuses one draw of the stream instead of drawing it again."""
+    return tuple(fisher_yates(range(n), substream(seed, k)))

@@ -207,6 +207,25 @@ def test_every_deal_is_a_permutation(seed: int) -> None:
         assert sorted(position.cards) == list(range(52))
 
 
+@given(st.lists(st.integers(0, 51), unique=True, max_size=52), st.integers(0, MAX_SEED),
+       st.integers(1, 3))
+def test_redeal_shuffle_is_fisher_yates_of_the_sorted_cards(
+    cards: list[int], seed: int, k: int
+) -> None:
+    """The kept order of a substream (shuffle._order) gives the definition's answer: the
+    collected cards sorted, then shuffled by substream k."""
+    assert redeal_shuffle(cards, seed, k) == fisher_yates(sorted(cards), substream(seed, k))
+    assert redeal_shuffle(cards, seed, k) == fisher_yates(sorted(cards), substream(seed, k))
+
+
+def test_redeal_shuffle_checks_its_seed_every_time() -> None:
+    redeal_shuffle([3, 1, 2], 1, 1)  # seed 1's order is kept now
+    with pytest.raises(ValueError, match="not True"):
+        redeal_shuffle([3, 1, 2], True, 1)  # type: ignore[arg-type]  # True == 1, no seed
+    with pytest.raises(ValueError, match="not -1"):
+        redeal_shuffle([3, 1, 2], -1, 1)
+
+
 @given(st.integers(0, MAX_SEED), st.lists(st.integers(0, 51), unique=True, max_size=52),
        st.integers(1, 5))
 def test_redeal_shuffle_is_a_permutation_of_the_collected_set(

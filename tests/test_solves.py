@@ -125,6 +125,28 @@ def test_an_open_date_never_shows_the_moves(
     assert 'property="og:title"' in page and "won in" in page
 
 
+def test_a_line_verified_again_is_answered_without_a_read(
+    app: Flask, client: FlaskClient, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    """A kept solve never changes: the same winning line verified again (a reload of a won
+    game) gets the same solve without reading the deal's row or the solves table."""
+    from dailydeal.web.db import get_db
+
+    id_ = f"{days['today']}-gaps-hard"
+    first = win(client, id_, solutions["gaps"])
+    statements: list[str] = []
+    with app.app_context():
+        get_db().conn.set_trace_callback(statements.append)  # this thread's connection
+    try:
+        again = win(client, id_, solutions["gaps"])
+    finally:
+        with app.app_context():
+            get_db().conn.set_trace_callback(None)
+    assert again == first
+    assert not [q for q in statements if "solves" in q or "deals" in q], statements
+    check_signature(client, again["solve"])
+
+
 def test_the_moves_open_at_the_instant_the_solution_does(
     db_path: Path, days: dict[str, dt.date], solutions: dict[str, list[str]], now: dt.datetime,
 ) -> None:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -143,6 +144,29 @@ def test_pages_and_json_are_gzipped_with_weak_etags(
     assert "Content-Encoding" not in refused.headers
     odd = client.get(url, headers={"Accept-Encoding": "gzip;q=x"})
     assert odd.status_code == 200 and "Content-Encoding" not in odd.headers
+
+
+def test_a_shared_answer_is_compressed_once(
+    client: FlaskClient, days: dict[str, dt.date], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A public answer's gzip form is kept by its bytes (web/compress.py): the same bytes
+    again are not compressed again, and what is sent is still their gzip."""
+    from dailydeal.web import compress
+
+    calls: list[int] = []
+    real = gzip.compress
+
+    def counted(data: bytes, *args: Any, **kwargs: Any) -> bytes:
+        calls.append(len(data))
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(compress.gzip, "compress", counted)
+    url = f"/api/v1/daily/{days['past']}"
+    plain = client.get(url)
+    first, again = (client.get(url, headers=GZIP) for _ in range(2))
+    assert gzip.decompress(first.data) == gzip.decompress(again.data) == plain.data
+    assert first.data == again.data and first.headers == again.headers
+    assert calls.count(len(plain.data)) <= 1  # none when an earlier test compressed them
 
 
 def test_api_index_links_everything(client: FlaskClient) -> None:

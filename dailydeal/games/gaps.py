@@ -118,26 +118,42 @@ class Gaps(Game[GapsMove]):
             if self.redeals_left() <= 0:
                 return f"no redeal left (at most {self.REDEALS})"
             return None
+        return self._placement(move)[0]
+
+    def _placement(self, move: Place) -> tuple[str | None, int]:
+        """(None, the cell it goes to) when the placement is legal now, else (the reason,
+        -1): push reads the cell found by the check instead of looking for it again."""
         card = move.card
         value = C.value(card)
         if value == C.ACE:
-            return "aces are out of play in Gaps"
+            return "aces are out of play in Gaps", -1
         if value == 2:
             if move.row is None or not 1 <= move.row <= ROWS:
-                return f"{C.name(card)} needs a row 1..4 ({C.name(card)}@R)"
-            target = self.cells[rules.target(self.pos, card, move.row)]
-            if target != EMPTY:
-                return f"row {move.row} has no gap in column 1 ({C.name(target)} is there)"
-            return None
+                return f"{C.name(card)} needs a row 1..4 ({C.name(card)}@R)", -1
+            dst = rules.target(self.pos, card, move.row)
+            if (target := self.cells[dst]) != EMPTY:
+                return f"row {move.row} has no gap in column 1 ({C.name(target)} is there)", -1
+            return None, dst
         if move.row is not None:
-            return f"only a 2 is sent to a row; {C.name(card)} goes right of {C.name(card - 1)}"
+            return (f"only a 2 is sent to a row; {C.name(card)} goes right of "
+                    f"{C.name(card - 1)}"), -1
         p = self.pos[card - 1]
         if p % COLS == COLS - 1:
-            return f"{C.name(card - 1)} ends its row: there is no place right of it"
-        right = self.cells[rules.target(self.pos, card, None)]
-        if right != EMPTY:
-            return f"the place right of {C.name(card - 1)} holds {C.name(right)}, not a gap"
-        return None
+            return f"{C.name(card - 1)} ends its row: there is no place right of it", -1
+        dst = rules.target(self.pos, card, None)
+        if (right := self.cells[dst]) != EMPTY:
+            return f"the place right of {C.name(card - 1)} holds {C.name(right)}, not a gap", -1
+        return None, dst
+
+    def push(self, move: GapsMove) -> None:
+        if isinstance(move, Redeal):
+            super().push(move)
+            return
+        reason, dst = self._placement(move)  # checked and found in one pass
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self._undo_info.append([rules.move(self.cells, self.pos, move.card, dst)])
+        self.move_stack.append(move)
 
     def _apply(self, move: GapsMove) -> None:
         if isinstance(move, Redeal):

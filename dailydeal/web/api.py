@@ -298,11 +298,10 @@ def deal(id_: str) -> Response:
            params=(ID,), problems={404: "", 429: E429})
 def verify_daily(id_: str, body: schema.MovesBody) -> Response:
     """Body ``{"moves": [...]}`` or the moves as text/plain -> verdict (200 even if illegal)."""
-    row = published_row(id_)  # its par, for a win's solve (a recheck may change it)
-    position = published_start(id_)  # its cards: dealt once per process
+    position = published_start(id_)  # its cards: dealt once per process (else 404)
     verdict = replay(position, body.moves)
     out = {"deal": id_, **verdict.to_json()}
-    if (kept := solves.record_win(verdict, position, row)) is not None:
+    if (kept := solves.record_win(verdict, position, id_)) is not None:
         out["solve"] = kept  # the win kept and signed: its page is a link to share
     return json_response(out, NO_STORE)
 

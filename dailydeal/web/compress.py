@@ -5,6 +5,11 @@ text-like, it has a body of at least ``MIN_SIZE`` bytes held in memory, and noth
 already (static files arrive pre-compressed from pages.py). A compressed body gets a weak
 ETag, as nginx does: the bytes differ from the identity encoding, the meaning does not, and
 If-None-Match compares weakly, so a 304 still answers a revalidation.
+
+A shared answer (``Cache-Control: public``: a published deal, the day's list, a page) is
+the same bytes for everyone, again and again: its compressed form is remembered per process,
+keyed by the body itself, so it is compressed once, not on every request (a third of a GET
+deal's CPU was compressing the same bytes again: benchmarks/load.py).
 """
 
 from __future__ import annotations
@@ -13,8 +18,13 @@ import gzip
 
 from flask import Flask, Response, request
 
+from dailydeal.memo import Memo
+
 MIN_SIZE = 512
 LEVEL = 6
+#: Shared answers whose compressed form is remembered (each at most ``REMEMBERED_SIZE``).
+REMEMBERED = Memo[bytes, bytes](256)
+REMEMBERED_SIZE = 32 * 1024
 TYPES = frozenset(
     {
         "text/html",
@@ -47,6 +57,14 @@ def _zero(text: str) -> bool:
         return True  # a malformed q value: do not risk an encoding the client refused
 
 
+def is_public(resp: Response) -> bool:
+    """Whether ``Cache-Control`` says ``public``, read without building Werkzeug's
+    ``cache_control`` object, which parses and wraps the header at every access (a sixth of
+    a verify's rate-limit headers, benchmarks/load.py --profile)."""
+    value = resp.headers.get("Cache-Control", "").lower()
+    return "public" in value and "public" in (part.strip() for part in value.split(","))
+
+
 def weaken_etag(resp: Response) -> None:
     etag = resp.headers.get("ETag")
     if etag and not etag.startswith("W/"):
@@ -56,7 +74,10 @@ def weaken_etag(resp: Response) -> None:
 def compress(resp: Response) -> Response:
     if resp.mimetype not in TYPES:
         return resp
-    resp.vary.add("Accept-Encoding")
+    if "Vary" in resp.headers:
+        resp.vary.add("Accept-Encoding")
+    else:  # what vary.add writes then, without parsing and rewriting a header set
+        resp.headers["Vary"] = "Accept-Encoding"
     if (
         resp.direct_passthrough
         or resp.is_streamed
@@ -70,7 +91,10 @@ def compress(resp: Response) -> Response:
     body = resp.get_data()
     if len(body) < MIN_SIZE:
         return resp
-    resp.set_data(gzip.compress(body, LEVEL, mtime=0))
+    if len(body) <= REMEMBERED_SIZE and is_public(resp):
+        resp.set_data(REMEMBERED.get(body, lambda: gzip.compress(body, LEVEL, mtime=0)))
+    else:
+        resp.set_data(gzip.compress(body, LEVEL, mtime=0))
     resp.headers["Content-Encoding"] = "gzip"
     weaken_etag(resp)
     return resp

@@ -35,6 +35,7 @@ from flask_limiter.util import get_remote_address
 from limits.storage import MovingWindowSupport, Storage
 
 from dailydeal.config import Settings
+from dailydeal.web.compress import is_public
 from dailydeal.web.proxies import parse_address
 
 log = logging.getLogger(__name__)
@@ -290,7 +291,7 @@ def rate_limit_headers(resp: Response) -> Response:
     current = limiter.current_limit
     if current is None:
         return resp
-    public = bool(resp.cache_control.public)
+    public = is_public(resp)
     needs_wait = resp.status_code == 429 and "Retry-After" not in resp.headers
     if public and not needs_wait:
         return resp

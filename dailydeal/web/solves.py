@@ -34,7 +34,7 @@ from dailydeal.results.solves import Solve
 from dailydeal.verify import Verdict
 from dailydeal.web import schema
 from dailydeal.web.extensions import settings
-from dailydeal.web.http import IMMUTABLE, json_response, now
+from dailydeal.web.http import IMMUTABLE, app_memo, json_response, now, published_row
 from dailydeal.web.operations import NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
 from dailydeal.web.results import play_key, use_store
@@ -83,31 +83,39 @@ def keys() -> Response:
 
 
 # --- made by a winning verify ------------------------------------------------------------
-def record_win(
-    verdict: Verdict, game: Game[Any], row: dict[str, Any] | None
-) -> dict[str, Any] | None:
+def record_win(verdict: Verdict, game: Game[Any], deal: str | None) -> dict[str, Any] | None:
     """Keep a verified win as a solve: the ``solve`` member of the verdict (None when the
-    line does not win, or the deal is no seed's, or keeping it failed)."""
+    line does not win, or the deal is no seed's, or keeping it failed). ``deal``: the id of
+    the published daily deal played (None: a numbered deal).
+
+    A solve is never changed once stored (the first stands), so the answer for a line is
+    remembered per app and process once kept: a line verified again (a reload of a won game
+    verifies it anew) reads nothing. The deal's row (its date, and its par, which a recheck
+    may change) is read only when a line is kept for the first time."""
     if not verdict.won or game.seed is None:
         return None
     move_list = [str(m) for m in game.move_stack]
-    deal = row["id"] if row else None
     id_ = solves.solve_id(solves.deal_name(deal, game.name, str(game.seed)), game.variant,
                           move_list)
-    try:
-        # a line verified again (a reload of a won game verifies it anew) is one read
+
+    def keep() -> dict[str, Any]:
         stored = use_store(lambda s: s.solve(id_))
         if stored is None:
+            row = published_row(deal) if deal else None
             made = solves.make(
                 key_ring(), deal=deal, date=row["date"] if row else None, game=game.name,
                 variant=game.variant, seed=str(game.seed), move_list=move_list,
                 par=row["solution_length"] if row else None, now=now())
             stored = use_store(lambda s: s.save_solve(made.row()))
+        solve = Solve.from_row(stored)
+        return solve.link(url_for("pages.solve_page", id_=solve.id))
+
+    try:
+        kept: dict[str, Any] = app_memo().get(("solve", request.script_root, id_), keep)
     except (SettingsError, Problem, sqlite3.Error, OSError) as exc:
         log.warning("a verified win was not kept as a solve: %s", exc)
         return None
-    solve = Solve.from_row(stored)
-    return solve.link(url_for("pages.solve_page", id_=solve.id))
+    return kept
 
 
 # --- a solve ---------------------------------------------------------------------------------
