@@ -241,4 +241,12 @@ test("an illegal move's reason: the rules' English (the server's) and its code, 
       assert.equal(EN.t(`reason.${e.code}`, e.params), e.message);
     }
   }
+  // a move that cannot be read (the notation) has its code too: no English reaches the player
+  const unread = play.stateOf(["2S+3H+4D"]).error;
+  assert.deepEqual([unread.code, unread.params], ["pair_syntax", { text: "'2S+3H+4D'" }]);
+  assert.equal(FR.t(`reason.${unread.code}`, unread.params), "impossible de lire '2S+3H+4D' : une paire s'écrit X+Y");
+  for (const [game, text] of [["accordion", "zz"], ["accordion", ""], ["pyramid", "7C"], ["gaps", "AS"], ["gaps", "3S@1"], ["gaps", "2S@9"], ["gaps", "x".repeat(20)]]) {
+    const e = new LocalPlay(rules, { game, variant: rules.variants(game)[0], seed: 1n }).stateOf([text]).error;
+    assert.ok(e.code in rules.REASONS && EN.t(`reason.${e.code}`, e.params) === e.reason, `${game} ${text}: ${e.reason}`);
+  }
 });
