@@ -190,3 +190,13 @@ def test_pages_preload_only_the_element_catalog_and_the_pseudo_one_is_served(
     assert "site.title" not in pseudo  # the element's words only
     served = client.get("/static/locales/en.json")
     assert served.get_json() == ELEMENT["en"] and b"\n" not in served.data
+
+
+def test_the_docs_say_how_many_messages_each_language_has() -> None:
+    text = " ".join((Path(__file__).parents[1] / "docs" / "embedding.md").read_text().split())
+    element = len([k for k in ELEMENT["en"] if not k.startswith("@")])
+    pages = len([k for k in PAGES["en"] if not k.startswith("@")])
+    said = (f"{element + len(REASONS) + pages} messages in each, {element + len(REASONS)} of"
+            f" them the element's ({element} in its catalog, {len(REASONS)} reasons why a move"
+            f" is refused) and {pages} the service's own pages'")
+    assert said in text
