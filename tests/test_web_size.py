@@ -11,6 +11,11 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
 
 from dailydeal.web import i18n
 from dailydeal.web.pages import STATIC_DIR, load_assets, module_graph
@@ -76,3 +81,14 @@ def test_scripts_are_served_without_comments_and_otherwise_as_written() -> None:
     )
     catalog = json.loads(assets[f"locales/{i18n.DEFAULT}.json"].body)
     assert catalog["el.undo"]  # catalogs are served whole (without their layout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_every_script_served_without_comments_is_still_javascript(tmp_path: Path) -> None:
+    """Each script as served parses as a module (the browser tests then play with them)."""
+    for name, asset in load_assets().items():
+        if name.endswith(".js"):
+            path = tmp_path / (name[:-3] + ".mjs")
+            path.write_bytes(asset.body)
+            run = subprocess.run(["node", "--check", str(path)], capture_output=True, text=True)
+            assert run.returncode == 0, (name, run.stderr[-800:])
