@@ -190,6 +190,7 @@ def test_a_game_over_is_said_again_in_the_language_the_element_changes_to(
     expect(player.host.locator("[data-verdict]")).to_contain_text("Vom Server geprüft")
     expect(player.host.locator("[data-result-title]")).to_contain_text("Gelöst in")
     expect(stats).not_to_have_text(said)  # the statistics line (or its note) in German too
+    expect(player.host.locator("[data-fair]")).to_contain_text("Faires Spiel")  # and the note
     page.evaluate("document.querySelector('daily-deal').setAttribute('lang', 'en')")
     expect(share).to_have_value(re.compile(r"Won in \d+ moves"))
 

@@ -181,6 +181,10 @@ test("the finish in words: verdict, ties, the share text", () => {
   assert.equal(finish.statsText(stats, { won: true, moves: 40 }, "", EN), "5 players, 80% won, the fewest moves, tied with 1: you beat 2 of the 3 other winners.");
   assert.equal(finish.statsText({ ...stats, wins: 1, winning_moves: [{ moves: 40, count: 1 }] }, { won: true, moves: 40 }, "", EN), "5 players, 80% won, you are the first to win it.");
   const meta = { id: "2026-12-01-pyramid-hard", date: "2026-12-01", tier: "hard", game: "pyramid" };
+  // Arabic's date has direction marks (U+200F) that scramble "dailydeal 01/12/2026" in a line
+  // shown left to right: the share text leaves them out
+  const AR = new Words("ar", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/ar.json", import.meta.url))));
+  assert.equal(finish.shareText({ meta, title: "x", origin: "o", n: 3, par: null, hints: 0, seconds: null }, AR).split("\n")[0], "dailydeal 01/12/2026");
   assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 1, seconds: 65 }, EN),
     "dailydeal Dec 1, 2026\nPyramid · Hard 🟠\n✅ Won in 30 moves (par 28) with 1 hint\n⏱ 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
   // no meaning in colour or emoji alone: the plain option says everything in words

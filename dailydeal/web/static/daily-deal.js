@@ -514,12 +514,16 @@ export class DailyDeal extends Hinting(Speaking(HTMLElement)) {
   }
 
   /** The share text of the win, in the player's words and with their options (again when
-   *  either changes); the end's card in the player's words (relabel: the language changed). */
+   *  either changes). */
   showShare() {
     if (this.shareArgs) this.card.setShare(shareText({ ...this.shareArgs, title: this.t(`game.${this.meta.game}`), plain: Boolean(store.options().plain) }, this.words));
   }
 
-  relabelEnd() {
+  /** What was said once and stays, again in the player's words (relabel: the language
+   *  changed): the fairness note, the result card, the share text. */
+  relabelShown() {
+    const meta = this.meta;
+    showFair(this.el.fair, meta, this.client, () => this.meta === meta, this.words);
     this.card.relabel(this.words);
     this.showShare();
   }
