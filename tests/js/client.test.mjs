@@ -51,7 +51,14 @@ test("the client's errors: no network is status 0, a problem's detail, Retry-Aft
     return true;
   });
   f = fakeFetch([[502, null]]);
-  await assert.rejects(new api.Client("http://x/api/v1", f.fetcher).get("/x"), /The server answered 502/);
+  await assert.rejects(new api.Client("http://x/api/v1", f.fetcher).get("/x"), (e) => {
+    assert.match(e.message, /The server answered 502/); // English, for machines and logs
+    // the player reads it from the catalog: an answer that is no problem (a proxy's page)
+    const DE = new Words("de", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/de.json", import.meta.url))));
+    assert.equal(api.errorText(e, DE), "Der Server antwortete mit 502.");
+    assert.equal(api.errorText(new api.ApiError("x", 404, { code: "deal_not_found" }), EN), EN.t("problem.deal_not_found"));
+    return true;
+  });
 });
 
 test("hints: GET for a daily deal with its token and where the line followed began; POST when long", async () => {
