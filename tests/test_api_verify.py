@@ -13,6 +13,10 @@ from flask.testing import FlaskClient
 from dailydeal.cards import name, parse_deck
 from dailydeal.games import GAMES, new_game
 from dailydeal.verify import MAX_MOVES, verify
+from dailydeal.web.i18n import js_table
+from dailydeal.web.reasons import verdict_json
+
+REASONS = js_table("REASONS")  # why a move is refused, by code (rules.js)
 
 API = "/api/v1"
 
@@ -60,7 +64,12 @@ def test_partial_and_illegal_moves_are_verdicts_not_errors(
     assert body["valid"] is False and body["won"] is False
     assert body["error"]["index"] == len(half)
     assert body["error"]["move"] == "ZZ>QQ"
-    assert body["error"]["reason"]
+    # the reason in English, and by its stable code (rules.js's REASONS) with its params
+    error = body["error"]
+    code = {"pyramid": "pyramid_syntax"}.get(game, "unknown_card")
+    sent = "ZZ" if game == "accordion" else "ZZ>QQ"  # Accordion reads the card first
+    assert error["code"] == code and error["params"] == {"text": repr(sent)}
+    assert REASONS[code].format(**error["params"]) == error["reason"]
 
 
 @pytest.mark.parametrize(
@@ -106,7 +115,7 @@ def test_numbered_verify_by_seed_string_seed_and_cards(
         cards = [name(c) for c in new_game(game, seed).cards]
         by_cards = client.post(url, json={"cards": cards, "moves": moves}).get_json()
         # explicit cards have no seed (Gaps redeals are seeded by it): compare with verify()
-        expected = verify(game, None, moves, cards=cards).to_json()
+        expected = verdict_json(verify(game, None, moves, cards=cards))  # error: its code
         assert by_cards == {"game": game, "variant": by_seed["variant"], "seed": None, **expected}
         assert parse_deck(" ".join(cards)) == list(new_game(game, seed).cards)
         other = client.post(url, json={"seed": seed + 1000, "moves": moves}).get_json()

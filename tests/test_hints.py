@@ -23,6 +23,9 @@ from dailydeal.solvers import SolveResult, generic, solve
 from dailydeal.solvers.base import Budget
 from dailydeal.verify import verify
 from dailydeal.web.extensions import SETTINGS
+from dailydeal.web.i18n import js_table
+
+REASONS = js_table("REASONS")  # why a move is refused, by code (rules.js)
 
 API = "/api/v1"
 SECRET = b"hints-test-secret"
@@ -233,9 +236,13 @@ def test_hint_errors(client: FlaskClient, days: dict[str, dt.date], problem: Any
     body = problem(client.post(f"{API}/deals/{id_}/hint", json={"moves": 5}), 400)
     assert "moves" in body["detail"]
     unreadable = problem(client.post(f"{API}/deals/{id_}/hint", json={"moves": ["QQ>d"]}), 422)
-    assert unreadable["error"]["move"] == "QQ>d"
+    assert unreadable["error"]["move"] == "QQ>d" and unreadable["code"] == "illegal_moves"
+    assert unreadable["error"]["code"] == "unknown_card"  # the reason's code: rules.js's
+    assert unreadable["error"]["params"] == {"text": "'QQ'"}
     illegal = problem(client.post(f"{API}/deals/{id_}/hint", json={"moves": ["AS>2S"]}), 422)
-    assert illegal["error"]["index"] == 0
+    assert illegal["error"]["index"] == 0 and illegal["error"]["code"] in REASONS
+    assert REASONS[illegal["error"]["code"]].format(**illegal["error"]["params"]) == (
+        illegal["error"]["reason"])
     problem(client.post(f"{API}/deals/{days['future']}-gaps-easy/hint", json={}), 404)
     problem(client.post(f"{API}/games/chess/hint", json={"seed": 1}), 404)
     problem(client.post(f"{API}/games/gaps/hint", json={"moves": []}), 400)

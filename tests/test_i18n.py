@@ -15,6 +15,7 @@ import pytest
 from dailydeal.games import SPECS
 from dailydeal.web import i18n
 from dailydeal.web.problems import CODES
+from dailydeal.web.reasons import patterns, reason_code
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 ELEMENT = {p.stem: json.loads(p.read_text(encoding="utf-8"))
@@ -130,30 +131,18 @@ def test_every_key_the_element_says_is_in_its_own_catalog() -> None:
     assert not [n for n in load_assets() if n.startswith("locales/pages/")]  # server only
 
 
-def template(text: str) -> re.Pattern[str]:
-    """A REASONS message as a pattern of the texts it makes (a placeholder said twice is
-    the same text twice)."""
-    names: list[str] = []
-
-    def hole(m: re.Match[str]) -> str:
-        if m.group(1) in names:
-            return f"(?P={m.group(1)})"
-        names.append(m.group(1))
-        return f"(?P<{m.group(1)}>.+?)"
-
-    return re.compile(re.sub(r"\\\{(\w+)\\\}", hole, re.escape(text)))
-
-
 def test_every_reason_the_server_gives_has_a_code_the_catalogs_translate() -> None:
-    """Each illegal move's reason of the vectors (the Python engines' words, which rules.js
-    says too) is one of rules.js's REASONS, so the element shows it by its code in the
-    player's language (reason.<code>); every catalog but English's has each code."""
+    """Each reason of the vectors for a move refused, illegal or unreadable (the Python
+    engines' words, which rules.js says too), is one of rules.js's REASONS, found by
+    exactly one code (reasons.py: the API's error.code), so the element shows it by its
+    code in the player's language (reason.<code>); every catalog but English's has each
+    code."""
     vectors = json.loads((Path(__file__).parent / "js" / "vectors.json").read_text())
     said: set[str] = set()
 
     def walk(x: Any) -> None:
         if isinstance(x, list):
-            if len(x) == 2 and x[0] == "illegal" and isinstance(x[1], str):
+            if len(x) == 2 and x[0] in ("illegal", "invalid") and isinstance(x[1], str):
                 said.add(x[1])
             for y in x:
                 walk(y)
@@ -162,9 +151,12 @@ def test_every_reason_the_server_gives_has_a_code_the_catalogs_translate() -> No
                 walk(y)
 
     walk(vectors)
-    patterns = [template(text) for text in REASONS.values()]
-    assert len(said) > 100 and len(REASONS) >= 30
-    assert not [t for t in said if not any(p.fullmatch(t) for p in patterns)]
+    assert len(said) > 100 and len(REASONS) >= 40
+    for text in said:  # one code each, whose words with its params are the reason again
+        code, params = reason_code(text)
+        assert code is not None, text
+        assert REASONS[code].format(**params) == text
+        assert [c for c, p in patterns() if p.fullmatch(text)] == [code], text
     for locale, cat in ELEMENT.items():
         assert locale == "en" or {f"reason.{c}" for c in REASONS} <= set(cat), locale
     assert not [k for k in ELEMENT["en"] if k.startswith("reason.")]  # rules.js's
@@ -198,3 +190,13 @@ def test_pages_preload_only_the_element_catalog_and_the_pseudo_one_is_served(
     assert "site.title" not in pseudo  # the element's words only
     served = client.get("/static/locales/en.json")
     assert served.get_json() == ELEMENT["en"] and b"\n" not in served.data
+
+
+def test_the_docs_say_how_many_messages_each_language_has() -> None:
+    text = " ".join((Path(__file__).parents[1] / "docs" / "embedding.md").read_text().split())
+    element = len([k for k in ELEMENT["en"] if not k.startswith("@")])
+    pages = len([k for k in PAGES["en"] if not k.startswith("@")])
+    said = (f"{element + len(REASONS) + pages} messages in each, {element + len(REASONS)} of"
+            f" them the element's ({element} in its catalog, {len(REASONS)} reasons why a move"
+            f" is refused) and {pages} the service's own pages'")
+    assert said in text

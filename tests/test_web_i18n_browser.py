@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from typing import Any
 
 import pytest
@@ -99,11 +100,14 @@ def test_every_visible_text_comes_from_a_catalog(
                                                                         timeout=20_000)
             found += unmarked(page, f"{game}: hint")
             box = player.host.locator("input[name=moves]")  # a refused move: its reason
-            box.fill("QS+QH")
-            box.press("Enter")
-            expect(player.host.locator("[data-msg]")).to_have_attribute("data-kind", "error")
-            expect(player.host.locator("[data-msg]")).to_contain_text("⟦")
-            found += unmarked(page, f"{game}: refused")
+            for typed in ("QS+QH", "QS+QH+2C", "zz"):  # illegal, then unreadable: no English
+                box.fill(typed)
+                box.press("Enter")
+                expect(player.host.locator("[data-msg]")).to_have_attribute("data-kind", "error")
+                expect(player.host.locator("[data-msg]")).to_contain_text(typed)  # this one's
+                expect(player.host.locator("[data-msg]")).to_contain_text("⟦")
+                expect(player.host.locator("[data-msg]")).not_to_contain_text("cannot read")
+                found += unmarked(page, f"{game}: refused {typed}")
         page.goto(f"{site}/embed/{id_}?lang=en-XA")
         page.wait_for_selector("daily-deal[data-state]", state="attached")
         found += unmarked(page, f"/embed {game}")
@@ -160,3 +164,55 @@ def test_the_element_follows_its_lang_and_takes_an_embedders_words(
         dd.strings = null; dd.setAttribute('strings', '{"el.restart": "Again"}'); })()""")
     expect(player.host.locator("[data-restart]")).to_have_text("Again")
     expect(hint).to_have_text(arabic["el.hint"])
+
+
+def test_a_game_over_is_said_again_in_the_language_the_element_changes_to(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
+) -> None:
+    """The result card and the share text of a finished game follow a later change of the
+    element's lang: the title, the verdict, the statistics line and the share text."""
+    from playwright.sync_api import expect
+
+    german = json.loads((CATALOGS / "de.json").read_text(encoding="utf-8"))
+    player = open_player(page, f"{site}/play/{today_id(days, 'gaps', 'easy')}", "gaps")
+    player.play_all(solutions["gaps"])
+    share = player.host.locator("[data-share]")
+    expect(share).to_have_value(re.compile(r"Won in \d+ moves"))
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Verified by the server")
+    stats = player.host.locator("[data-stats]")
+    expect(stats).to_be_visible(timeout=20_000)
+    said = stats.text_content() or ""
+    assert said.strip()
+    page.evaluate("document.querySelector('daily-deal').setAttribute('lang', 'de')")
+    expect(share).to_have_value(re.compile(r"Gewonnen in \d+ Zügen"))
+    text = share.input_value()
+    assert f"{german['game.gaps']} · {german['tier.easy']}" in text and "Won in" not in text
+    expect(player.host.locator("[data-verdict]")).to_contain_text("Vom Server geprüft")
+    expect(player.host.locator("[data-result-title]")).to_contain_text("Gelöst in")
+    expect(stats).not_to_have_text(said)  # the statistics line (or its note) in German too
+    expect(player.host.locator("[data-fair]")).to_contain_text("Faires Spiel")  # and the note
+    page.evaluate("document.querySelector('daily-deal').setAttribute('lang', 'en')")
+    expect(share).to_have_value(re.compile(r"Won in \d+ moves"))
+
+
+def test_an_english_page_fetches_the_element_and_no_other_languages_catalog(
+    page: Any, site: str, days: dict[str, dt.date]
+) -> None:
+    """What tests/test_web_size.py counts is what the browser fetches: the element's
+    modules and stylesheet, and the English catalog alone (others come on demand)."""
+    from helpers.modules import graph
+
+    for lang, catalog in (("", "en"), ("?lang=de", "de")):
+        fetched: list[str] = []
+
+        def record(req: Any, out: list[str] = fetched) -> None:
+            out.append(req.url)
+
+        page.on("request", record)
+        player = open_player(page, f"{site}/embed/{today_id(days, 'pyramid')}{lang}", "pyramid")
+        player.host.locator("[data-card]").first.wait_for()
+        page.remove_listener("request", record)
+        static = {u.split("/static/", 1)[1].split("?")[0] for u in fetched if "/static/" in u}
+        assert {n for n in static if n.startswith("locales/")} == {f"locales/{catalog}.json"}
+        if catalog == "en":  # (then from the browser's cache)
+            assert set(graph()) <= static, set(graph()) - static

@@ -57,6 +57,7 @@ from dailydeal.web.operations import (
     operation,
 )
 from dailydeal.web.problems import Problem
+from dailydeal.web.reasons import move_error_json, verdict_json
 
 bp = Blueprint("api", __name__)
 VERDICT = "The verdict, also for illegal moves"
@@ -176,7 +177,7 @@ def verify_numbered(game: str, body: schema.NumberedVerifyBody) -> Response:
     out: dict[str, Any] = {"game": position.name, "variant": position.variant,
                            "seed": seed_text(position.seed)}
     verdict = replay(position, moves)
-    out.update(verdict.to_json())
+    out.update(verdict_json(verdict))
     if body.seed is not None and (kept := solves.record_win(verdict, position, None)):
         out["solve"] = kept  # a deal of explicit cards has no name to sign
     return json_response(out, NO_STORE)
@@ -300,7 +301,7 @@ def verify_daily(id_: str, body: schema.MovesBody) -> Response:
     """Body ``{"moves": [...]}`` or the moves as text/plain -> verdict (200 even if illegal)."""
     position = published_start(id_)  # its cards: dealt once per process (else 404)
     verdict = replay(position, body.moves)
-    out = {"deal": id_, **verdict.to_json()}
+    out = {"deal": id_, **verdict_json(verdict)}
     if (kept := solves.record_win(verdict, position, id_)) is not None:
         out["solve"] = kept  # the win kept and signed: its page is a link to share
     return json_response(out, NO_STORE)
@@ -364,7 +365,7 @@ def state_json(position: Game[Any], moves: list[str]) -> dict[str, Any]:
     verdict = replay(position, moves, finish=False)
     return {
         "valid": verdict.valid,
-        "error": None if verdict.error is None else verdict.error.to_json(),
+        "error": move_error_json(verdict.error),
         **position.to_json(),
         "seed": seed_text(position.seed),
     }

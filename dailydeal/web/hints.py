@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from flask import Blueprint, Response, current_app, request
@@ -39,6 +39,7 @@ from dailydeal.web.http import (
 )
 from dailydeal.web.operations import GAME, ID, MOVES, NOT_MODIFIED, operation, param
 from dailydeal.web.problems import Problem
+from dailydeal.web.reasons import move_error_json
 
 bp = Blueprint("hints", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -146,7 +147,7 @@ def play_or_422(position: Game[Any], moves: list[str], what: str) -> None:
             422,
             f"move {error.index} ({error.move[:20]!r}) cannot be played: {error.reason}; "
             f"{what} needs a legal move list",
-            error=asdict(error),
+            error=move_error_json(error),
         )
 
 

@@ -51,6 +51,7 @@ from dailydeal.web.http import (
     published_row,
 )
 from dailydeal.web.problems import Problem
+from dailydeal.web.uncomment import strip_comments
 
 bp = Blueprint("pages", __name__, template_folder="templates")
 
@@ -94,6 +95,8 @@ def load_assets(folder: Path = STATIC_DIR) -> dict[str, Asset]:
             if path.suffix == ".json":  # a catalog: kept readable, served without its layout
                 body = json.dumps(json.loads(body), ensure_ascii=False,
                                   separators=(",", ":")).encode()
+            elif path.suffix == ".js":  # a script: kept commented, served without its comments
+                body = strip_comments(body.decode("utf-8")).encode()
             out[name] = Asset(
                 body,
                 gzip.compress(body, 9, mtime=0),

@@ -58,6 +58,7 @@ from dailydeal.web.extensions import limit, network, settings
 from dailydeal.web.http import NO_STORE, json_response, now, published_row
 from dailydeal.web.operations import ID, NOT_MODIFIED, json_answer, operation
 from dailydeal.web.problems import Problem
+from dailydeal.web.reasons import move_error_json
 
 bp = Blueprint("results", __name__)
 CLOSED = "Results closed: the solution is published"
@@ -331,7 +332,7 @@ def post_result(id_: str, body: schema.ResultBody) -> Response:
             422, "illegal",
             f"move {error.index} ({error.move[:20]!r}) is illegal: {error.reason}; "
             "only a legal move list counts",
-            error={"index": error.index, "move": error.move, "reason": error.reason},
+            error=move_error_json(error),
         )
     count_due(current)
     if (answer := _existing(id_, client, moves, play, row)) is not None:

@@ -419,7 +419,11 @@ class MoveError(Answer):
 
     index: int
     move: str
-    reason: str
+    reason: str = Field(description="Why, in English (for machines and logs)")
+    code: str | None = Field(description="The reason's stable code (docs/api.md, \"Why a move "
+                             "was refused\"); null for a reason without one")
+    params: dict[str, str] = Field(description="The reason's values by placeholder name "
+                                   "(cards, the text sent as Python's repr())")
 
 
 class SolveLink(Answer):

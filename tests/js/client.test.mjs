@@ -51,7 +51,14 @@ test("the client's errors: no network is status 0, a problem's detail, Retry-Aft
     return true;
   });
   f = fakeFetch([[502, null]]);
-  await assert.rejects(new api.Client("http://x/api/v1", f.fetcher).get("/x"), /The server answered 502/);
+  await assert.rejects(new api.Client("http://x/api/v1", f.fetcher).get("/x"), (e) => {
+    assert.match(e.message, /The server answered 502/); // English, for machines and logs
+    // the player reads it from the catalog: an answer that is no problem (a proxy's page)
+    const DE = new Words("de", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/de.json", import.meta.url))));
+    assert.equal(api.errorText(e, DE), "Der Server antwortete mit 502.");
+    assert.equal(api.errorText(new api.ApiError("x", 404, { code: "deal_not_found" }), EN), EN.t("problem.deal_not_found"));
+    return true;
+  });
 });
 
 test("hints: GET for a daily deal with its token and where the line followed began; POST when long", async () => {
@@ -181,6 +188,10 @@ test("the finish in words: verdict, ties, the share text", () => {
   assert.equal(finish.statsText(stats, { won: true, moves: 40 }, "", EN), "5 players, 80% won, the fewest moves, tied with 1: you beat 2 of the 3 other winners.");
   assert.equal(finish.statsText({ ...stats, wins: 1, winning_moves: [{ moves: 40, count: 1 }] }, { won: true, moves: 40 }, "", EN), "5 players, 80% won, you are the first to win it.");
   const meta = { id: "2026-12-01-pyramid-hard", date: "2026-12-01", tier: "hard", game: "pyramid" };
+  // Arabic's date has direction marks (U+200F) that scramble "dailydeal 01/12/2026" in a line
+  // shown left to right: the share text leaves them out
+  const AR = new Words("ar", JSON.parse(readFileSync(new URL("../../dailydeal/web/static/locales/ar.json", import.meta.url))));
+  assert.equal(finish.shareText({ meta, title: "x", origin: "o", n: 3, par: null, hints: 0, seconds: null }, AR).split("\n")[0], "dailydeal 01/12/2026");
   assert.equal(finish.shareText({ meta, title: "Pyramid", origin: "https://d.example", n: 30, par: 28, hints: 1, seconds: 65 }, EN),
     "dailydeal Dec 1, 2026\nPyramid · Hard 🟠\n✅ Won in 30 moves (par 28) with 1 hint\n⏱ 1:05 (player's clock)\nhttps://d.example/play/2026-12-01-pyramid-hard");
   // no meaning in colour or emoji alone: the plain option says everything in words
@@ -240,5 +251,13 @@ test("an illegal move's reason: the rules' English (the server's) and its code, 
       assert.ok(e instanceof rules.IllegalMoveError && e.code in rules.REASONS, e.message);
       assert.equal(EN.t(`reason.${e.code}`, e.params), e.message);
     }
+  }
+  // a move that cannot be read (the notation) has its code too: no English reaches the player
+  const unread = play.stateOf(["2S+3H+4D"]).error;
+  assert.deepEqual([unread.code, unread.params], ["pair_syntax", { text: "'2S+3H+4D'" }]);
+  assert.equal(FR.t(`reason.${unread.code}`, unread.params), "impossible de lire '2S+3H+4D' : une paire s'écrit X+Y");
+  for (const [game, text] of [["accordion", "zz"], ["accordion", ""], ["pyramid", "7C"], ["gaps", "AS"], ["gaps", "3S@1"], ["gaps", "2S@9"], ["gaps", "x".repeat(20)]]) {
+    const e = new LocalPlay(rules, { game, variant: rules.variants(game)[0], seed: 1n }).stateOf([text]).error;
+    assert.ok(e.code in rules.REASONS && EN.t(`reason.${e.code}`, e.params) === e.reason, `${game} ${text}: ${e.reason}`);
   }
 });

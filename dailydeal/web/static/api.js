@@ -43,11 +43,11 @@ export function hintTrouble(err, w) {
 }
 
 /** An API error in ``w``'s words: the problem's ``code`` (docs/api.md) where the catalog
- *  has it, else the server's own detail (English). */
+ *  has it, else its status (an answer that is no problem: a proxy's error page). */
 export function errorText(err, w) {
   if (err.status === 0) return w.t(err.code === "attributes" ? "el.attributes" : "el.unreachable");
   const key = err.code ? `problem.${err.code}` : "";
-  const said = key && w.t(key) !== key ? w.t(key) : err.message;
+  const said = key && w.t(key) !== key ? w.t(key) : w.t("el.server_answered", { status: err.status });
   return err.retryAfter ? w.t("el.try_again_in", { detail: said, n: err.retryAfter }) : said;
 }
 

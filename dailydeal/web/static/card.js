@@ -54,6 +54,7 @@ export class ResultCard {
 
   /** No result: a new game, an undo, a restart. */
   reset() {
+    [this.filled, this.statsShown] = [null, null];
     this.close(false);
     this.setSolve(null);
     this.el.stats.hidden = true;
@@ -63,11 +64,33 @@ export class ResultCard {
   }
 
   /** The title, the verdict, and the tiles: ``moves`` (with ``par``: matched, tied or over),
-   *  the player's ``seconds`` (null: not shown), ``hints``, ``streak`` (null: no streak). */
-  fill({ end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null, solverLine = false }, w) {
+   *  the player's ``seconds`` (null: not shown), ``hints``, ``streak`` (null: no streak).
+   *  ``title`` and ``verdict``: text, or a function of the words giving it (said again in
+   *  another language by relabel). */
+  fill(ending, w) {
+    this.filled = ending;
+    this.el.review.hidden = true;
+    this.draw(w);
+  }
+
+  /** The verdict changed (a win kept offline): ``verdict`` as fill's. */
+  setVerdict(verdict, w) {
+    this.filled = { ...this.filled, verdict };
+    this.draw(w);
+  }
+
+  /** Everything the card says, again in ``w``'s words (the element's language changed). */
+  relabel(w) {
+    if (this.filled) this.draw(w);
+    if (this.statsShown) this.showStats(...this.statsShown, w);
+  }
+
+  draw(w) {
+    const { end, title, verdict, moves, par = null, seconds = null, hints = 0, streak = null, solverLine = false } = this.filled;
+    const said = (text) => (typeof text === "function" ? text(w) : text);
     this.card.dataset.end = end; // "won", "lost" or "given-up"
-    this.el.resultTitle.textContent = title;
-    this.el.verdict.textContent = verdict;
+    this.el.resultTitle.textContent = said(title);
+    this.el.verdict.textContent = said(verdict);
     const tile = (name, text) => (this.card.querySelector(`[data-tile="${name}"]`).textContent = text);
     tile("moves", w.num(moves));
     this.card.querySelector('[data-tile-box="par"]').hidden = par === null;
@@ -84,7 +107,6 @@ export class ResultCard {
     tile("streak", streak === null ? "–" : w.num(streak));
     this.el.reviewButton.hidden = end === "won";
     this.card.querySelector('[data-action="replay-par"]').hidden = !solverLine;
-    this.el.review.hidden = true;
   }
 
   /** The page of the verified win, signed by the server (``url`` absolute; null: none). */
@@ -96,8 +118,11 @@ export class ResultCard {
   }
 
   /** Everybody's statistics of the deal with this browser's result ``mine`` and a
-   *  ``note`` (or the note alone, without statistics), in ``words``. */
-  showStats(stats, mine, note, words) {
+   *  ``note`` (or the note alone, without statistics), in ``words``; ``note``: text, or a
+   *  function of the words giving it. */
+  showStats(stats, mine, noteOf, words) {
+    this.statsShown = [stats, mine, noteOf];
+    const note = typeof noteOf === "function" ? noteOf(words) : noteOf;
     const el = this.el.stats;
     el.hidden = false;
     if (!stats) {

@@ -13,9 +13,22 @@ export interface Verdict {
   state: PlayState;
   score: number;
   moves: number;
-  error: { index: number; move: string; reason: string } | null;
+  error: MoveError | null;
   /** A win kept and signed by the server (docs/api.md, Solves); absent otherwise. */
   solve?: Solve;
+}
+
+/** The first move a verdict refused (docs/api.md, "Why a move was refused"). */
+export interface MoveError {
+  /** 0-based, in the list as sent. */
+  index: number;
+  move: string;
+  /** English, for machines and logs. */
+  reason: string;
+  /** The reason's stable code (rules.js's REASONS; the catalogs' `reason.<code>`), null for one without. */
+  code: string | null;
+  /** The reason's values by placeholder name, as text. */
+  params: Record<string, string>;
 }
 
 /** A verified win, signed by the service: check ``signature`` (base64 Ed25519) over
@@ -135,7 +148,7 @@ export type DailyDealMessage = string | Partial<Record<"zero" | "one" | "two" | 
  * `say.*` what is said to a screen reader (`say.do.<kind>`: a move to make, a hint's too);
  * `review.*`, `fair.*`, `rules.<game>.*`,
  * `game.*`, `tier.*`, `problem.<code>` (the API's problem codes, docs/api.md) and
- * `reason.<code>` (why a move is illegal).
+ * `reason.<code>` (why a move is illegal or cannot be read).
  */
 export type DailyDealStrings = Record<string, DailyDealMessage>;
 

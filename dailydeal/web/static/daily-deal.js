@@ -20,7 +20,7 @@
 // motion.js, clock.js, hints.js, finish.js, speech.js, and the stylesheet daily-deal.css. It imports
 // every one of them itself, so that a browser that loaded it asks for all the others at once
 // (one round trip, not one per level of imports).
-import { ApiError, Client, errorText, flushQueue, hintTrouble, queueResult, retryLater, sendResult } from "./api.js";
+import { ApiError, Client, errorText, flushQueue, queueResult, retryLater, sendResult } from "./api.js";
 import { Board, placeOf, sections } from "./board.js";
 import { ResultCard, copyText, share } from "./card.js";
 import { cap, cardName, esc } from "./cards.js";
@@ -32,7 +32,7 @@ import * as rules from "./rules.js";
 import { Clock, clockText } from "./clock.js";
 import { countsNote, firstResultNote, shareText, verdictTexts, withMine } from "./finish.js";
 import { showFair } from "./fair.js";
-import { HintTrail, lightWords } from "./hints.js";
+import { HintTrail, Hinting } from "./hints.js";
 import { Drag, decide, dropMove, isArrow, keyCommand, nextFocus } from "./input.js";
 import { animate, celebrate, play, reduced, settle, shake, slideBack, snapshot } from "./motion.js";
 import { SHELL, foldMenu, parts } from "./shell.js";
@@ -41,7 +41,7 @@ import { LocalPlay } from "./play.js";
 import { Replay, ReplayBar, solverLineOpen } from "./replay.js";
 import { showReview } from "./review.js";
 import { SPECS, gameOfDeal, meaningfulPar, specOf } from "./specs.js";
-import { Speaker, doSaid, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
+import { Speaker, keepFocus, moveSaid, nowSaid, restartSaid, undoneSaid } from "./speech.js";
 import * as store from "./store.js";
 
 export { cardName, clockText, meaningfulPar, SPECS };
@@ -66,7 +66,7 @@ function landing(st, move) {
 }
 
 // --- the element -------------------------------------------------------------------------
-export class DailyDeal extends Speaking(HTMLElement) {
+export class DailyDeal extends Hinting(Speaking(HTMLElement)) {
   static observedAttributes = ["deal", "game", "seed", "variant", "date", "tier", "api", "lang", "strings"];
   static results = store.results;
   static streak = store.streak;
@@ -164,7 +164,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
     const o = options.toggle(name);
     options.apply(this, this.shadowRoot, this.el.timer);
     if (name === "sound" && o.sound) play("move");
-    if (name === "plain" && this.shareArgs) this.card.setShare(shareText({ ...this.shareArgs, plain: o.plain }, this.words));
+    if (name === "plain") this.showShare();
   }
 
   sound(name) { if (store.options().sound) play(name); }
@@ -195,82 +195,6 @@ export class DailyDeal extends Speaking(HTMLElement) {
   /** The state JSON after ``moves``, played here by rules.js (play.js). */
   stateOf(moves) { return this.play.stateOf(moves); }
 
-  // --- hints and the "still winnable?" light ------------------------------------------------
-  async hintOf(moves) {
-    const token = this.meta.id ? await this.token : null;
-    return this.client.hint(this.meta, moves, this.trail.from(moves), token);
-  }
-
-  /** Ask the solver for a move of a winning line from here and light up its places. The
-   *  answer is the server's; nothing here knows which moves win. */
-  async askHint() {
-    if (!this.st || this.st.state === "won" || this.hinting) return;
-    const at = this.moves.join(" ");
-    this.hinting = true;
-    this.el.hint.disabled = true;
-    this.say(this.t("el.asking"));
-    let answer;
-    try {
-      answer = await this.hintOf(this.moves);
-    } catch (err) {
-      this.say(hintTrouble(err, this.words), "error");
-      return;
-    } finally {
-      this.hinting = false;
-      this.el.hint.disabled = !this.st || this.st.state === "won";
-    }
-    if (at !== this.moves.join(" ")) return; // the player moved on: it was for another position
-    this.emit("dailydeal-hint", answer);
-    if (this.lightOn) this.setLight(answer.verdict);
-    if (answer.verdict === "winnable" && answer.move) {
-      this.hintsUsed += 1;
-      store.writeJSON(`hints.${this.key}`, this.hintsUsed);
-      this.hint = { at, move: answer.move };
-      this.trail.add(this.moves, answer.move);
-      this.dataset.hint = answer.move;
-      this.paint();
-      const words = doSaid(rules, this.words, this.st, answer.move); // the catalog's say.do.<kind>
-      const key = answer.shortest ? "el.hint_said_shortest" : "el.hint_said";
-      this.say(this.t(key, { words, move: answer.move, n: answer.moves_left }), "good");
-    } else if (answer.verdict === "lost") {
-      this.say(this.t("el.hint_lost"), "error");
-    } else if (answer.verdict === "unknown") {
-      this.say(this.t("el.hint_unknown"));
-    }
-  }
-
-  toggleLight() {
-    this.lightOn = !this.lightOn;
-    store.writeJSON("light", this.lightOn);
-    this.checkLight();
-  }
-
-  /** With the light on, ask after every move whether the deal can still be won. */
-  async checkLight() {
-    if (!this.lightOn || !this.st) return this.setLight("off");
-    if (this.st.state !== "in progress") return this.setLight(this.st.state === "won" ? "winnable" : "lost");
-    const at = this.moves.join(" ");
-    this.setLight("checking");
-    let verdict = "unknown";
-    let why = "";
-    try {
-      verdict = (await this.hintOf(this.moves)).verdict;
-    } catch (err) {
-      why = hintTrouble(err, this.words);
-    }
-    if (this.lightOn && at === this.moves.join(" ")) this.setLight(verdict, why);
-  }
-
-  setLight(verdict, why = "") {
-    this.el.light.dataset.light = verdict;
-    const words = lightWords(verdict, this.lightOn, why, this.words);
-    this.el.lightText.textContent = words.text;
-    this.el.lightToggle.setAttribute("aria-pressed", String(this.lightOn));
-    this.el.lightToggle.title = words.title;
-    if (this.lightOn) this.dataset.light = verdict;
-    else delete this.dataset.light;
-  }
-
   // --- results and statistics of everybody's plays -----------------------------------------
   /** Count this play of a daily deal, once per deal from this browser, then show the stats.
    *  The server takes it at once and counts it when its time comes (``counts_at``): the
@@ -280,7 +204,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
     const m = this.meta;
     if (!m.id || solverLineOpen(m)) return; // numbered deals have no shared statistics; a date over, closed ones
     let mine = store.posted(m.id);
-    let note = "";
+    let failed = null; // the post's error, said in the note
     if (!mine) {
       const body = { client: store.clientId(), moves: this.moves, hints: this.hintsUsed, seconds: this.clock.seconds() };
       const token = await this.token;
@@ -296,19 +220,20 @@ export class DailyDeal extends Speaking(HTMLElement) {
             clearTimeout(this.resendTimer);
             this.resendTimer = setTimeout(() => this.flush(), retryLater(err) * 1000 + 250);
           }
-          return this.showStats(null, null, this.t(err.status === 0 ? "el.result_offline" : "el.result_later"));
+          return this.showStats(null, null, (w) => w.t(err.status === 0 ? "el.result_offline" : "el.result_later"));
         }
-        if (err.status !== 403) note = this.t("el.result_not_counted", { why: errorText(err, this.words) });
+        if (err.status !== 403) failed = err;
       }
     }
-    note = firstResultNote(mine, Boolean(this.st && this.st.state === "won"), this.verdictMoves, this.words) ?? (note || countsNote(mine, this.words));
+    const [won, moves] = [Boolean(this.st && this.st.state === "won"), this.verdictMoves]; // the note in any words (relabel)
+    const note = (w) => firstResultNote(mine, won, moves, w) ?? (failed ? w.t("el.result_not_counted", { why: errorText(failed, w) }) : countsNote(mine, w));
     this.el.giveUp.hidden = true;
     let stats = mine && mine.stats;
     if (!stats) {
       try {
         stats = withMine(await this.client.stats(m.id), mine);
       } catch (err) {
-        return this.showStats(null, mine, this.t("el.stats_unavailable", { why: err instanceof ApiError ? errorText(err, this.words) : err.message }));
+        return this.showStats(null, mine, (w) => w.t("el.stats_unavailable", { why: err instanceof ApiError ? errorText(err, w) : err.message }));
       }
     }
     this.showStats(stats, mine, note);
@@ -361,7 +286,8 @@ export class DailyDeal extends Speaking(HTMLElement) {
   async giveUp() {
     if (!this.meta || !this.meta.id || !this.st || this.st.state === "won") return;
     this.stopClock();
-    this.endCard("given-up", this.t("el.given_up_title"), this.t("el.given_up", { n: this.moves.length }));
+    const n = this.moves.length;
+    this.endCard("given-up", (w) => w.t("el.given_up_title"), (w) => w.t("el.given_up", { n }));
     this.say("");
     await this.sendResult();
   }
@@ -544,7 +470,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
   async won(fresh) {
     const m = this.meta;
     this.stopClock();
-    this.endCard("won", this.t("el.solved"), this.t("el.checking"));
+    this.endCard("won", (w) => w.t("el.solved"), (w) => w.t("el.checking"));
     if (fresh && !this.el.verdict.dataset.pending) {
       this.sound("win");
       celebrate(this.el.board, this.el.fx);
@@ -560,7 +486,7 @@ export class DailyDeal extends Speaking(HTMLElement) {
         hints: this.hintsUsed, seconds: this.clock.seconds(), par: meaningfulPar(m),
       });
       this.el.verdict.dataset.pending = "true";
-      this.el.verdict.textContent = this.t("el.won_offline");
+      this.card.setVerdict((w) => w.t("el.won_offline"), this.words);
       return;
     }
     delete this.el.verdict.dataset.pending;
@@ -569,22 +495,37 @@ export class DailyDeal extends Speaking(HTMLElement) {
     const n = verdict.moves;
     this.verdictMoves = n;
     const par = meaningfulPar(m);
-    const texts = verdictTexts(verdict, par, this.hintsUsed, this.words);
-    if (verdict.won) store.recordWin(m, n, this.hintsUsed, par);
-    this.endCard("won", texts.title, texts.verdict, n);
+    const hints = this.hintsUsed;
+    if (verdict.won) store.recordWin(m, n, hints, par);
+    this.endCard("won", (w) => verdictTexts(verdict, par, hints, w).title, (w) => verdictTexts(verdict, par, hints, w).verdict, n);
     const seconds = store.options().timer === false ? null : this.clock.seconds();
     const origin = new URL(this.api).origin;
     // the win kept and signed by the server: its page is the link shared (docs/api.md, Solves)
     const solve = verdict.won && verdict.solve ? verdict.solve : null;
     const link = solve ? new URL(solve.url, this.api).href : null;
     this.card.setSolve(link);
-    this.shareArgs = { meta: m, title: this.t(`game.${m.game}`), origin, n, par, hints: this.hintsUsed, seconds, link };
-    this.card.setShare(shareText({ ...this.shareArgs, plain: Boolean(store.options().plain) }, this.words));
+    this.shareArgs = { meta: m, origin, n, par, hints, seconds, link };
+    this.showShare();
     if (fresh) {
       this.say("");
       this.emit("dailydeal-won", { deal: m.id, game: m.game, variant: m.variant, seed: m.seed, moves: this.moves.slice(), verdict, solve });
     }
     if (verdict.won && m.id) await this.sendResult(); // then everybody's statistics
+  }
+
+  /** The share text of the win, in the player's words and with their options (again when
+   *  either changes). */
+  showShare() {
+    if (this.shareArgs) this.card.setShare(shareText({ ...this.shareArgs, title: this.t(`game.${this.meta.game}`), plain: Boolean(store.options().plain) }, this.words));
+  }
+
+  /** What was said once and stays, again in the player's words (relabel: the language
+   *  changed): the fairness note, the result card, the share text. */
+  relabelShown() {
+    const meta = this.meta;
+    showFair(this.el.fair, meta, this.client, () => this.meta === meta, this.words);
+    this.card.relabel(this.words);
+    this.showShare();
   }
 
   /** The result card at the end of a game ("won", "lost", "given-up"), in view: ``moves``
@@ -604,7 +545,8 @@ export class DailyDeal extends Speaking(HTMLElement) {
    *  player gives up: undo plays on). */
   lost() {
     this.stopClock();
-    this.endCard("lost", this.t("el.lost_title"), this.t("el.lost", { n: this.moves.length }));
+    const n = this.moves.length;
+    this.endCard("lost", (w) => w.t("el.lost_title"), (w) => w.t("el.lost", { n }));
   }
 
   /** The system's share sheet, else the clipboard (else the text selected to copy). */

@@ -52,7 +52,8 @@ export function shareText({ meta, title, origin, n, par, hints, seconds, link = 
   // the time is the player's own clock: the server cannot know it
   const time = seconds === null ? [] : [plain ? w.t("share.time_plain", { time: clockText(seconds) }) : `⏱ ${w.t("share.time", { time: clockText(seconds) })}`];
   if (meta.id) {
-    const day = w.date(new Date(`${meta.date}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" });
+    // without the locale's direction marks (Arabic's): the line is "dailydeal" and a date
+    const day = w.date(new Date(`${meta.date}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" }).replace(/[\u200e\u200f\u061c]/g, "");
     const tier = `${w.t(`tier.${meta.tier}`)} ${mark(TIER_MARK[meta.tier] || "")}`.trim();
     return [`dailydeal ${day}`, `${title} · ${tier}`, moves, ...time, link || `${origin}/play/${meta.id}`].join("\n");
   }

@@ -95,7 +95,7 @@ export function translate(root, words) {
 /** The element's language (a mixin of DailyDeal): its ``lang`` (or an ancestor's), else the
  *  page's, else the browser's; an embedder's ``strings``; the words loaded before any text
  *  shows, and every text shown again when they change. The element gives shadowRoot,
- *  enqueue(), meta, setSpecWords(), st, show() and say(). */
+ *  enqueue(), meta, setSpecWords(), st, show(), relabelShown() and say(). */
 export const Speaking = (Base) => class extends Base {
   constructor() {
     super();
@@ -167,6 +167,7 @@ export const Speaking = (Base) => class extends Base {
       if (!this.meta) return;
       this.setSpecWords();
       if (this.st) this.show(this.st, this.last);
+      this.relabelShown(); // the fairness note; a game over's result card and share text
       this.say("");
     });
   }

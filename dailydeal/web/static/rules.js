@@ -1,35 +1,36 @@
 // The rule book (docs/rules.md) in the browser: Accordion, Pyramid and Gaps with every
 // variant of the registry, the notation, the readable reasons, the verdict and the portable
-// shuffle (docs/deals.md). One plain ES module, no dependencies, no build step.
-//
-// It is a second implementation of dailydeal/games/ (the Python engine stays the referee of
-// every result): tests/test_js_rules.py holds the two equal, value for value and word for
-// word, with the vectors of tests/js/make_vectors.py and a differential random walk. A rule
+// shuffle (docs/deals.md). One plain ES module, no dependencies, no build step. It is a
+// second implementation of dailydeal/games/ (the Python engine stays the referee of every
+// result): tests/test_js_rules.py holds the two equal, value for value and word for word,
+// with the vectors of tests/js/make_vectors.py and a differential random walk. A rule
 // changes in docs/rules.md, then in dailydeal/games/rules/ and here, in the same commit.
-//
 // Use: const g = newGame("pyramid", "relaxed", cards, seed); g.push("5h+8c") (throws
-// InvalidMoveError or IllegalMoveError with the engine's reason); g.legalMoves(), g.status(),
-// g.score(), g.toJSON(). The board asks placesOf, targets, moveAt and moveParts (below);
-// verdict.js gives the verdict and the state answer.
-//
+// InvalidMoveError or IllegalMoveError with the engine's reason, and its code and params
+// in REASONS); g.legalMoves(), g.status(), g.score(), g.toJSON(). The board asks placesOf,
+// targets, moveAt and moveParts (below); verdict.js gives the verdict and the state answer.
 // Seeds are BigInt (64 bits). toJSON() gives Python's Game.to_json(), but for the seed: a
 // Number when it is a safe integer, else its decimal text (a Number would lose digits).
 
 export const GAMES = ["accordion", "pyramid", "gaps"];
 
-export class InvalidMoveError extends Error {
-  constructor(message) { super(message); this.name = "InvalidMoveError"; }
-}
-export class IllegalMoveError extends Error {
-  constructor(message, why = LAST) { // why: the reason by code (REASONS) when it made message
-    super(message); this.name = "IllegalMoveError";
-    const known = why && why.text === message;
+class MoveError extends Error { // code, params: the reason by code (REASONS) when it made message
+  constructor(message, why) {
+    super(message); const known = why && why.text === message;
     this.code = known ? why.code : null; this.params = known ? why.params : null;
   }
 }
+export class InvalidMoveError extends MoveError { constructor(m, why = LAST) { super(m, why); this.name = "InvalidMoveError"; } }
+export class IllegalMoveError extends MoveError { constructor(m, why = LAST) { super(m, why); this.name = "IllegalMoveError"; } }
 
-// Why a move is illegal, by code (the server's words, English's reason.<code> for i18n.js)
+// Why a move is illegal or cannot be read, by code (the server's words, and its verdict's
+// error.code; English's reason.<code> for i18n.js)
 export const REASONS = {
+  /* notation */ move_not_text: "a move must be text, not {type}", empty_move: "empty move", too_long: "cannot read move {text}...: too long",
+  card_not_text: "a card must be text, not {type}", empty_card: "empty card", unknown_card: "unknown card {text}",
+  accordion_syntax: "cannot read {text}: an Accordion move is X>Y or d", pair_syntax: "cannot read {text}: a pair is X+Y",
+  pyramid_syntax: "cannot read {text}: a Pyramid move is X+Y, a king (KS), d or r", king_alone: "cannot read {text}: only a king is removed alone; a pair is X+Y",
+  ace_out: "cannot read {text}: aces are out of play in Gaps", two_to_row: "cannot read {text}: only a 2 is sent to a row (2S@1)", row_range: "cannot read {text}: the row is 1, 2, 3 or 4",
   /* accordion */ not_dealt: "{card} has not been dealt yet",
   not_dealt_forced: "{card} has not been dealt yet, and a move must be made before dealing again (forced variant)",
   not_on_top: "{card} is not on top of a pile", stock_empty: "the stock is empty",
@@ -57,7 +58,7 @@ function why(code, params) {
   LAST = { code, params: params || {}, text };
   return text;
 }
-const invalid = (m) => new InvalidMoveError(m);
+const invalid = (code, params) => new InvalidMoveError(why(code, params));
 
 // --- Python's view of text: whitespace, repr(), type names ------------------------------
 const WS = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -111,13 +112,13 @@ const EMPTY = 52; // no card here (a gap; an empty waste)
 /** One card in any spelling of docs/rules.md ("TD", "10d", "10♦") -> 0..51. An error is
  *  built only for text that is no card (building one costs more than reading a card). */
 export function parseCard(text) {
-  if (typeof text !== "string") throw invalid(`a card must be text, not ${typeName(text)}`);
+  if (typeof text !== "string") throw invalid("card_not_text", { type: typeName(text) });
   const card = CARD_OF.get(text); // the usual spelling, as the board and the solvers write it
   if (card !== undefined) return card;
   const t = strip(text);
-  if (!t) throw invalid("empty card");
+  if (!t) throw invalid("empty_card");
   const read = readCard(t);
-  if (read === undefined) throw invalid(`unknown card ${repr(text)}`);
+  if (read === undefined) throw invalid("unknown_card", { text: repr(text) });
   return read;
 }
 
@@ -134,7 +135,7 @@ function readCard(t) {
 
 function checkDeck(cards) {
   const bad = cards.filter((c) => !Number.isInteger(c) || c < 0 || c >= 52);
-  if (bad.length) throw invalid(`a card number is an integer 0..51, not ${reprAny(bad[0])}`);
+  if (bad.length) throw new InvalidMoveError(`a card number is an integer 0..51, not ${reprAny(bad[0])}`);
   const seen = new Set(), doubles = [];
   for (const c of cards) { if (seen.has(c)) doubles.push(name(c)); seen.add(c); }
   const missing = CARD_NAMES.filter((_, c) => !seen.has(c));
@@ -142,14 +143,14 @@ function checkDeck(cards) {
     const parts = [`a deal is the 52 cards each once; got ${cards.length} cards`];
     if (doubles.length) parts.push("twice: " + doubles.join(" "));
     if (missing.length) parts.push("missing: " + missing.join(" "));
-    throw invalid(parts.join("; "));
+    throw new InvalidMoveError(parts.join("; "));
   }
 }
 
 /** An explicit deal as Game.from_cards reads it: text, card names or card numbers. */
 function readDeck(cards) {
   if (typeof cards !== "string" && !Array.isArray(cards)) {
-    throw invalid(`a deal is text or a list of 52 cards, not ${typeName(cards)}`);
+    throw new InvalidMoveError(`a deal is text or a list of 52 cards, not ${typeName(cards)}`);
   }
   const items = typeof cards === "string" ? split(cards.replaceAll(",", " ")) : cards;
   const deck = typeof cards === "string" || typeof items[0] === "string" ? items.map(parseCard) : [...items];
@@ -227,11 +228,11 @@ class Game {
   get moves() { return this.stack.map((m) => this.fmt(m)); }
   /** Read one move (base.Game.parse_move) -> the move object. */
   read(text) {
-    if (typeof text !== "string") throw invalid(`a move must be text, not ${typeName(text)}`);
+    if (typeof text !== "string") throw invalid("move_not_text", { type: typeName(text) });
     const t = strip(text);
-    if (!t) throw invalid("empty move");
+    if (!t) throw invalid("empty_move");
     const cs = Array.from(t);
-    if (cs.length > 16) throw invalid(`cannot read move ${repr(cs.slice(0, 16).join(""))}...: too long`);
+    if (cs.length > 16) throw invalid("too_long", { text: repr(cs.slice(0, 16).join("")) });
     return this.parse(t);
   }
   parseMove(text) { return this.fmt(this.read(text)); }
@@ -295,7 +296,7 @@ class Accordion extends Game {
   parse(text) {
     if (text.toLowerCase() === "d") return DEAL;
     const parts = text.split(">");
-    if (parts.length !== 2) throw invalid(`cannot read ${repr(text)}: an Accordion move is X>Y or d`);
+    if (parts.length !== 2) throw invalid("accordion_syntax", { text: repr(text) });
     return { k: "m", src: parseCard(parts[0]), dst: parseCard(parts[1]) };
   }
   tops() { return this.piles.map((p) => p[p.length - 1]); }
@@ -437,14 +438,14 @@ class Pyramid extends Game {
     if (low === "r") return RECYCLE;
     if (text.includes("+")) {
       const parts = text.split("+");
-      if (parts.length !== 2) throw invalid(`cannot read ${repr(text)}: a pair is X+Y`);
+      if (parts.length !== 2) throw invalid("pair_syntax", { text: repr(text) });
       return pair(parseCard(parts[0]), parseCard(parts[1]));
     }
     let card;
     try { card = parseCard(text); } catch (e) {
-      throw invalid(`cannot read ${repr(text)}: a Pyramid move is X+Y, a king (KS), d or r`);
+      throw invalid("pyramid_syntax", { text: repr(text) });
     }
-    if (!isKing(card)) throw invalid(`cannot read ${repr(text)}: only a king is removed alone; a pair is X+Y`);
+    if (!isKing(card)) throw invalid("king_alone", { text: repr(text) });
     return { k: "k", card };
   }
   top() { return this.waste.length ? this.waste[this.waste.length - 1] : EMPTY; }
@@ -590,11 +591,11 @@ class Gaps extends Game {
     if (text === "R" || text === "r") return REDEAL;
     const at = text.indexOf("@");
     const card = parseCard(at < 0 ? text : text.slice(0, at));
-    if (value(card) === 1) throw invalid(`cannot read ${repr(text)}: aces are out of play in Gaps`);
+    if (value(card) === 1) throw invalid("ace_out", { text: repr(text) });
     if (at >= 0) {
-      if (value(card) !== 2) throw invalid(`cannot read ${repr(text)}: only a 2 is sent to a row (2S@1)`);
+      if (value(card) !== 2) throw invalid("two_to_row", { text: repr(text) });
       const row = text.slice(at + 1);
-      if (!["1", "2", "3", "4"].includes(row)) throw invalid(`cannot read ${repr(text)}: the row is 1, 2, 3 or 4`);
+      if (!["1", "2", "3", "4"].includes(row)) throw invalid("row_range", { text: repr(text) });
       return { k: "p", card, row: Number(row) };
     }
     if (value(card) === 2) {

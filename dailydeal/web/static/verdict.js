@@ -20,8 +20,9 @@ export function splitMoves(moves) {
   return [...moves];
 }
 
-/** Replay ``moves`` on ``game`` (in place) -> the verdict JSON of verify.replay. */
-export function replay(game, moves, { finish = true } = {}) {
+/** Replay ``moves`` on ``game`` (in place) -> the verdict JSON of verify.replay; ``coded``:
+ *  its error with the reason's code and params as text, as the API gives it (reasons.py). */
+export function replay(game, moves, { finish = true, coded = false } = {}) {
   const texts = splitMoves(moves);
   let error = null, played = 0;
   for (const [index, text] of texts.entries()) {
@@ -30,6 +31,7 @@ export function replay(game, moves, { finish = true } = {}) {
     } catch (e) {
       if (!(e instanceof InvalidMoveError || e instanceof IllegalMoveError)) throw e;
       error = { index, move: text, reason: e.message };
+      if (coded) Object.assign(error, { code: e.code, params: Object.fromEntries(Object.entries(e.params || {}).map(([k, v]) => [k, String(v)])) });
       break;
     }
     played++;
@@ -43,7 +45,7 @@ export function replay(game, moves, { finish = true } = {}) {
  *  player sees it (no end-of-game dealing); an illegal move stops the replay. */
 export function stateJSON(game, variant, cards, seed, moves) {
   const position = newGame(game, variant, cards, seed);
-  const verdict = replay(position, moves, { finish: false });
+  const verdict = replay(position, moves, { finish: false, coded: true });
   const seedText = position.seed === null ? null : String(position.seed);
   return { valid: verdict.valid, error: verdict.error, ...position.toJSON(), seed: seedText };
 }
