@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -78,33 +80,32 @@ def _prefix_until(moves: list[str], marker: str, count: int) -> list[str]:
     return moves
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), dealt=st.integers(1, 51), data=st.data())
-def test_accordion_choices_ignore_undealt_cards(seed: int, dealt: int, data: st.DataObject) -> None:
-    """Permuting the cards not dealt yet changes nothing before the next card is dealt."""
-    cards = shuffled_deck(seed)
-    tail = data.draw(st.permutations(cards[dealt:]))
-    other = cards[:dealt] + list(tail)
-    for model in MODELS:
-        a = play_accordion(cards, random.Random(seed), model, record=True).moves
-        b = play_accordion(other, random.Random(seed), model, record=True).moves
-        assert _prefix_until(a, "d", dealt + 1) == _prefix_until(b, "d", dealt + 1)
+# (how a game plays, the cards on the table at the start, the fewest and most cards dealt or
+# drawn): the cards not dealt yet (Accordion) or the stock not drawn yet (Pyramid)
+UNSEEN = [
+    pytest.param(play_accordion, 0, 1, 51, id="accordion-undealt"),
+    pytest.param(play_pyramid, 28, 0, 23, id="pyramid-stock"),
+]
 
 
+@pytest.mark.parametrize(("play", "table", "fewest", "most"), UNSEEN)
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), drawn=st.integers(0, 23), data=st.data())
-def test_pyramid_choices_ignore_the_unseen_stock(
-    seed: int, drawn: int, data: st.DataObject
+@given(seed=st.integers(0, 2**64 - 1), data=st.data())
+def test_choices_ignore_the_cards_not_seen_yet(
+    play: Callable[..., Any], table: int, fewest: int, most: int, seed: int,
+    data: st.DataObject,
 ) -> None:
-    """Permuting the stock cards not drawn yet changes nothing before the next draw."""
+    """Permuting the cards not seen yet changes nothing before the next one is dealt or
+    drawn."""
+    seen = data.draw(st.integers(fewest, most))
     cards = shuffled_deck(seed)
-    cut = 28 + drawn
+    cut = table + seen
     tail = data.draw(st.permutations(cards[cut:]))
     other = cards[:cut] + list(tail)
     for model in MODELS:
-        a = play_pyramid(cards, random.Random(seed), model, record=True).moves
-        b = play_pyramid(other, random.Random(seed), model, record=True).moves
-        assert _prefix_until(a, "d", drawn + 1) == _prefix_until(b, "d", drawn + 1)
+        a = play(cards, random.Random(seed), model, record=True).moves
+        b = play(other, random.Random(seed), model, record=True).moves
+        assert _prefix_until(a, "d", seen + 1) == _prefix_until(b, "d", seen + 1)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])

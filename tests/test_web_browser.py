@@ -18,6 +18,7 @@ from helpers.browser import (
     SKIP,
     Player,
     api_state,
+    centre,
     open_player,
     shot,
     today_id,
@@ -82,6 +83,46 @@ def test_a_stored_solution_wins_by_clicking(
     page.goto(f"{site}/")
     expect(page.locator(f'[data-deal="{id_}"] [data-result]')).to_have_text("✓")
     expect(page.locator("[data-streak]")).to_have_text("🔥 1-day streak")
+
+
+def test_a_tap_on_a_card_still_sliding_is_that_cards(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]],
+    seeds: dict[str, int],
+) -> None:
+    """A press puts the cards still sliding in their places (the press acts on where they
+    are), so a card pressed mid-slide leaves the pointer and the release falls beside it:
+    the tap is still that card's. (On a loaded machine Playwright pressed a card that had
+    not begun its slide, and the click-to-win test's Ten of spades was never picked: "no
+    move after 90 moves: Three of spades has nowhere to go now".) The slide is held still
+    through the DevTools protocol so that the press falls on its first frame."""
+    from playwright.sync_api import expect
+
+    moves = solutions["accordion"]
+    game = new_game("accordion", seeds["accordion"])
+    for move in moves:  # the first pile move with piles right of its source
+        tops = [p["top"] for p in game.to_json()["position"]["piles"]]
+        if ">" in move and move.split(">")[0] != tops[-1]:
+            break
+        game.play(game.parse_move(move))
+    at = len(game.move_stack)
+    source = move.split(">")[0]
+    right = tops[tops.index(source) + 1]  # its pile takes the place left: it slides
+    player = open_player(page, f"{site}/play/{today_id(days, 'accordion')}", "accordion")
+    player.type_moves(moves[:at])
+    still = "e => e.shadowRoot.getAnimations().length === 0"
+    for _ in range(100):
+        if player.host.evaluate(still):
+            break
+        page.wait_for_timeout(20)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})
+    player.play(move)
+    card = player.host.locator(f'[data-card="{right}"]')
+    assert card.evaluate("e => e.getAnimations().length") > 0, "the card is not sliding"
+    page.mouse.click(*centre(card.bounding_box()))
+    expect(card).to_have_attribute("aria-pressed", "true")
+    assert player.moves() == at + 1
 
 
 def test_an_illegal_click_shows_the_server_reason_and_changes_nothing(

@@ -134,8 +134,11 @@ class Player:
         """Wait until more than ``before`` moves are played (the element may play more by
         itself: auto-finish) or the game is won. A poll: no unsafe-eval under the CSP."""
         for _ in range(timeout_ms // 10):
-            finishing = self.host.get_attribute("data-finishing") is not None
-            if (self.moves() > before or self.state() == "won") and not finishing:
+            # data-finishing is set with the move that makes the rest forced (one task), so
+            # read after the count: read before, it could miss a finish begun in between
+            if (self.moves() > before or self.state() == "won") and self.host.get_attribute(
+                "data-finishing"
+            ) is None:
                 return
             self.page.wait_for_timeout(10)
         said = self.host.locator("[data-msg]").inner_text()

@@ -82,6 +82,7 @@ export class DailyDeal extends Hinting(Speaking(HTMLElement)) {
     this.queue = Promise.resolve();
     this.loadToken = 0;
     this.drag = null; // a card being dragged
+    this.pressed = null; // the card a press began on (its click acts on it: onBoardClick)
   }
 
   attributeChangedCallback(name, old, value) {
@@ -588,8 +589,12 @@ export class DailyDeal extends Hinting(Speaking(HTMLElement)) {
   }
 
   onBoardClick(e) {
+    const pressed = this.pressed;
+    this.pressed = null;
     if (this.dropped || this.replayBar.replay) return; // the click that ends a drag; a replay
-    const ref = this.refOf(e.target);
+    // A press on a card still sliding puts it in its place (settle), away from the pointer:
+    // the release falls beside it and the click on what holds both. The tap is the card's.
+    const ref = this.refOf(e.target) || this.refOf(pressed);
     if (ref) this.enqueue(() => this.activate(ref[0], ref[1]));
   }
 
@@ -610,11 +615,13 @@ export class DailyDeal extends Hinting(Speaking(HTMLElement)) {
 
   /** A press on a card may start a drag (pointer events: mouse, pen and touch). */
   onPointerDown(e) {
+    this.pressed = null;
     if (!this.st || this.st.state === "won" || e.button > 0 || this.replayBar.replay) return;
     settle(this.shadowRoot);
     const el = e.target.closest("[data-card]");
     if (!el || el.disabled || el.classList.contains("blocked") || !this.el.board.contains(el)) return;
     if (this.drag) this.drag.stop();
+    this.pressed = el;
     this.drag = new Drag(el, el.dataset.card, e, {
       // light the places it may go (classes only: a redraw would replace the dragged card)
       start: (card) => this.board.light("target", rules.targets(this.st, card).keys()),
