@@ -95,7 +95,7 @@ class _MaskInfo:
     # ``forced_chain``, its ``precedence`` and ``window_blocked``'s tables, by ``chain_key``
     chains: dict[int, list[tuple[int, list[int], int, list[int], int]] | None]
     pres: dict[int, list[int]]
-    windows: dict[int, dict[int, bool]]
+    windows: dict[int, dict[int, int]]
 
 
 def count_shift(w: int) -> int:
@@ -748,45 +748,53 @@ class Bounds:
         return pre
 
     def window_blocked(
-        self, mask: int, vals: int, place: int, inside: int, above: int, table: dict[int, bool]
+        self, mask: int, vals: int, place: int, inside: int, above: int, table: dict[int, int]
     ) -> bool:
         """Can the cards ``inside`` (those that must leave before the card at ``place``)
         not all leave when they may only take talon cards among ``above`` (a set of talon
         positions)? By ``precedence`` with only the values of ``above`` for them, then by
         counting: those with no possible pyramid partner each take a card of ``above`` of
-        their partner value, their own. ``table``: the answers for this mask and ``vals``
-        (``chain_key``), by the values of ``above``, ``place`` and ``inside``: a key of 47
-        bits, where one key for all would take 89 and a long int's arithmetic."""
+        their partner value, their own.
+
+        ``table``: for this mask and ``vals`` (``chain_key``), by the values of ``above``,
+        ``place`` and ``inside`` (a key of 47 bits, where one key for all would take 89
+        and a long int's arithmetic), what the cards need: -1 when ``precedence`` says
+        they cannot leave, else how many cards of ``above`` of each value they take
+        (``count_shift`` lanes, as ``counts_of``). The counts of ``above`` are compared
+        at every call: the key holds only its values, and two sets of the same values
+        with different counts of one are different answers (the table once held the
+        answer itself, so the first call's answer stood for both: a set with enough cards
+        could be called blocked, a pass count above the truth)."""
         info = self.info_of(mask)
         wanted = info.wanted
         ivals = self.values_of(above)
         key = (ivals & wanted) | place << 14 | inside << 19
-        got = table.get(key)
-        if got is not None:
-            return got
-        pre = self.precedence(mask, vals, inside, ivals)
-        blocked = pre is None
-        if pre is not None:
-            values = self.values
-            pv = self.place_bits
-            vb = self.value_bits
-            takes = [0] * 14
-            t = inside
-            while t:
-                x = t & -t
-                t ^= x
-                c = bit_length(x) - 1
-                v = values[c]
-                if v == KING_VALUE:
-                    continue
-                if not has_partner(pre, mask & pv[PAIR_SUM - v], c):
-                    w = PAIR_SUM - v
-                    takes[w] += 1
-                    if takes[w] > popcount(above & vb[w]):
-                        blocked = True
-                        break
-        table[key] = blocked
-        return blocked
+        takes = table.get(key)
+        if takes is None:
+            pre = self.precedence(mask, vals, inside, ivals)
+            takes = -1
+            if pre is not None:
+                values = self.values
+                pv = self.place_bits
+                takes = 0
+                t = inside
+                while t:
+                    x = t & -t
+                    t ^= x
+                    c = bit_length(x) - 1
+                    v = values[c]
+                    if v != KING_VALUE and not has_partner(pre, mask & pv[PAIR_SUM - v], c):
+                        takes += 1 << count_shift(PAIR_SUM - v)  # at most 4 a value
+            table[key] = takes
+        if takes < 0:
+            return True
+        have = self.counts_of(above)
+        while takes:  # lane by lane (36 bits: past ``bit_length``'s 32)
+            if takes & 7 > have & 7:
+                return True
+            takes >>= 3
+            have >>= 3
+        return False
 
     def chain_key(self, mask: int, vals: int) -> int:
         """The key of ``forced_chain``'s caches in the mask's info (``chains``, ``pres``,
@@ -884,7 +892,7 @@ class Bounds:
         if not chain:
             return 0, -1
         ckey = self.chain_key(mask, vals)
-        windows: dict[int, bool] | None = None  # ``info.windows[ckey]``, once needed
+        windows: dict[int, int] | None = None  # ``info.windows[ckey]``, once needed
         bad = -1  # cards that never leave, looked up at the first gap
         vb = self.value_bits
         kings = vb[KING_VALUE]
