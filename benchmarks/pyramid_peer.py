@@ -142,9 +142,12 @@ class Run:
 
 
 def run_child(command: list[str], env: dict[str, str] | None = None) -> tuple[float, str]:
-    """CPU seconds (user + system) of one child process, and its standard output."""
+    """CPU seconds (user + system) of one child process, and its standard output (run in
+    the tree of its PYTHONPATH: ``python -c`` puts the working directory first)."""
+    cwd = None if env is None else env["PYTHONPATH"]
     with tempfile.TemporaryFile() as out:
-        child = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, env=env)
+        child = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, env=env,
+                                 cwd=cwd)
         _, _, usage = os.wait4(child.pid, 0)
         child.returncode = 0  # reaped here, not by Popen
         out.seek(0)

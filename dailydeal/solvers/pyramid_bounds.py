@@ -62,6 +62,16 @@ def _blockers() -> tuple[int, ...]:
 BLOCKERS: Final = _blockers()
 
 
+def _behind() -> tuple[int, ...]:
+    """Bits of every place that each place blocks (``BLOCKERS`` the other way round)."""
+    return tuple(
+        sum(1 << x for x in range(SIZE) if BLOCKERS[x] >> y & 1) for y in range(SIZE)
+    )
+
+
+BEHIND: Final = _behind()
+
+
 @dataclass(slots=True)
 class _MaskInfo:
     """What a pyramid mask allows, cached per mask (pyramid moves never look at the talon)."""
@@ -942,19 +952,19 @@ class Bounds:
                             if tk >= end:
                                 late |= 1 << places[k]
                         t = t0
+                        # the late cards and those they block: no partner by then
+                        out = late
+                        y = late
+                        while y:
+                            x = y & -y
+                            y ^= x
+                            out |= BEHIND[bit_length(x) - 1]
                         g = gap & ~kings
                         while g:
                             u = tvalues[bit_length(g & -g) - 1]
                             ub = g & vb[u]
                             g ^= ub
-                            room = 0
-                            cand = mask & pv[PAIR_SUM - u]
-                            while cand:
-                                x = cand & -cand
-                                cand ^= x
-                                if not (BLOCKERS[bit_length(x) - 1] | x) & late:
-                                    room += 1
-                            if popcount(ub) > room:
+                            if popcount(ub) > popcount(mask & pv[PAIR_SUM - u] & ~out):
                                 t = -1
                                 break
                         if t >= 0:
