@@ -47,6 +47,11 @@ KING_VALUE: Final = KING
 KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
 BIG: Final = 1 << 20  # "impossible" for step counts
 KING_BIT: Final = 1 << KING_VALUE
+# The lanes of ``count_shift`` (12 of 3 bits), every other one, and a bit above each
+EVEN_LANES: Final = 0x1C71C71C7
+EVEN_GUARDS: Final = 0x208208208
+ODD_LANES: Final = EVEN_LANES << 3
+ODD_GUARDS: Final = EVEN_GUARDS << 3
 
 
 def _blockers() -> tuple[int, ...]:
@@ -798,13 +803,15 @@ class Bounds:
             table[key] = takes
         if takes < 0:
             return True
+        # Any lane where the cards take more than ``above`` holds? Every other lane at
+        # once, a guard bit above each (lanes hold 0 to 4): a lane's guard is borrowed
+        # exactly when it takes more.
         have = self.counts_of(above)
-        while takes:  # lane by lane (36 bits: past ``bit_length``'s 32)
-            if takes & 7 > have & 7:
-                return True
-            takes >>= 3
-            have >>= 3
-        return False
+        return (
+            ((have & EVEN_LANES) | EVEN_GUARDS) - (takes & EVEN_LANES)
+        ) & EVEN_GUARDS != EVEN_GUARDS or (
+            ((have & ODD_LANES) | ODD_GUARDS) - (takes & ODD_LANES)
+        ) & ODD_GUARDS != ODD_GUARDS
 
     def chain_key(self, mask: int, vals: int) -> int:
         """The key of ``forced_chain``'s caches in the mask's info (``chains``, ``pres``,
