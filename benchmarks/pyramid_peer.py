@@ -126,7 +126,8 @@ def build_peer(source: Path, out: Path, rules: str, classpath: list[str]) -> Non
         (out / "src" / PACKAGE / name).write_text(text, encoding="utf-8")
     (out / "src/PeerSolve.java").write_text(DRIVER, encoding="utf-8")
     (out / "classes/Pyramid").mkdir(parents=True)
-    shutil.copy(source / "src/main/resources/Pyramid/Pyramid.json", out / "classes/Pyramid")
+    shutil.copy(source.joinpath("src", "main", "resources", "Pyramid", "Pyramid.json"),
+                out / "classes" / "Pyramid")
     sources = [str(p) for p in sorted((out / "src").rglob("*.java"))]
     subprocess.run(["javac", "-nowarn", "-d", str(out / "classes"), "-cp",
                     os.pathsep.join(classpath), *sources], check=True)
