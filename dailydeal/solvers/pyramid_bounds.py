@@ -47,6 +47,11 @@ KING_VALUE: Final = KING
 KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
 BIG: Final = 1 << 20  # "impossible" for step counts
 KING_BIT: Final = 1 << KING_VALUE
+# The lanes of ``count_shift`` (12 of 3 bits), every other one, and a bit above each
+EVEN_LANES: Final = 0x1C71C71C7
+EVEN_GUARDS: Final = 0x208208208
+ODD_LANES: Final = EVEN_LANES << 3
+ODD_GUARDS: Final = EVEN_GUARDS << 3
 
 
 def _blockers() -> tuple[int, ...]:
@@ -60,6 +65,16 @@ def _blockers() -> tuple[int, ...]:
 
 
 BLOCKERS: Final = _blockers()
+
+
+def _behind() -> tuple[int, ...]:
+    """Bits of every place that each place blocks (``BLOCKERS`` the other way round)."""
+    return tuple(
+        sum(1 << x for x in range(SIZE) if BLOCKERS[x] >> y & 1) for y in range(SIZE)
+    )
+
+
+BEHIND: Final = _behind()
 
 
 @dataclass(slots=True)
@@ -95,7 +110,7 @@ class _MaskInfo:
     # ``forced_chain``, its ``precedence`` and ``window_blocked``'s tables, by ``chain_key``
     chains: dict[int, list[tuple[int, list[int], int, list[int], int]] | None]
     pres: dict[int, list[int]]
-    windows: dict[int, dict[int, bool]]
+    windows: dict[int, dict[int, int]]
 
 
 def count_shift(w: int) -> int:
@@ -748,45 +763,55 @@ class Bounds:
         return pre
 
     def window_blocked(
-        self, mask: int, vals: int, place: int, inside: int, above: int, table: dict[int, bool]
+        self, mask: int, vals: int, place: int, inside: int, above: int, table: dict[int, int]
     ) -> bool:
         """Can the cards ``inside`` (those that must leave before the card at ``place``)
         not all leave when they may only take talon cards among ``above`` (a set of talon
         positions)? By ``precedence`` with only the values of ``above`` for them, then by
         counting: those with no possible pyramid partner each take a card of ``above`` of
-        their partner value, their own. ``table``: the answers for this mask and ``vals``
-        (``chain_key``), by the values of ``above``, ``place`` and ``inside``: a key of 47
-        bits, where one key for all would take 89 and a long int's arithmetic."""
+        their partner value, their own.
+
+        ``table``: for this mask and ``vals`` (``chain_key``), by the values of ``above``,
+        ``place`` and ``inside`` (a key of 47 bits, where one key for all would take 89
+        and a long int's arithmetic), what the cards need: -1 when ``precedence`` says
+        they cannot leave, else how many cards of ``above`` of each value they take
+        (``count_shift`` lanes, as ``counts_of``). The counts of ``above`` are compared
+        at every call: the key holds only its values, and two sets of the same values
+        with different counts of one are different answers (the table once held the
+        answer itself, so the first call's answer stood for both: a set with enough cards
+        could be called blocked, a pass count above the truth)."""
         info = self.info_of(mask)
         wanted = info.wanted
         ivals = self.values_of(above)
         key = (ivals & wanted) | place << 14 | inside << 19
-        got = table.get(key)
-        if got is not None:
-            return got
-        pre = self.precedence(mask, vals, inside, ivals)
-        blocked = pre is None
-        if pre is not None:
-            values = self.values
-            pv = self.place_bits
-            vb = self.value_bits
-            takes = [0] * 14
-            t = inside
-            while t:
-                x = t & -t
-                t ^= x
-                c = bit_length(x) - 1
-                v = values[c]
-                if v == KING_VALUE:
-                    continue
-                if not has_partner(pre, mask & pv[PAIR_SUM - v], c):
-                    w = PAIR_SUM - v
-                    takes[w] += 1
-                    if takes[w] > popcount(above & vb[w]):
-                        blocked = True
-                        break
-        table[key] = blocked
-        return blocked
+        takes = table.get(key)
+        if takes is None:
+            pre = self.precedence(mask, vals, inside, ivals)
+            takes = -1
+            if pre is not None:
+                values = self.values
+                pv = self.place_bits
+                takes = 0
+                t = inside
+                while t:
+                    x = t & -t
+                    t ^= x
+                    c = bit_length(x) - 1
+                    v = values[c]
+                    if v != KING_VALUE and not has_partner(pre, mask & pv[PAIR_SUM - v], c):
+                        takes += 1 << count_shift(PAIR_SUM - v)  # at most 4 a value
+            table[key] = takes
+        if takes < 0:
+            return True
+        # Any lane where the cards take more than ``above`` holds? Every other lane at
+        # once, a guard bit above each (lanes hold 0 to 4): a lane's guard is borrowed
+        # exactly when it takes more.
+        have = self.counts_of(above)
+        return (
+            ((have & EVEN_LANES) | EVEN_GUARDS) - (takes & EVEN_LANES)
+        ) & EVEN_GUARDS != EVEN_GUARDS or (
+            ((have & ODD_LANES) | ODD_GUARDS) - (takes & ODD_LANES)
+        ) & ODD_GUARDS != ODD_GUARDS
 
     def chain_key(self, mask: int, vals: int) -> int:
         """The key of ``forced_chain``'s caches in the mask's info (``chains``, ``pres``,
@@ -884,7 +909,7 @@ class Bounds:
         if not chain:
             return 0, -1
         ckey = self.chain_key(mask, vals)
-        windows: dict[int, bool] | None = None  # ``info.windows[ckey]``, once needed
+        windows: dict[int, int] | None = None  # ``info.windows[ckey]``, once needed
         bad = -1  # cards that never leave, looked up at the first gap
         vb = self.value_bits
         kings = vb[KING_VALUE]
@@ -934,19 +959,19 @@ class Bounds:
                             if tk >= end:
                                 late |= 1 << places[k]
                         t = t0
+                        # the late cards and those they block: no partner by then
+                        out = late
+                        y = late
+                        while y:
+                            x = y & -y
+                            y ^= x
+                            out |= BEHIND[bit_length(x) - 1]
                         g = gap & ~kings
                         while g:
                             u = tvalues[bit_length(g & -g) - 1]
                             ub = g & vb[u]
                             g ^= ub
-                            room = 0
-                            cand = mask & pv[PAIR_SUM - u]
-                            while cand:
-                                x = cand & -cand
-                                cand ^= x
-                                if not (BLOCKERS[bit_length(x) - 1] | x) & late:
-                                    room += 1
-                            if popcount(ub) > room:
+                            if popcount(ub) > popcount(mask & pv[PAIR_SUM - u] & ~out):
                                 t = -1
                                 break
                         if t >= 0:
