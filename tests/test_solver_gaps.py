@@ -26,13 +26,15 @@ VARIANTS: tuple[type[Gaps], ...] = (Gaps, *REDEALS_VARIANTS)
 VARIANT_NAMES = [cls.variant for cls in VARIANTS]
 
 
-def small_deal(i: int, cls: type[Gaps], free: int) -> Gaps:
+def small_deal(i: int, cls: type[Gaps], free: int, away: int = 0) -> Gaps:
     """Deal ``i``: each row holds a prefix 2, 3, ... of a suit; ``free - 2 .. free`` other
-    cells (plus the four aces, which become gaps) are shuffled. The redeal seed is ``i``."""
-    rng = SplitMix64(7919 * i + free)
+    cells (plus the four aces, which become gaps) are shuffled. The redeal seed is ``i``.
+    With ``away``, the first ``away`` rows hold no prefix: their 2s are shuffled too, so
+    that the 2s are not all in column 1 from the start."""
+    rng = SplitMix64(7919 * i + free + 1000003 * away)
     suits = fisher_yates(range(4), rng)
     while True:
-        prefix = [rng.below(13) for _ in range(4)]
+        prefix = [0 if r < away else rng.below(13) for r in range(4)]
         if free - 2 <= sum(12 - p for p in prefix) <= free:
             break
     cells: list[int | None] = [None] * 52
@@ -329,8 +331,9 @@ def _position_game(cells: Sequence[int], cls: type[Gaps]) -> Gaps:
 def test_positions_proved_lost_are_lost(monkeypatch: Any) -> None:
     """Second method for the table of positions proved lost, which the later passes
     skip: the naive search finds no win from any of them, in the real game (relocations
-    left UNLIMITED) and in the limited games (at most that many relocations), the table
-    aged now and then (``TABLE_LIMIT`` small here)."""
+    left UNLIMITED: also every position with the four 2s in column 1, whichever game
+    proved it) and in the limited games (at most that many relocations), the table aged
+    now and then (``TABLE_LIMIT`` small here)."""
     import dailydeal.solvers.gaps as gaps_solver
     from dailydeal.solvers.gaps import DEAD, UNLIMITED, _position, _Search
 
@@ -338,9 +341,9 @@ def test_positions_proved_lost_are_lost(monkeypatch: Any) -> None:
     cls = _no_redeal_class()
     checked = {"real": 0, "limited": 0}
     aged = 0
-    for free in (12, 15):
+    for free, away in ((12, 0), (15, 0), (13, 1), (15, 1)):
         for i in range(12):
-            game = small_deal(i, cls, free)
+            game = small_deal(i, cls, free, away)
             search = _Search(0, 0, 0, Budget())
             for n in range(40):  # tiny caps, limited and real passes in turn
                 search.relocations = (0, UNLIMITED, 1)[n % 3]
@@ -567,3 +570,59 @@ def test_int_keys_are_exact_and_follow_the_moves() -> None:
                 else:
                     assert step == _key(after, left)
     assert relocations > 100 and len(seen) > 4000, (relocations, len(seen))
+
+
+def _run_extensions(game: Gaps) -> list[int]:
+    """The cards that can extend a row's kept run (2, 3, ... from column 1) now."""
+    out = []
+    for move in game.legal_moves():
+        if not isinstance(move, Place) or move.card % 13 == 1:
+            continue
+        dst = game.pos[move.card - 1] + 1
+        base = dst - dst % 13
+        first = game.cells[base]
+        if first % 13 == 1 and all(
+            game.cells[base + j] == first + j for j in range(dst - base)
+        ) and move.card == first + dst - base:
+            out.append(move.card)
+    return out
+
+
+def test_safe_run_extensions_lose_no_win() -> None:
+    """``_safe``: in a position where no 2 in column 1 can move again (all four there, or
+    no relocation left), a run extension it calls safe leaves the verdict as it was (the
+    naive search's, before and after the move), so the search may play it alone. The
+    extensions it does not call safe do change a verdict now and then (a win lost): the
+    test would fail if ``_safe`` called every extension safe. Random walks from small
+    deals, the four 2s in column 1 or not (then judged with no relocation left)."""
+    from dailydeal.solvers.gaps import _safe
+
+    cls = _no_redeal_class()
+    safe = {"won": 0, "lost": 0}
+    unsafe_changed = 0
+    for free, away in ((14, 0), (17, 0), (14, 1), (17, 1)):
+        for i in range(40):
+            game = small_deal(i, cls, free, away)
+            rng = SplitMix64(500 + i)
+            for _ in range(14):
+                home = all(game.pos[two] % 13 == 0 for two in (1, 14, 27, 40))
+                limit = None if home else 0
+                for card in _run_extensions(game):
+                    before = naive_winnable(game, limit)
+                    game.push(Place(card, None))
+                    after = naive_winnable(game, limit)
+                    game.pop()
+                    if _safe(card, list(game.cells), list(game.pos)):
+                        assert before == after, (free, away, i, card)
+                        safe["won" if before else "lost"] += 1
+                    elif before != after:
+                        unsafe_changed += 1
+                moves = [
+                    m for m in game.legal_moves()
+                    if isinstance(m, Place) and (home or not is_relocation(game, m))
+                ]
+                if not moves:
+                    break
+                game.push(moves[rng.below(len(moves))])
+    assert safe["won"] > 20 and safe["lost"] > 20 and unsafe_changed > 0, (safe, unsafe_changed)
+

@@ -45,7 +45,10 @@ VERSION = "14"  # 2: Accordion Luby restarts, Pyramid draw-counting bounds, Gaps
 # compare): up to 8,000,000 positions in 344 MB, so a 10 s solve no longer ages it
 # 14: Pyramid bounds admissible again (issue 41): window_blocked's table kept its first
 # answer for every talon set of the same values, counts aside, so passes_needed could
-# count a recycle too many (relaxed seed 59: 63 moves called shortest where 60 win)
+# count a recycle too many (relaxed seed 59: 63 moves called shortest where 60 win);
+# and Gaps without redeals plays a safe run extension alone where no 2 in column 1 can
+# move again, and its real and limited games share the proofs of positions with the four
+# 2s in column 1 (fewer nodes, other solutions; the variants with redeals unchanged)
 
 
 def _accordion() -> SolverFn:

@@ -45,6 +45,13 @@ where t is asleep, since m then t reaches the position of t then m, which is rea
 from t's lost position. Only lookups that would answer DEAD are skipped, so the nodes,
 their order and the answers are the same (measured: 1.1 to 1.35 lookups per node
 instead of 2.6, about 1.25 times the nodes per second).
+
+Two rules of the last round shrink the graph without changing any position's verdict
+(``VERSION`` 14). Once all four 2s stand in column 1 no column-1 gap can appear again,
+so no 2 moves again and the relocations left no longer matter: such a position has one
+key in the real and the limited games, which share its proof. And where no 2 in column
+1 can move again (that, or no relocation left), a *safe* extension of a kept run is
+searched alone (``_safe`` proves that it loses no win).
 """
 
 from __future__ import annotations
@@ -121,6 +128,7 @@ def _moves(
     tb: list[int],
     out: list[int],
     relocate: bool = True,
+    frozen: bool = False,
 ) -> bool:
     """Append the legal placements on ``board`` (the cells as a list: mypyc reads a list
     item natively, a bytearray item through Python's generic protocol) to ``out``, ordered
@@ -131,6 +139,10 @@ def _moves(
     column 1 moving to another row (a *relocation*), left out when not ``relocate``.
     (Scoring the other moves by gaps kept alive or by in-suit neighbours was tried: no
     better than a random order, and slower.)
+
+    ``frozen``: no 2 standing in column 1 can ever move again (no relocation left, or all
+    four 2s in column 1), so the kept runs never break up. Then a *safe* run extension,
+    when there is one, is the only move put out (``_safe``: it loses nothing).
     """
     # ``out`` grows in three parts, with nothing allocated: from ``n`` the relocations
     # (the worst moves, tried last), from ``r`` the others sorted by _rank, from ``b`` the
@@ -164,11 +176,45 @@ def _moves(
             while j < col and board[base + j] == first + j:
                 j += 1
             if j == col:  # the card extends the kept run of its row
+                if frozen and _safe(card, board, pos):
+                    while len(out) > n:  # the other moves are not needed
+                        out.pop()
+                    out.append(card)
+                    return True
                 out.append(card)
                 continue
         _insert(out, r, b, card, tb)
         b += 1
     return len(out) > n
+
+
+def _safe(card: int, board: list[int], pos: list[int]) -> bool:
+    """Whether extending a frozen kept run with ``card`` (its next card, into the gap right
+    of the run) can be played at once without losing a win: ``card`` is a king, or stands
+    in column 13, or has its own successor right of it.
+
+    Proof (docs/rules.md). Let E, the run's end, stand at F - 1, and F be a gap. E never
+    moves (its 2 never moves: the run is frozen), so ``card`` (E's successor) can only ever
+    move into F, and F can only ever take ``card``. Take a winning line L from here; in
+    it ``card`` moves into F at some step t (the won position has ``card`` at F: the run's
+    2 sets its row's suit), standing at its cell s until then and F staying a gap. Play
+    that move first, then L without step t: before t the two lines'
+    positions differ only at s (a gap, not ``card``) and at F (``card``, not a gap). Every
+    move of L before t stays legal: its destination was a gap other than s and F (s held
+    ``card``, and F takes nothing else), and it needs its predecessor left of it, which
+    fails only for the successor of ``card`` moving right of s (a 2 into column 1 needs no
+    predecessor). That cannot happen: a king has no successor, column 13 has nothing
+    right of it, and a successor standing right of s already can only leave by moving
+    right of ``card``, where it stands. After step t both lines stand at the same
+    position, so the new line wins too. Hence the position is won exactly when the one
+    after this move is, and its other moves need no search. (A win is a line of legal
+    moves: the proof shortens none, so by induction on a shortest win the search that
+    only plays safe moves where there is one still finds a win wherever there is one.)
+    """
+    if card % 13 == 12:  # a king: no successor
+        return True
+    s = pos[card]
+    return s % COLS == COLS - 1 or board[s + 1] == card + 1
 
 
 def _replace(gaps: list[int], old: int, new: int) -> None:
@@ -487,13 +533,21 @@ class _Search:
         setdefault: Callable[[int, int], int] = known.setdefault
         prove_lost: Callable[[list[int], int], None] = known.prove_lost
         budget = self.budget
-        root = _key(board, left)
+        # the 2s standing in column 1: once all four do, no column-1 gap can ever appear
+        # again (a card only ever moves right of its predecessor, a 2 into a column-1 gap),
+        # so no 2 moves again and the relocations left no longer matter: the key counts
+        # them as UNLIMITED, and the real and limited games share those positions' proofs
+        home = 0
+        for two in TWOS:
+            if pos[two] % COLS == 0:
+                home += 1
+        root = _key(board, UNLIMITED if home == 4 else left)
         if root in known:  # proved lost: between passes no position is open
             return LOST, []
         # the moves left to try of every open position, one list: each position's moves
         # (the first to try last) above a mark, -1 - its visit number (moves are >= 0)
         moves = [-1]
-        if not _moves(board, pos, gaps, self.tb, moves, left != 0):
+        if not _moves(board, pos, gaps, self.tb, moves, left != 0, left == 0 or home == 4):
             if is_won(board):
                 return WON, []
             known[root] = DEAD
@@ -548,6 +602,8 @@ class _Search:
                     )
                 if limited and src % COLS == 0 and dst % COLS == 0:
                     left += 1  # a relocation taken back
+                elif card % 13 == 1 and src % COLS != 0:
+                    home -= 1  # a 2 taken back out of column 1
                 key = keys.pop()
                 _undo(board, pos, gaps, card, src, dst)
                 continue
@@ -562,6 +618,9 @@ class _Search:
             relocation = limited and src % COLS == 0 and dst % COLS == 0
             if relocation:
                 new -= LEFT_UNIT
+            arrives = card % 13 == 1 and src % COLS != 0  # a 2 comes to column 1
+            if arrives and home == 3 and limited:
+                new += (UNLIMITED - left) * LEFT_UNIT  # the fourth: the key as above
             # one lookup: a new position goes in at once as open with the next visit
             # number (every known one has DEAD or a smaller one)
             seen = setdefault(new, counter)
@@ -593,8 +652,10 @@ class _Search:
             _replace(gaps, dst, src)
             if relocation:
                 left -= 1
+            if arrives:
+                home += 1
             moves.append(-1 - counter)
-            if not _moves(board, pos, gaps, self.tb, moves, left != 0):
+            if not _moves(board, pos, gaps, self.tb, moves, left != 0, left == 0 or home == 4):
                 # blocked (or no move left but relocations)
                 moves.pop()
                 if is_won(board):
@@ -609,6 +670,8 @@ class _Search:
                 sleeps[-1] = _fall_asleep(z, move)
                 if relocation:
                     left += 1
+                if arrives:
+                    home -= 1
                 _undo(board, pos, gaps, card, src, dst)
                 continue
             if nodes >= stop:
