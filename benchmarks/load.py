@@ -1,7 +1,7 @@
 """Load benchmark of the API through the deploy/ stack, beside a hello app under the same config.
 
     .venv/bin/python benchmarks/load.py [--duration 5] [--connections 16,64] [--modes direct,nginx]
-        [--redis] [--before REV] [--profile 300] [--mixed 20] [--json]
+        [--redis] [--before REV] [--profile 300 [--limiter-off]] [--mixed 20] [--json]
 
 What runs (all on this machine, loopback only, every run bounded by --duration):
 
@@ -32,7 +32,9 @@ children, reaped ones included: /proc) over the run, divided by its requests. ``
 adds one run of S seconds per server with every endpoint in one connection's rotation,
 and where its p99 comes from: gunicorn's own time per request (access log ``%(D)s``) by
 endpoint against wrk's end-to-end latency. ``--profile N``: N requests per endpoint through
-the app in this process under cProfile: ms of CPU per request and where it goes.
+the app in this process under cProfile: ms of CPU per request and where it goes
+(``--modes none``: that alone, no server; ``--limiter-off``: with flask-limiter switched off,
+what a cheaper limit check could save at most).
 Needs wrk (and nginx, openssl, redis-server for those modes): Debian packages.
 """
 
@@ -272,14 +274,18 @@ def category(func: tuple[str, int, str]) -> str:
 
 
 def profile(db: Path, env: dict[str, str], reqs: dict[str, tuple[str, str, str]], n: int,
-            top: int) -> dict[str, Any]:
-    """CPU ms per request in this process (no server) and where it goes, by endpoint."""
+            top: int, limiter: bool = True) -> dict[str, Any]:
+    """CPU ms per request in this process (no server) and where it goes, by endpoint;
+    ``limiter`` False: flask-limiter switched off, what the app costs without any limit
+    check (a bound for what a cheaper check can save, never a way to run)."""
     from werkzeug.test import EnvironBuilder
 
     os.environ.update({**env, "DAILYDEAL_DB": str(db)})
     from dailydeal.web import create_app
+    from dailydeal.web.extensions import limiter as the_limiter
 
     app = create_app()
+    the_limiter.enabled = limiter
     out: dict[str, Any] = {}
     for name, (method, path, body) in reqs.items():
         # the request's environ made once: building it is the harness's cost, not the app's
@@ -330,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", default="16", help="concurrencies, comma separated")
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--workers", type=int, help="gunicorn workers (default: the config's)")
-    parser.add_argument("--modes", default="direct,nginx", help="direct, nginx or both")
+    parser.add_argument("--modes", default="direct,nginx",
+                        help="direct, nginx or both; none: no server (with --profile)")
     parser.add_argument("--endpoints", default=",".join(ENDPOINTS))
     parser.add_argument("--redis", action="store_true", help="results and limits in Redis")
     parser.add_argument("--before", metavar="REV", help="also run the API of commit REV")
@@ -339,12 +346,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="N requests per endpoint in this process under cProfile")
     parser.add_argument("--top", type=int, default=8, help="functions listed per profile")
+    parser.add_argument("--limiter-off", action="store_true",
+                        help="profile with flask-limiter switched off (a bound, not a mode)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     args = parser.parse_args(argv)
-    modes = args.modes.split(",")
+    modes = [m for m in args.modes.split(",") if m != "none"]
     names = args.endpoints.split(",")
     concurrencies = [int(c) for c in args.connections.split(",")]
-    need = [("wrk", shutil.which("wrk"))]
+    need = [("wrk", shutil.which("wrk"))] if modes else []
     if "nginx" in modes:
         need += [("nginx", NGINX), ("openssl", OPENSSL)]
     if args.redis:
@@ -379,30 +388,32 @@ def main(argv: list[str] | None = None) -> int:
             token = plays_token_inprocess(tmp / "profile" / "dailydeal.db", env, id_)
             reqs = requests_of(id_, moves, token)
             report["profile"] = profile(tmp / "profile" / "dailydeal.db", env,
-                                        {k: reqs[k] for k in names}, args.profile, args.top)
-        with ExitStack() as stack:
-            if args.redis:
-                redis, url = start_redis(tmp)
-                stack.callback(stop, redis)
-                env["DAILYDEAL_REDIS_URL"] = url
-            if "nginx" in modes:
-                subprocess.run(
-                    [str(OPENSSL), "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
-                     "2", "-subj", f"/CN={SERVER_NAME}", "-keyout", str(tmp / "key.pem"),
-                     "-out", str(tmp / "cert.pem")], check=True, capture_output=True)
-            servers = [stack.enter_context(server(
-                "hello", tmp / "hello", env,
-                ["--pythonpath", str(ROOT / "benchmarks"), "hello:app"]))]
-            if args.before:
-                tree = before_tree(args.before, tmp / "before-tree")
-                copy_db(db, tmp / "before" / "dailydeal.db")
-                servers.append(stack.enter_context(server(
-                    "before", tmp / "before",
-                    {**proxies_of(tree, env), "PYTHONPATH": str(tree)},
-                    ["-c", str(tree / "deploy" / "gunicorn.conf.py")])))
-            servers.append(stack.enter_context(server("api", tmp / "api", env, [])))
-            report["runs"] = run_all(servers, modes, names, concurrencies, moves, id_, args,
-                                     tmp, stack)
+                                        {k: reqs[k] for k in names}, args.profile, args.top,
+                                        limiter=not args.limiter_off)
+        if modes:  # "none": the profile alone
+            with ExitStack() as stack:
+                if args.redis:
+                    redis, url = start_redis(tmp)
+                    stack.callback(stop, redis)
+                    env["DAILYDEAL_REDIS_URL"] = url
+                if "nginx" in modes:
+                    subprocess.run(
+                        [str(OPENSSL), "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                         "2", "-subj", f"/CN={SERVER_NAME}", "-keyout", str(tmp / "key.pem"),
+                         "-out", str(tmp / "cert.pem")], check=True, capture_output=True)
+                servers = [stack.enter_context(server(
+                    "hello", tmp / "hello", env,
+                    ["--pythonpath", str(ROOT / "benchmarks"), "hello:app"]))]
+                if args.before:
+                    tree = before_tree(args.before, tmp / "before-tree")
+                    copy_db(db, tmp / "before" / "dailydeal.db")
+                    servers.append(stack.enter_context(server(
+                        "before", tmp / "before",
+                        {**proxies_of(tree, env), "PYTHONPATH": str(tree)},
+                        ["-c", str(tree / "deploy" / "gunicorn.conf.py")])))
+                servers.append(stack.enter_context(server("api", tmp / "api", env, [])))
+                report["runs"] = run_all(servers, modes, names, concurrencies, moves, id_, args,
+                                         tmp, stack)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print_report(report)
