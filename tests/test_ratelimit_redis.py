@@ -333,18 +333,26 @@ def test_limits_are_checked_by_the_routes_alone(
 ) -> None:
     """flask-limiter's check before every request had nothing to check (no default,
     application or meta limits): it is dropped; a limited route is checked once, by its
-    decorator, and still refused past its budget; a route without a limit is not checked.
-    With a default limit configured, the check before every request stays."""
+    decorator (``extensions._check``, not flask-limiter's), and still refused past its
+    budget; a route without a limit is not checked. With a default limit configured,
+    flask-limiter's check before every request stays."""
+    from dailydeal.web import extensions
     from dailydeal.web.extensions import limiter
 
     checks: list[bool] = []
     original = limiter._check_request_limit
+    ours = extensions._check
 
     def counted(*args: Any, **kwargs: Any) -> None:
         checks.append(bool(kwargs.get("in_middleware", True)))
         original(*args, **kwargs)
 
+    def counted_ours(limits: Any) -> None:
+        checks.append(False)
+        ours(limits)
+
     monkeypatch.setattr(limiter, "_check_request_limit", counted)
+    monkeypatch.setattr(extensions, "_check", counted_ours)
     config = {"db_path": fill_db(tmp_path / "c.db"), "NOW": lambda: now,
               "verify_rate_limit": "2 per minute"}
     app = create_app(dict(config))
@@ -360,3 +368,22 @@ def test_limits_are_checked_by_the_routes_alone(
     assert checks == []
     kept = create_app({**config, "RATELIMIT_DEFAULT": "1000 per minute"})
     assert counted in kept.before_request_funcs[None]
+
+
+def test_the_storage_keys_are_flask_limiter_s(
+    tmp_path: Path, fill_db: Any, now: dt.datetime,
+) -> None:
+    """The limits are checked by the app's own decorator, on the keys flask-limiter wrote
+    (limits' ``key_for(network, scope)``): a Redis keeps counting across a deploy. The
+    budget's headers are the limit's, after this request's count."""
+    from dailydeal.web.extensions import limiter
+
+    app = create_app({"db_path": fill_db(tmp_path / "k.db"), "NOW": lambda: now,
+                      "verify_rate_limit": "7 per minute"})
+    client = app.test_client()
+    resp = client.post("/api/v1/games/gaps/verify", json={"seed": 1, "moves": []},
+                       environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    assert resp.status_code == 200
+    assert (resp.headers["X-RateLimit-Limit"], resp.headers["X-RateLimit-Remaining"]) == ("7", "6")
+    storage = limiter.storage
+    assert storage.get("LIMITER/198.51.100.7/32/verify/7/1/minute") == 1

@@ -3,9 +3,10 @@ flaskr does): the instance's ``Settings`` and the per-client rate limiter.
 
 The routes read a setting as ``settings().verify_rate_limit``: the ``Settings`` object the
 app was made with (``dailydeal.config``, one name per setting), never a copy in the Flask
-config. They take a rate limit with a decorator of ``limiter`` (``@limit("verify")``...),
-applied where the route is defined; the limit's text is read from the settings at each
-request, so every app has its own.
+config. They take a rate limit with ``@limit("verify")``..., applied where the route is
+defined and checked by it on limits' strategy over flask-limiter's storage (``_check``:
+flask-limiter's keys, order, fallback and 429, without its per-request machinery); the
+limit's text is read from the settings at each request, so every app has its own.
 
 flask-limiter keeps one storage per ``Limiter``: an app made later in the same process
 (tests) counts in its own storage from then on, as each worker process has its own. The
@@ -29,10 +30,12 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse
 from limits.storage import MovingWindowSupport, Storage
+from werkzeug.exceptions import TooManyRequests
 
 from dailydeal.config import Settings
 from dailydeal.web.compress import is_public
@@ -246,6 +249,32 @@ def settings() -> Settings:
     return found
 
 
+class _RouteLimit:
+    """One ``limit(...)`` of a route: its scope, whom it counts and when it does not apply;
+    the limit's text is read from the settings at each request, parsed once per text."""
+
+    __slots__ = ("scope", "attribute", "key", "exempt")
+
+    def __init__(self, scope: str, key: Callable[[], str] | None,
+                 exempt: Callable[[], bool] | None) -> None:
+        self.scope = scope
+        self.attribute = f"{scope}_rate_limit"
+        self.key = key or network
+        self.exempt = exempt
+
+    def item(self) -> RateLimitItem:
+        return _parsed(str(getattr(settings(), self.attribute)))
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str) -> RateLimitItem:
+    return parse(text)
+
+
+#: flask.g's name for this request's limit of the headers: (its item, its key's parts)
+CURRENT = "dailydeal_rate_limit"
+
+
 def limit(
     scope: str, key: Callable[[], str] | None = None,
     exempt: Callable[[], bool] | None = None,
@@ -253,17 +282,84 @@ def limit(
     """The per-client rate limit ``<scope>_rate_limit`` of the settings on a route, shared
     by every route decorated with the same scope (verify and state have two routes each).
     HEAD replays the moves (or solves) as GET does: only preflights are free. ``key``: whom
-    the budget is for (default: the client's network); ``exempt``: when it does not apply."""
-    attribute = f"{scope}_rate_limit"
+    the budget is for (default: the client's network); ``exempt``: when it does not apply.
 
-    def exempt_when() -> bool:
-        return _preflight() or (exempt is not None and exempt())
+    Checked here on limits' strategy over the limiter's storage, as flask-limiter's
+    ``shared_limit`` checks it (the same keys, order, fallback and 429), without its
+    per-request resolution of the route's limits (a tenth of a verify's CPU): the limits
+    stacked on one route are checked together, by the outermost decorator."""
+    route_limit = _RouteLimit(scope, key, exempt)
 
-    decorator = limiter.shared_limit(
-        lambda: str(getattr(settings(), attribute)), scope=scope, key_func=key,
-        exempt_when=exempt_when,
-    )
-    return cast(Callable[[F], F], decorator)
+    def decorator(view: F) -> F:
+        stacked: list[_RouteLimit] | None = getattr(view, "_dailydeal_limits", None)
+        if stacked is not None:  # a limit over another of ours: one check for both
+            stacked.append(route_limit)
+            return view
+        limits = [route_limit]
+
+        @functools.wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if not _preflight() and limiter.enabled and limiter.initialized:
+                _check(limits)
+            return current_app.ensure_sync(view)(*args, **kwargs)
+
+        checked._dailydeal_limits = limits  # type: ignore[attr-defined]
+        return cast(F, checked)
+
+    return decorator
+
+
+def _check(limits: list[_RouteLimit]) -> None:
+    """flask-limiter's ``_check_request_limit`` for a route's own limits: a storage that
+    fails is marked dead and the request counted again on the in-memory fallback; the
+    dead storage is probed again now and then (flask-limiter's back-off) until it answers;
+    a failure of the fallback too is logged, never the request's."""
+    if getattr(limiter, "_storage_dead", False) and _should_probe():
+        storage = getattr(limiter, "_storage", None)
+        try:
+            alive = storage is not None and storage.check()
+        except Exception:  # noqa: BLE001 - still down
+            alive = False
+        if alive:
+            log.info("Rate limit storage recovered")
+            limiter._storage_dead = False
+            setattr(limiter, "_Limiter__check_backend_count", 0)  # noqa: B010
+    try:
+        _evaluate(limits)
+    except TooManyRequests:
+        raise
+    except Exception:
+        if not getattr(limiter, "_storage_dead", True):
+            log.warning("Rate limit storage unreachable - falling back to in-memory storage")
+            limiter._storage_dead = True
+            _check(limits)
+        else:
+            log.exception("Failed to rate limit. Swallowing error")
+
+
+def _should_probe() -> bool:
+    probe = getattr(limiter, "_Limiter__should_check_backend", None)
+    return bool(probe is not None and probe())
+
+
+def _evaluate(limits: list[_RouteLimit]) -> None:
+    strategy = limiter.limiter  # the fallback's while the storage is dead
+    items = sorted(((lim.item(), lim) for lim in limits), key=lambda pair: pair[0])
+    first: tuple[RateLimitItem, list[str]] | None = None
+    for item, lim in items:
+        if lim.exempt is not None and lim.exempt():
+            continue
+        parts = [lim.key(), lim.scope]
+        if not all(parts):
+            log.error("Skipping limit: %s. Empty value found in parameters.", item)
+            continue
+        if not strategy.hit(item, *parts):
+            log.info("ratelimit %s (%s) exceeded at endpoint: %s", item, parts[0], lim.scope)
+            setattr(g, CURRENT, (item, parts))
+            raise TooManyRequests(description=str(item))
+        if first is None:
+            first = (item, parts)
+    setattr(g, CURRENT, first)
 
 
 def _preflight() -> bool:
@@ -288,15 +384,22 @@ def rate_limit_headers(resp: Response) -> Response:
     "5" became the limit's window, 3600), and a public answer (a GET state or hint, cached
     by nginx and browsers for everyone) carried the first client's budget.
     """
-    current = limiter.current_limit
-    if current is None:
+    ours: tuple[RateLimitItem, list[str]] | None = g.get(CURRENT)
+    current = limiter.current_limit if ours is None else None
+    if ours is None and current is None:
         return resp
     public = is_public(resp)
     needs_wait = resp.status_code == 429 and "Retry-After" not in resp.headers
     if public and not needs_wait:
         return resp
-    try:
-        reset_at, remaining = current.reset_at, current.remaining  # a storage round trip
+    try:  # a storage round trip
+        if ours is not None:
+            item = ours[0]
+            reset, remaining = limiter.limiter.get_window_stats(item, *ours[1])
+            reset_at = int(reset + 1)  # flask-limiter's RequestLimit.reset_at
+        else:
+            assert current is not None
+            item, reset_at, remaining = current.limit, current.reset_at, current.remaining
     except Exception:  # noqa: BLE001 - a storage outage must not fail the answer
         log.warning("rate limit storage unreachable: no rate-limit headers", exc_info=True)
         return resp
@@ -305,7 +408,7 @@ def rate_limit_headers(resp: Response) -> Response:
         # this long is always enough, and never 0
         resp.headers["Retry-After"] = str(max(1, math.ceil(reset_at - time.time())))
     if not public:
-        values = (current.limit.amount, remaining, reset_at)
+        values = (item.amount, remaining, reset_at)
         for name, value in zip(RATE_LIMIT_HEADERS, values, strict=True):
             resp.headers[name] = str(value)
     return resp
