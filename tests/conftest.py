@@ -30,6 +30,7 @@ from helpers.browser import (
     serve,
     serve_deals,
 )
+from helpers.raw_http import SMALL
 from hypothesis import HealthCheck, settings
 
 from dailydeal.daily.store import deal_row, insert_deal, open_db
@@ -262,3 +263,16 @@ def page(browser: Any, site: str, other_origin: str) -> Iterator[Any]:
     WATCHES.pop(id(page), None)
     assert watch.errors == [], f"console errors: {watch.errors}"
     assert watch.foreign == [], f"requests to other hosts: {watch.foreign}"
+
+
+@pytest.fixture
+def gunicorn_like_docker(tmp_path: Path) -> Iterator[str]:
+    """deploy/gunicorn.conf.py as the image runs it (DAILYDEAL_FORWARDED_ALLOW_IPS=*), one
+    worker (tests/test_hostile_server.py, tests/test_hostile_requests.py)."""
+    env = {**SMALL, "DAILYDEAL_FORWARDED_ALLOW_IPS": "*",
+           "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",
+           "DAILYDEAL_VERIFY_LIMIT": "100000 per minute"}
+    with running("gunicorn", tmp_path, env=env) as (base, _):
+        yield base
+    log = (tmp_path / "gunicorn.log").read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
