@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import signal
+import socket
+import subprocess
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,7 +21,7 @@ from typing import Any
 import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
-from helpers import running
+from helpers import ROOT, free_port, running, wait_for
 from helpers.browser import (
     DESKTOP,
     EVENTS_JS,
@@ -30,6 +34,16 @@ from helpers.browser import (
     serve,
     serve_deals,
 )
+from helpers.nginx import (
+    EXAMPLE,
+    GUNICORN,
+    NGINX,
+    OPENSSL,
+    SERVER_NAME,
+    Front,
+    adapted,
+)
+from helpers.raw_http import SMALL
 from hypothesis import HealthCheck, settings
 
 from dailydeal.daily.store import deal_row, insert_deal, open_db
@@ -262,3 +276,72 @@ def page(browser: Any, site: str, other_origin: str) -> Iterator[Any]:
     WATCHES.pop(id(page), None)
     assert watch.errors == [], f"console errors: {watch.errors}"
     assert watch.foreign == [], f"requests to other hosts: {watch.foreign}"
+
+
+@pytest.fixture
+def gunicorn_like_docker(tmp_path: Path) -> Iterator[str]:
+    """deploy/gunicorn.conf.py as the image runs it (DAILYDEAL_FORWARDED_ALLOW_IPS=*), one
+    worker (tests/test_hostile_server.py, tests/test_hostile_requests.py)."""
+    env = {**SMALL, "DAILYDEAL_FORWARDED_ALLOW_IPS": "*",
+           "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",
+           "DAILYDEAL_VERIFY_LIMIT": "100000 per minute"}
+    with running("gunicorn", tmp_path, env=env) as (base, _):
+        yield base
+    log = (tmp_path / "gunicorn.log").read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
+
+
+@pytest.fixture
+def front(tmp_path: Path, fill_db: Any) -> Iterator[Front]:
+    """Debian's nginx with deploy/nginx.conf.example adapted (helpers/nginx.py) in front of
+    the real gunicorn on a filled database (tests/test_nginx.py, test_nginx_problems.py)."""
+    assert NGINX is not None and OPENSSL is not None
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-subj", f"/CN={SERVER_NAME}", "-keyout", str(tmp_path / "key.pem"),
+         "-out", str(tmp_path / "cert.pem")],
+        check=True, capture_output=True, timeout=60,
+    )
+    upstream, port = free_port(), free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("DAILYDEAL_")},
+        "DAILYDEAL_DB": str(fill_db(tmp_path / "nginx.db")),
+        "DAILYDEAL_BIND": f"127.0.0.1:{upstream}",
+        "DAILYDEAL_WORKERS": "1",
+        "DAILYDEAL_CONNECTIONS": "100",
+        "DAILYDEAL_PUBLIC_URL": f"https://{SERVER_NAME}",  # as the systemd unit
+        "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",  # as the systemd unit behind nginx
+        "DAILYDEAL_VERIFY_LIMIT": "1000 per minute",
+        "DAILYDEAL_PLAYS_LIMIT": "3 per minute",  # reached by the client address test
+    }
+    glog = tmp_path / "gunicorn.log"
+    with open(glog, "wb") as out:
+        gunicorn = subprocess.Popen(
+            [str(GUNICORN), "-c", str(ROOT / "deploy" / "gunicorn.conf.py")],
+            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(adapted(EXAMPLE.read_text(), tmp_path, port, upstream))
+    nginx: subprocess.Popen[bytes] | None = None
+    try:
+        checked = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(conf)],
+                                 capture_output=True, text=True, timeout=30)
+        assert checked.returncode == 0, checked.stderr
+        wait_for(lambda: socket.create_connection(("127.0.0.1", upstream), 1).close() or True,
+                 "gunicorn", glog)
+        nginx = subprocess.Popen(
+            [NGINX, "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_for(lambda: socket.create_connection(("127.0.0.1", port), 1).close() or True,
+                 "nginx", tmp_path / "error.log")
+        yield Front(port, gunicorn, tmp_path)
+    finally:
+        for proc in (nginx, gunicorn):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM if proc is gunicorn else signal.SIGQUIT)
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()

@@ -1,4 +1,6 @@
-"""Hostile clients against the real servers (issue 9 items 1, 3 and 14), over real sockets.
+"""Hostile clients against the real servers (issue 9 items 1 and 14), over real sockets:
+slow clients, and the Docker entrypoint run outside docker. Item 3 (the server's side of
+HTTP) is in tests/test_hostile_requests.py: apart, so two test workers share them.
 
 The servers are started as they ship (benchmarks/servers.py): ``dailydeal serve``,
 ``gunicorn -c deploy/gunicorn.conf.py`` and the Docker entrypoint run outside docker.
@@ -9,57 +11,22 @@ assert behaviour only, with generous functional timeouts.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import hostile  # noqa: E402
 import servers  # noqa: E402
 import slow_clients  # noqa: E402
-
-SMALL = {"DAILYDEAL_WORKERS": "1"}
-
-
-def host_port(base: str) -> tuple[str, int]:
-    parts = urlsplit(base)
-    return parts.hostname or "127.0.0.1", parts.port or 80
-
-
-def get(base: str, path: str, timeout: float = 10) -> tuple[int, Any]:
-    with urllib.request.urlopen(base + path, timeout=timeout) as resp:
-        return resp.status, json.loads(resp.read())
-
-
-def exchange(base: str, data: bytes) -> tuple[int | None, bytes]:
-    """Send raw bytes; the final status and the whole answer."""
-    answer = hostile.send(*host_port(base), data)
-    return hostile.status_of(answer), answer
-
-
-@pytest.fixture
-def gunicorn_like_docker(tmp_path: Path) -> Iterator[str]:
-    """deploy/gunicorn.conf.py with the image's DAILYDEAL_FORWARDED_ALLOW_IPS=*."""
-    env = {**SMALL, "DAILYDEAL_FORWARDED_ALLOW_IPS": "*",
-           "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",
-           "DAILYDEAL_VERIFY_LIMIT": "100000 per minute"}
-    with servers.running("gunicorn", tmp_path, env=env) as (base, _):
-        yield base
-    log = (tmp_path / "gunicorn.log").read_text(errors="replace")
-    assert "Traceback" not in log, log[-3000:]
+from helpers.raw_http import SMALL, exchange, get, host_port  # noqa: E402
 
 
 # --- item 1: slow clients ----------------------------------------------------------------
@@ -89,45 +56,6 @@ def test_a_body_short_of_its_content_length_ends_in_a_408(gunicorn_like_docker: 
             b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"seed\": 1")
     status, answer = exchange(gunicorn_like_docker, head)
     assert status == 408 and b"application/problem+json" in answer
-
-
-# --- item 3: 500s from the server's side of HTTP -----------------------------------------
-def test_a_malformed_chunked_body_is_a_400(gunicorn_like_docker: str) -> None:
-    data = (b"POST /api/v1/games/gaps/verify HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-            b"zz\r\nabc\r\n0\r\n\r\n")
-    status, answer = exchange(gunicorn_like_docker, data)
-    assert status == 400 and b"chunked" in answer
-
-
-@pytest.mark.parametrize("coding", ["chunked, x", "gzip, chunked", "x"])
-def test_an_unknown_transfer_coding_is_a_4xx_not_a_501(
-    gunicorn_like_docker: str, coding: str
-) -> None:
-    data = (b"POST /api/v1/games/gaps/verify HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            b"Transfer-Encoding: " + coding.encode() + b"\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
-    status = exchange(gunicorn_like_docker, data)[0]
-    assert status is not None and 400 <= status < 500
-
-
-@pytest.mark.parametrize("header", ["SCRIPT_NAME: /foo", "SCRIPT_NAME: /api", "PATH_INFO: /x"])
-def test_a_script_name_header_is_ignored_even_from_a_trusted_address(
-    gunicorn_like_docker: str, header: str
-) -> None:
-    data = (b"GET /api/v1/games/gaps/deals/7 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-            + header.encode() + b"\r\n\r\n")
-    status, answer = exchange(gunicorn_like_docker, data)
-    assert status == 200, answer[:300]
-    body = json.loads(answer.split(b"\r\n\r\n", 1)[1])
-    assert body["links"]["verify"] == "/api/v1/games/gaps/verify"
-
-
-def test_a_small_hostile_run_gets_no_5xx(gunicorn_like_docker: str) -> None:
-    """benchmarks/hostile.py's classes, 20 requests each (the benchmark sends 20,000)."""
-    result = hostile.attack(gunicorn_like_docker, 20 * len(hostile.CLASSES), seed=7)
-    assert result["requests"] == 20 * len(hostile.CLASSES)
-    assert result["5xx"] == 0, result["examples_5xx"]
-    assert result["tracebacks_in_answers"] == 0 and result["no_answer"] == 0
 
 
 # --- item 14: the Docker entrypoint, outside docker --------------------------------------

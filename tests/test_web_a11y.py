@@ -2,7 +2,8 @@
 no serious or critical violation on the daily page, a play page with a game under way, a
 won game, and the embed page, in the light and the dark theme; and in every other shipped
 language (one page set each: the daily page, a play page with a refused move said, the embed
-page, the offline page), light and dark. axe-core comes with the Python package
+page, the offline page), light and dark: those are in tests/test_web_a11y_languages.py
+(apart, so two test workers share them). axe-core comes with the Python package
 axe-playwright-python (dev extras); it looks inside the element's open shadow root."""
 
 from __future__ import annotations
@@ -11,26 +12,10 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from helpers.a11y import serious_violations
 from helpers.browser import SKIP, open_player, today_id
 
-from dailydeal.web import i18n
-
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
-
-SERIOUS = ("serious", "critical")
-
-
-def serious_violations(page: Any) -> list[str]:
-    """axe-core's serious and critical violations on the page, one line each."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    found = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at "
-        + "; ".join(f"{n['target']} {n.get('failureSummary', '')}" for n in v["nodes"][:3])
-        for v in found
-        if v["impact"] in SERIOUS
-    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -100,42 +85,4 @@ def test_a_solve_page_has_no_serious_accessibility_violation(
         problems["open"] = serious_violations(friend)
     finally:
         other.close()
-    assert not any(problems.values()), problems
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("locale", [loc for loc in i18n.locales() if loc != i18n.DEFAULT])
-def test_every_language_has_no_serious_accessibility_violation(
-    page: Any,
-    site: str,
-    days: dict[str, dt.date],
-    solutions: dict[str, list[str]],
-    locale: str,
-    scheme: str,
-) -> None:
-    """Each language's words (longer, right to left in Arabic, another script in Japanese)
-    keep the pages free of serious violations: lang and dir, names, contrast."""
-    from playwright.sync_api import expect
-
-    page.emulate_media(color_scheme=scheme)
-    problems: dict[str, list[str]] = {}
-    page.goto(f"{site}/?lang={locale}")
-    page.wait_for_selector("a.tier-link")
-    assert page.locator("html").get_attribute("lang") == locale
-    problems["/"] = serious_violations(page)
-    id_ = today_id(days, "pyramid")
-    player = open_player(page, f"{site}/play/{id_}?lang={locale}", "pyramid")
-    expect(player.host.locator("[part~=root], .dd").first).to_have_attribute("lang", locale)
-    player.play_all(solutions["pyramid"][:3], finish=False)
-    player.click(player.clicks(solutions["pyramid"][3])[0])  # a card selected
-    box = player.host.locator("input[name=moves]")  # a refused move: its reason said
-    box.fill("QS+QH")
-    box.press("Enter")
-    expect(player.host.locator("[data-msg]")).to_have_attribute("data-kind", "error")
-    problems[f"/play/{id_}"] = serious_violations(page)
-    page.goto(f"{site}/embed/{today_id(days, 'gaps')}?lang={locale}")
-    page.wait_for_selector("daily-deal[data-state]", state="attached")
-    problems["/embed"] = serious_violations(page)
-    page.goto(f"{site}/offline?lang={locale}")
-    problems["/offline"] = serious_violations(page)
     assert not any(problems.values()), problems

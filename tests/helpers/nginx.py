@@ -7,8 +7,11 @@ import http.client
 import os
 import shutil
 import ssl
+import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from helpers import ROOT
 
@@ -62,3 +65,19 @@ def https_request(port: int, method: str, path: str, body: bytes | None = None,
         return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
     finally:
         conn.close()
+
+
+@dataclass
+class Front:
+    port: int
+    gunicorn: subprocess.Popen[bytes]
+    tmp: Path
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        return https_request(self.port, method, path, body, headers)
+
+
+def state_url(days: dict[str, Any]) -> str:
+    """The state URL of a deal the fixture's database holds and the server serves."""
+    return f"/api/v1/deals/{days['today']}-pyramid-easy/state"
