@@ -20,6 +20,7 @@ import pytest
 from helpers.browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
 
 from dailydeal.daily.store import deal_id
+from dailydeal.web.i18n import words
 
 SKIP = why_no_browser()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
@@ -108,6 +109,13 @@ def test_the_daily_page_and_todays_deals_open_offline(
     assert page.evaluate(numbered)["seed"] == "7"
 
     page.goto(f"{site}/play/accordion/123456")  # never opened, never kept
+    expect(page.locator("h1")).to_have_text("Offline")
+    # ... in the language it was asked in (kept in each at install), not the browser's
+    for lang, locale in (("de", "de"), ("PT-br", "pt-BR"), ("fr-CA", "fr")):
+        page.goto(f"{site}/play/accordion/123456?lang={lang}")
+        expect(page.locator("html")).to_have_attribute("lang", locale)
+        expect(page.locator("h1")).to_have_text(words(locale).t("offline.title"))
+    page.goto(f"{site}/play/accordion/123456?lang=xx")  # no such catalog: the browser's
     expect(page.locator("h1")).to_have_text("Offline")
 
     # nothing posted, nothing per move or per client was kept

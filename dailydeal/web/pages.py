@@ -423,12 +423,16 @@ def service_worker() -> Response:
     """The service worker, at the root so that its scope is every page; ``no-cache``: the
     browser compares it with its copy at each navigation, and a deploy is picked up."""
     files = {asset_url(name): url_for("pages.static", name=name) for name in assets()}
+    # the offline page in each language, so that a page asked for with ?lang= gets its own
+    # (the plain one is in the browser's language, as fetched at install)
+    offline_pages = [url_for("pages.offline", lang=locale) for locale in i18n.locales()]
     script = render_template(
         "sw.js",
         version=shell_version(),
-        shell=[url_for("pages.daily_page"), url_for("pages.offline"), *files],
+        shell=[url_for("pages.daily_page"), url_for("pages.offline"), *offline_pages, *files],
         aliases=files,
         offline=url_for("pages.offline"),
+        locales=i18n.locales(),
         root=url_for("pages.daily_page"),
         api=url_for("api.index"),
     )

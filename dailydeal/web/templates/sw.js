@@ -7,6 +7,7 @@ const VERSION = {{ version|tojson }};
 const SHELL = {{ shell|tojson }}; // fetched at install: the daily page, the offline page, static files
 const ALIASES = {{ aliases|tojson }}; // a static file's versioned URL -> its plain URL (module imports)
 const OFFLINE = {{ offline|tojson }};
+const LOCALES = {{ locales|tojson }}; // the offline page is kept in each: OFFLINE?lang=...
 const ROOT = {{ root|tojson }};
 const API = {{ api|tojson }};
 const CACHE = `dailydeal-${VERSION}`;
@@ -78,9 +79,19 @@ async function networkFirst(event, page) {
     return await (kept ? Promise.race([network, after(PATIENCE, kept)]) : network);
   } catch (error) {
     if (kept) return kept;
-    if (page) return (await cache.match(OFFLINE)) || Response.error();
+    if (page) return (await cache.match(offlinePage(new URL(request.url)))) || Response.error();
     throw error; // the page's fetch fails as it would without a worker
   }
+}
+
+// The offline page in the language the page was asked in: ?lang= as the server reads it
+// (i18n.negotiate: the locale itself, any case, or its language's), else the plain one,
+// fetched at install in the browser's language.
+function offlinePage(url) {
+  const tag = (url.searchParams.get("lang") || "").toLowerCase().replace("_", "-");
+  const found = LOCALES.find((l) => l.toLowerCase() === tag) ||
+    LOCALES.find((l) => tag && l.toLowerCase().split("-")[0] === tag.split("-")[0]);
+  return found ? `${OFFLINE}?lang=${encodeURIComponent(found)}` : OFFLINE;
 }
 
 const after = (ms, value) => new Promise((resolve) => setTimeout(resolve, ms, value));
