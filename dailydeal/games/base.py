@@ -118,6 +118,18 @@ class Game(ABC, Generic[M]):
         self.push(move)
         return [move]
 
+    def play_texts(self, texts: Sequence[str]) -> tuple[int, str | None]:
+        """Play the moves written in ``texts`` in turn, as a submitted solution means them
+        (``parse_move`` then ``play``), until one is refused: (how many were played, the
+        refusal's reason, or None when every one was). An engine may read and play its
+        common moves faster (Gaps); it must refuse the same moves for the same reasons."""
+        for i, text in enumerate(texts):
+            try:
+                self.play(self.parse_move(text))
+            except ValueError as exc:  # InvalidMoveError and IllegalMoveError alike
+                return i, str(exc)
+        return len(texts), None
+
     def finish(self) -> list[M]:
         """What happens after the last submitted move (Accordion deals the rest)."""
         return []
