@@ -267,7 +267,6 @@ def test_systemd_units_keep_new_files_private() -> None:
 def test_the_web_app_refuses_a_bad_setting(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A worker (gunicorn's ``create_app()``) stops with the one line, as the CLI does;
     a test's config is checked as the environment is."""
-
     from dailydeal.web import create_app
     from dailydeal.web.extensions import SETTINGS
 

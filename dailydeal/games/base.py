@@ -130,6 +130,10 @@ class Game(ABC, Generic[M]):
                 return i, str(exc)
         return len(texts), None
 
+    def line(self) -> list[str]:
+        """The moves pushed, as the notation writes them."""
+        return [str(m) for m in self.move_stack]
+
     def finish(self) -> list[M]:
         """What happens after the last submitted move (Accordion deals the rest)."""
         return []
@@ -165,7 +169,7 @@ class Game(ABC, Generic[M]):
             "position": self.position_json(),
             "state": self.status(),
             "score": self.score(),
-            "moves": [str(m) for m in self.move_stack],
+            "moves": self.line(),
             "legal_moves": [str(m) for m in self.legal_moves()],
         }
 

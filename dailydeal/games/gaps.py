@@ -45,8 +45,10 @@ class Place:
 class Redeal:
     """``R``: collect, shuffle and deal back everything outside the kept sequences."""
 
+    text: ClassVar[str] = N.REDEAL
+
     def __str__(self) -> str:
-        return N.REDEAL
+        return self.text
 
     def __repr__(self) -> str:
         return f"Redeal({self})"
@@ -128,6 +130,9 @@ class Gaps(Game[GapsMove]):
             for card, dst in rules.place_moves(self.cells)
         ]
 
+    def line(self) -> list[str]:
+        return [m.text for m in self.move_stack]  # each move's text, written once
+
     def redeals_left(self) -> int:
         return self.REDEALS - self.redeals_used
 
@@ -141,7 +146,7 @@ class Gaps(Game[GapsMove]):
         if isinstance(move, Redeal):
             if self.is_complete():
                 return "the game is won"
-            if self.place_moves():
+            if rules.place_moves(self.cells):
                 return "a redeal is allowed only when blocked, and a move exists"
             if self.redeals_left() <= 0:
                 return f"no redeal left (at most {self.REDEALS})"
