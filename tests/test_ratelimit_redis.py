@@ -367,8 +367,8 @@ def test_a_dead_storage_counts_in_memory_and_is_probed_on_a_back_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A storage that fails: the request is counted in memory instead (the same budget,
-    the same 429 and headers), the storage is asked again only 1, 2, 4... seconds after
-    its previous probe, and counts again once it answers."""
+    the same 429 and headers), the storage is asked again by the next request, then only
+    2, 4, 8... seconds after its previous probe, and counts again once it answers."""
     from dailydeal.web import extensions
 
     clock = [1_000_000.0]
@@ -400,14 +400,15 @@ def test_a_dead_storage_counts_in_memory_and_is_probed_on_a_back_off(
     assert client.post(url, json={"seed": 1, "moves": []}).status_code == 200
     refused = problem(client.post(url, json={"seed": 1, "moves": []}), 429)
     assert refused["limit"] == "2 per 1 minute"
-    assert probes == []  # not a second after it died
+    base = 1_000_000.0
+    assert probes == [base]  # the next request asks at once, the one after it does not
+    probes.clear()
     for step in (0.5, 0.6, 1.0, 1.5, 3.0):
         clock[0] += step
         client.post(url, json={"seed": 1, "moves": []})
-    base = 1_000_000.0
-    assert probes == pytest.approx([base + 1.1, base + 3.6])  # after 1 s, then 2 s more
+    assert probes == pytest.approx([base + 2.1, base + 6.6])  # after 2 s, then 4 s more
     down[0] = False
-    clock[0] += 4.1  # past the next back-off (4 s): probed, alive, counted there again
+    clock[0] += 8.1  # past the next back-off (8 s): probed, alive, counted there again
     again = client.post(url, json={"seed": 1, "moves": []},
                         environ_base={"REMOTE_ADDR": "10.1.2.3"})
     assert again.status_code == 200 and not found.dead

@@ -184,9 +184,10 @@ class RateLimits:
     that storage fails, each under limits' fixed window (flask-limiter's default strategy).
 
     A storage that fails is marked dead and the request counted on the fallback; the dead
-    storage is probed (``check()``) at most once per back-off, 2**n seconds after the
-    previous probe (n = 0, 1, .. ``MAX_PROBES``, then from 0 again, as flask-limiter's
-    ``in_memory_fallback`` does), until it answers; then it counts again."""
+    storage is probed (``check()``) by the next request, then at most once per back-off,
+    2**n seconds after the previous probe (n = 0, 1, .. ``MAX_PROBES``, then from 0 again,
+    as flask-limiter's ``in_memory_fallback`` does), until it answers; then it counts
+    again."""
 
     MAX_PROBES = 5
 
@@ -200,7 +201,10 @@ class RateLimits:
         self.enabled = enabled
         self.dead = False
         self._probes = 0
-        self._last_probe = time.time()
+        # never probed: the first request after a failure asks at once (flask-limiter's
+        # clock started with the process, long before), a storage that failed once for
+        # another reason (a key read from a body too large) is taken back at once
+        self._last_probe = 0.0
 
     @property
     def strategy(self) -> FixedWindowRateLimiter:
