@@ -385,7 +385,7 @@ def rate_limit_headers(resp: Response) -> Response:
     """The client's budget (``X-RateLimit-*``) on an answer only that client gets, and a
     true ``Retry-After`` on a 429; the one place these headers are written.
 
-    flask-limiter's own headers are off: its Retry-After truncated (``0`` while the next
+    Not flask-limiter's (which the app used before): its Retry-After truncated (``0`` while the next
     request was still refused: a polite client then spins), replaced the app's own (a 503's
     "5" became the limit's window, 3600), and a public answer (a GET state or hint, cached
     by nginx and browsers for everyone) carried the first client's budget.
