@@ -33,8 +33,8 @@ adds one run of S seconds per server with every endpoint in one connection's rot
 and where its p99 comes from: gunicorn's own time per request (access log ``%(D)s``) by
 endpoint against wrk's end-to-end latency. ``--profile N``: N requests per endpoint through
 the app in this process under cProfile: ms of CPU per request and where it goes
-(``--modes none``: that alone, no server; ``--limiter-off``: with flask-limiter switched off,
-what a cheaper limit check could save at most).
+(``--modes none``: that alone, no server; ``--limiter-off``: with the rate limits switched
+off, what a cheaper limit check could save at most).
 Needs wrk (and nginx, openssl, redis-server for those modes): Debian packages.
 """
 
@@ -253,7 +253,7 @@ CATEGORIES = (
     ("replay (games/, verify, cards, shuffle)",
      ("dailydeal/games/", "dailydeal/verify.py", "dailydeal/cards.py", "dailydeal/shuffle.py",
       "dailydeal/hints.py")),
-    ("rate limiter (flask-limiter, limits)", ("flask_limiter", "/limits/", "web/extensions.py")),
+    ("rate limiter (limits, web/extensions.py)", ("/limits/", "web/extensions.py")),
     ("threads (start, wait)", ("threading.py", "_thread")),
     ("SQLite (sqlite3, sqlite_utils, stores)",
      ("sqlite3", "sqlite_utils", "daily/store.py", "sqlite_store.py")),
@@ -276,16 +276,16 @@ def category(func: tuple[str, int, str]) -> str:
 def profile(db: Path, env: dict[str, str], reqs: dict[str, tuple[str, str, str]], n: int,
             top: int, limiter: bool = True) -> dict[str, Any]:
     """CPU ms per request in this process (no server) and where it goes, by endpoint;
-    ``limiter`` False: flask-limiter switched off, what the app costs without any limit
+    ``limiter`` False: the rate limits switched off, what the app costs without any limit
     check (a bound for what a cheaper check can save, never a way to run)."""
     from werkzeug.test import EnvironBuilder
 
     os.environ.update({**env, "DAILYDEAL_DB": str(db)})
     from dailydeal.web import create_app
-    from dailydeal.web.extensions import limiter as the_limiter
+    from dailydeal.web.extensions import RATE_LIMITS
 
     app = create_app()
-    the_limiter.enabled = limiter
+    app.extensions[RATE_LIMITS].enabled = limiter
     out: dict[str, Any] = {}
     for name, (method, path, body) in reqs.items():
         # the request's environ made once: building it is the harness's cost, not the app's
@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="N requests per endpoint in this process under cProfile")
     parser.add_argument("--top", type=int, default=8, help="functions listed per profile")
     parser.add_argument("--limiter-off", action="store_true",
-                        help="profile with flask-limiter switched off (a bound, not a mode)")
+                        help="profile with the rate limits switched off (a bound, not a mode)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     args = parser.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m != "none"]

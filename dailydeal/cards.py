@@ -21,6 +21,8 @@ _SYMBOL_TO_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 _NAME_TO_CARD = {name: i for i, name in enumerate(CARD_NAMES)}
 DECK: tuple[Card, ...] = tuple(range(52))
+_DECK_SET = frozenset(DECK)
+_INT = {int}
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 
@@ -87,6 +89,8 @@ def parse_deck(text: str | Iterable[str]) -> list[Card]:
 
 def check_deck(cards: Sequence[Card]) -> None:
     """Raise ValueError unless ``cards`` is a permutation of the 52 cards."""
+    if len(cards) == 52 and set(map(type, cards)) == _INT and set(cards) == _DECK_SET:
+        return  # the common case, at C speed: 52 ints (no bool), each card once
     bad = [c for c in cards if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52]
     if bad:
         raise InvalidMoveError(f"a card number is an integer 0..51, not {bad[0]!r}")

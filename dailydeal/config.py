@@ -158,7 +158,8 @@ class Settings:
     state_rate_limit: str = setting(
         "600 per minute", _limit("DAILYDEAL_STATE_LIMIT")
     )
-    #: flask-limiter's storage; None: ``redis_url`` if set, else ``memory://`` (per worker).
+    #: The rate limits' storage (a limits URI); None: ``redis_url`` if set, else ``memory://``
+    #: (per worker).
     ratelimit_storage: str | None = setting(
         None, Var("DAILYDEAL_RATELIMIT_STORAGE")
     )
@@ -285,7 +286,7 @@ class Settings:
         return self.ratelimit_storage or self.redis_url or "memory://"
 
     def check_rate_limits(self) -> None:
-        """Refuse a rate limit flask-limiter cannot read: it would otherwise fail, or
+        """Refuse a rate limit limits cannot read: it would otherwise fail, or
         silently not limit, at the first request. Not in ``__post_init__``: the parser's
         module costs a command that never serves about half a second to import."""
         from limits import parse_many

@@ -63,7 +63,7 @@ PRELOADED = (
     "pydantic",
     "sqlite_utils",
     "PIL.Image",
-    "flask_limiter",
+    "limits",
     "dailydeal.config",
     "dailydeal.daily.store",
     "dailydeal.hints",

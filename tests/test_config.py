@@ -140,8 +140,10 @@ def test_the_app_reads_the_settings(clean_env: pytest.MonkeyPatch, tmp_path: Pat
     """The web reads the same object, under one name per setting (no copy in the Flask
     config), and one Redis URL also stores the rate limits unless a storage of their own
     is set."""
+    from limits.storage import RedisStorage
+
     from dailydeal.web import create_app
-    from dailydeal.web.extensions import SETTINGS
+    from dailydeal.web.extensions import RATE_LIMITS, SETTINGS
 
     clean_env.setenv("DAILYDEAL_DB", str(tmp_path / "w.db"))
     clean_env.setenv("DAILYDEAL_HINT_QUEUE", "3")
@@ -154,7 +156,7 @@ def test_the_app_reads_the_settings(clean_env: pytest.MonkeyPatch, tmp_path: Pat
     assert settings.state_rate_limit == "5 per second"
     assert not {"DATABASE", "HINT_QUEUE", "STATE_RATE_LIMIT", "REDIS_URL"} & set(app.config)
     assert settings.ratelimit_storage_uri() == "redis://10.0.0.5:6379/0"
-    assert app.config["RATELIMIT_STORAGE_URI"] == "redis://10.0.0.5:6379/0"  # flask-limiter's
+    assert isinstance(app.extensions[RATE_LIMITS].storage, RedisStorage)  # on that Redis
     clean_env.setenv("DAILYDEAL_RATELIMIT_STORAGE", "memory://")
     assert Settings.from_env().ratelimit_storage_uri() == "memory://"
     with pytest.raises(SettingsError, match=r"DAILYDEAL_HINT_QUEUE must be a "):

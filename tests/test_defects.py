@@ -34,7 +34,7 @@ from dailydeal.daily.store import deal_row, insert_deal, open_db
 from dailydeal.games import new_game
 from dailydeal.shuffle import MAX_SEED
 from dailydeal.web import db as web_db
-from dailydeal.web.extensions import SETTINGS, limiter
+from dailydeal.web.extensions import SETTINGS, limit
 from dailydeal.web.problems import Problem
 
 API = "/api/v1"
@@ -89,11 +89,11 @@ def test_2_retry_after_is_at_least_one_and_true(db_path: Path, now: dt.datetime)
 def test_2_the_app_s_own_retry_after_is_kept(db_path: Path, now: dt.datetime) -> None:
     app = make_app(db_path, now)
 
-    @limiter.limit("20 per hour")
+    @limit("test_busy", text="20 per hour")
     def busy() -> Any:
         raise Problem(503, "busy; try again in a few seconds", headers={"Retry-After": "5"})
 
-    @limiter.limit("20 per hour")
+    @limit("test_down", text="20 per hour")
     def down() -> Any:
         raise Problem(503, "the store does not answer; try again in a few seconds")
 

@@ -299,3 +299,30 @@ def test_any_number_of_redeals_is_a_variant() -> None:
     for bad in ("redeals=10", "redeals=-1", "redeals=two"):
         with pytest.raises(ValueError, match="unknown variant"):
             new_game("gaps", 1, bad)
+
+
+def test_play_texts_reads_and_refuses_as_parse_move_and_play(
+    solved: dict[str, tuple[int, list[str]]],
+) -> None:
+    """Gaps' replay reads a placement written as the notation writes it in one lookup:
+    on lines with every kind of text and refusal (other spellings, a 2 without its row, a
+    redeal, a move out of turn, nonsense) it plays and refuses exactly as the general way
+    (``Game.play_texts``: ``parse_move`` then ``play`` each text), for the same reasons."""
+    from dailydeal.games.base import Game
+
+    seed, line = solved["gaps"]
+    extra = ["5h", " 5H", "2S", "2S@1", "2s@2", "R", "r", "KS", "AS", "3S@1", "zz", ""]
+    lines = [line, line[: len(line) // 2]]
+    lines += [line[:k] + [t] + line[k:] for k in (0, 3, len(line) // 2) for t in extra]
+    lines += [line[:k] + line[k + 1:] for k in range(0, len(line), 5)]  # one move left out
+    refusals = set()
+    for texts in lines:
+        fast, general = new_game("gaps", seed), new_game("gaps", seed)
+        answer = fast.play_texts(texts)
+        assert answer == Game.play_texts(general, texts), texts
+        assert fast.key() == general.key() and fast.move_stack == general.move_stack
+        assert [str(m) for m in fast.move_stack] == [str(m) for m in general.move_stack]
+        while fast.move_stack:  # what was pushed is taken back the same way
+            assert fast.pop() == general.pop() and fast.key() == general.key()
+        refusals.add(answer[1])
+    assert None in refusals and len(refusals) > 5  # wins, and many kinds of refusal

@@ -28,7 +28,7 @@ def test_every_runtime_dependency_has_a_floor_that_ci_installs() -> None:
     # sqlite_utils.Migrations (the store's migrations) exists from sqlite-utils 4.0 on
     assert tuple(int(p) for p in floors["sqlite-utils"].split(".")[:2]) >= (4, 0)
     assert "redis" in project["optional-dependencies"]
-    assert any("flask-limiter[redis]" in r for r in project["optional-dependencies"]["redis"])
+    assert any("limits[redis]" in r for r in project["optional-dependencies"]["redis"])
     makefile = (ROOT / "Makefile").read_text()
     assert "lowest_constraints.py" in makefile and "-c $(LOWEST)/constraints.txt" in makefile
     assert "make test-lowest" in (ROOT / ".ci" / "run").read_text()

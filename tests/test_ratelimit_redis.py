@@ -331,43 +331,88 @@ def test_limits_are_checked_by_the_routes_alone(
     tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """flask-limiter's check before every request had nothing to check (no default,
-    application or meta limits): it is dropped; a limited route is checked once, by its
-    decorator (``extensions._check``, not flask-limiter's), and still refused past its
-    budget; a route without a limit is not checked. With a default limit configured,
-    flask-limiter's check before every request stays."""
+    """No check before every request (flask-limiter's had nothing to check, and its hooks
+    are gone): a limited route is checked once, by its decorator (``extensions._check``),
+    and refused past its budget; a route without a limit is not checked."""
     from dailydeal.web import extensions
-    from dailydeal.web.extensions import limiter
 
-    checks: list[bool] = []
-    original = limiter._check_request_limit
+    checks: list[str] = []
     ours = extensions._check
 
-    def counted(*args: Any, **kwargs: Any) -> None:
-        checks.append(bool(kwargs.get("in_middleware", True)))
-        original(*args, **kwargs)
+    def counted_ours(found: Any, limits: Any) -> None:
+        checks.append(limits[0].scope)
+        ours(found, limits)
 
-    def counted_ours(limits: Any) -> None:
-        checks.append(False)
-        ours(limits)
-
-    monkeypatch.setattr(limiter, "_check_request_limit", counted)
     monkeypatch.setattr(extensions, "_check", counted_ours)
     config = {"db_path": fill_db(tmp_path / "c.db"), "NOW": lambda: now,
               "verify_rate_limit": "2 per minute"}
     app = create_app(dict(config))
-    assert counted not in app.before_request_funcs.get(None, [])
+    hooks = [f for funcs in (*app.before_request_funcs.values(),
+                             *app.after_request_funcs.values(),
+                             *app.teardown_request_funcs.values()) for f in funcs]
+    assert hooks and not [f for f in hooks if "flask_limiter" in repr(f)]
     client = app.test_client()
     url = "/api/v1/games/gaps/verify"
     for _ in range(2):
         assert client.post(url, json={"seed": 1, "moves": []}).status_code == 200
     problem(client.post(url, json={"seed": 1, "moves": []}), 429)
-    assert checks == [False, False, False]  # the decorator's, one a request
+    assert checks == ["verify"] * 3  # the decorator's, one a request
     checks.clear()
     assert client.get("/api/v1/games").status_code == 200
     assert checks == []
-    kept = create_app({**config, "RATELIMIT_DEFAULT": "1000 per minute"})
-    assert counted in kept.before_request_funcs[None]
+
+
+def test_a_dead_storage_counts_in_memory_and_is_probed_on_a_back_off(
+    tmp_path: Path, fill_db: Any, now: dt.datetime, problem: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A storage that fails: the request is counted in memory instead (the same budget,
+    the same 429 and headers), the storage is asked again by the next request, then only
+    2, 4, 8... seconds after its previous probe, and counts again once it answers."""
+    from dailydeal.web import extensions
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(extensions.time, "time", lambda: clock[0])
+    app = create_app({"db_path": fill_db(tmp_path / "d.db"), "NOW": lambda: now,
+                      "verify_rate_limit": "2 per minute"})
+    found = app.extensions[extensions.RATE_LIMITS]
+    probes: list[float] = []
+    down = [True]
+
+    def hit(*args: Any, **kwargs: Any) -> int:
+        if down[0]:
+            raise ConnectionError("redis is down")
+        return original_incr(*args, **kwargs)
+
+    def check() -> bool:
+        probes.append(clock[0])
+        return not down[0]
+
+    original_incr = found.storage.incr
+    monkeypatch.setattr(found.storage, "incr", hit)
+    monkeypatch.setattr(found.storage, "check", check)
+    client = app.test_client()
+    url = "/api/v1/games/gaps/verify"
+    first = client.post(url, json={"seed": 1, "moves": []})
+    assert first.status_code == 200 and found.dead
+    assert (first.headers["X-RateLimit-Limit"], first.headers["X-RateLimit-Remaining"]) == (
+        "2", "1")  # counted in memory, told from memory
+    assert client.post(url, json={"seed": 1, "moves": []}).status_code == 200
+    refused = problem(client.post(url, json={"seed": 1, "moves": []}), 429)
+    assert refused["limit"] == "2 per 1 minute"
+    base = 1_000_000.0
+    assert probes == [base]  # the next request asks at once, the one after it does not
+    probes.clear()
+    for step in (0.5, 0.6, 1.0, 1.5, 3.0):
+        clock[0] += step
+        client.post(url, json={"seed": 1, "moves": []})
+    assert probes == pytest.approx([base + 2.1, base + 6.6])  # after 2 s, then 4 s more
+    down[0] = False
+    clock[0] += 8.1  # past the next back-off (8 s): probed, alive, counted there again
+    again = client.post(url, json={"seed": 1, "moves": []},
+                        environ_base={"REMOTE_ADDR": "10.1.2.3"})
+    assert again.status_code == 200 and not found.dead
+    assert found.storage.get("LIMITER/10.1.2.3/32/verify/2/1/minute") == 1
 
 
 def test_the_storage_keys_are_flask_limiter_s(
@@ -376,7 +421,7 @@ def test_the_storage_keys_are_flask_limiter_s(
     """The limits are checked by the app's own decorator, on the keys flask-limiter wrote
     (limits' ``key_for(network, scope)``): a Redis keeps counting across a deploy. The
     budget's headers are the limit's, after this request's count."""
-    from dailydeal.web.extensions import limiter
+    from dailydeal.web.extensions import RATE_LIMITS
 
     app = create_app({"db_path": fill_db(tmp_path / "k.db"), "NOW": lambda: now,
                       "verify_rate_limit": "7 per minute"})
@@ -385,5 +430,5 @@ def test_the_storage_keys_are_flask_limiter_s(
                        environ_base={"REMOTE_ADDR": "198.51.100.7"})
     assert resp.status_code == 200
     assert (resp.headers["X-RateLimit-Limit"], resp.headers["X-RateLimit-Remaining"]) == ("7", "6")
-    storage = limiter.storage
+    storage = app.extensions[RATE_LIMITS].storage
     assert storage.get("LIMITER/198.51.100.7/32/verify/7/1/minute") == 1

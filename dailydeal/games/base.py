@@ -118,6 +118,22 @@ class Game(ABC, Generic[M]):
         self.push(move)
         return [move]
 
+    def play_texts(self, texts: Sequence[str]) -> tuple[int, str | None]:
+        """Play the moves written in ``texts`` in turn, as a submitted solution means them
+        (``parse_move`` then ``play``), until one is refused: (how many were played, the
+        refusal's reason, or None when every one was). An engine may read and play its
+        common moves faster (Gaps); it must refuse the same moves for the same reasons."""
+        for i, text in enumerate(texts):
+            try:
+                self.play(self.parse_move(text))
+            except ValueError as exc:  # InvalidMoveError and IllegalMoveError alike
+                return i, str(exc)
+        return len(texts), None
+
+    def line(self) -> list[str]:
+        """The moves pushed, as the notation writes them."""
+        return [str(m) for m in self.move_stack]
+
     def finish(self) -> list[M]:
         """What happens after the last submitted move (Accordion deals the rest)."""
         return []
@@ -153,7 +169,7 @@ class Game(ABC, Generic[M]):
             "position": self.position_json(),
             "state": self.status(),
             "score": self.score(),
-            "moves": [str(m) for m in self.move_stack],
+            "moves": self.line(),
             "legal_moves": [str(m) for m in self.legal_moves()],
         }
 

@@ -7,7 +7,7 @@ The engine: notation, push/pop and JSON over the 52 cells of the rules core
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from dailydeal import cards as C
@@ -28,9 +28,14 @@ class Place:
 
     card: Card
     row: int | None = None  # 1..4, only for a 2
+    # its notation, written once: a won verify writes out its whole line (the solve's id)
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", N.place_row(self.card, self.row))
 
     def __str__(self) -> str:
-        return N.place_row(self.card, self.row)
+        return self.text
 
     def __repr__(self) -> str:
         return f"Place({self})"
@@ -40,8 +45,10 @@ class Place:
 class Redeal:
     """``R``: collect, shuffle and deal back everything outside the kept sequences."""
 
+    text: ClassVar[str] = N.REDEAL
+
     def __str__(self) -> str:
-        return N.REDEAL
+        return self.text
 
     def __repr__(self) -> str:
         return f"Redeal({self})"
@@ -54,6 +61,29 @@ REDEAL = Redeal()
 _PLACES: dict[tuple[Card, int | None], Place] = {
     (card, row): Place(card, row) for card in range(52) for row in (None, 1, 2, 3, 4)
 }
+# The placements whose reading needs no position, by their text as the notation writes it
+# (``KS``, ``2S@1``: every line the solvers, the element and the API give): what
+# ``parse_move`` reads them as, looked up in one step. Any other text (a redeal, a 2
+# without its row, another spelling) is read by ``parse_move``.
+_READ: dict[str, Place] = {
+    str(place): place
+    for (card, row), place in _PLACES.items()
+    if not rules.is_ace(card) and (row is None) != rules.is_two(card)
+}
+
+
+def _target(cells: Sequence[Card], pos: Sequence[int], card: Card, row: int | None) -> int:
+    """The cell a placement goes to when it is legal now, else -1 (``Gaps._refusal``
+    says why): a 2 to the gap in column 1 of its row, another card (no ace) to the gap
+    right of its predecessor, when that is not the last of its row."""
+    rank = card % 13  # rules.is_two and rules.is_ace, inlined: a replay's hottest line
+    if rank == 1:
+        if row is None or not 1 <= row <= ROWS:
+            return -1
+    elif rank == 0 or row is not None or pos[card - 1] % COLS == COLS - 1:
+        return -1
+    dst = rules.target(pos, card, row)
+    return dst if cells[dst] == EMPTY else -1
 
 
 class Gaps(Game[GapsMove]):
@@ -68,7 +98,8 @@ class Gaps(Game[GapsMove]):
         self.cells: list[Card] = rules.start_cells(self.cards)  # EMPTY for a gap
         self.pos: list[int] = rules.positions(self.cells)  # cell of each card, -1 for aces
         self.redeals_used = 0
-        self._undo_info: list[list[Card]] = []
+        # per move pushed: the cell a placement left, or the cells before a redeal
+        self._undo_info: list[int | list[Card]] = []
 
     # --- notation -------------------------------------------------------------------
     def _parse_move(self, text: str) -> GapsMove:
@@ -96,9 +127,12 @@ class Gaps(Game[GapsMove]):
 
     def place_moves(self) -> list[Place]:
         return [
-            Place(card, dst // COLS + 1) if rules.is_two(card) else Place(card)
+            _PLACES[card, dst // COLS + 1 if rules.is_two(card) else None]
             for card, dst in rules.place_moves(self.cells)
         ]
+
+    def line(self) -> list[str]:
+        return [m.text for m in self.move_stack]  # each move's text, written once
 
     def redeals_left(self) -> int:
         return self.REDEALS - self.redeals_used
@@ -113,7 +147,7 @@ class Gaps(Game[GapsMove]):
         if isinstance(move, Redeal):
             if self.is_complete():
                 return "the game is won"
-            if self.place_moves():
+            if rules.place_moves(self.cells):
                 return "a redeal is allowed only when blocked, and a move exists"
             if self.redeals_left() <= 0:
                 return f"no redeal left (at most {self.REDEALS})"
@@ -123,27 +157,26 @@ class Gaps(Game[GapsMove]):
     def _placement(self, move: Place) -> tuple[str | None, int]:
         """(None, the cell it goes to) when the placement is legal now, else (the reason,
         -1): push reads the cell found by the check instead of looking for it again."""
+        dst = _target(self.cells, self.pos, move.card, move.row)
+        return (None, dst) if dst >= 0 else (self._refusal(move), -1)
+
+    def _refusal(self, move: Place) -> str:
+        """Why a placement is not legal now (``_target`` found no cell for it)."""
         card = move.card
         value = C.value(card)
         if value == C.ACE:
-            return "aces are out of play in Gaps", -1
+            return "aces are out of play in Gaps"
         if value == 2:
             if move.row is None or not 1 <= move.row <= ROWS:
-                return f"{C.name(card)} needs a row 1..4 ({C.name(card)}@R)", -1
-            dst = rules.target(self.pos, card, move.row)
-            if (target := self.cells[dst]) != EMPTY:
-                return f"row {move.row} has no gap in column 1 ({C.name(target)} is there)", -1
-            return None, dst
+                return f"{C.name(card)} needs a row 1..4 ({C.name(card)}@R)"
+            target = self.cells[rules.target(self.pos, card, move.row)]
+            return f"row {move.row} has no gap in column 1 ({C.name(target)} is there)"
         if move.row is not None:
-            return (f"only a 2 is sent to a row; {C.name(card)} goes right of "
-                    f"{C.name(card - 1)}"), -1
-        p = self.pos[card - 1]
-        if p % COLS == COLS - 1:
-            return f"{C.name(card - 1)} ends its row: there is no place right of it", -1
-        dst = rules.target(self.pos, card, None)
-        if (right := self.cells[dst]) != EMPTY:
-            return f"the place right of {C.name(card - 1)} holds {C.name(right)}, not a gap", -1
-        return None, dst
+            return f"only a 2 is sent to a row; {C.name(card)} goes right of {C.name(card - 1)}"
+        if self.pos[card - 1] % COLS == COLS - 1:
+            return f"{C.name(card - 1)} ends its row: there is no place right of it"
+        right = self.cells[rules.target(self.pos, card, None)]
+        return f"the place right of {C.name(card - 1)} holds {C.name(right)}, not a gap"
 
     def push(self, move: GapsMove) -> None:
         if isinstance(move, Redeal):
@@ -152,8 +185,29 @@ class Gaps(Game[GapsMove]):
         reason, dst = self._placement(move)  # checked and found in one pass
         if reason is not None:
             raise IllegalMoveError(reason)
-        self._undo_info.append([rules.move(self.cells, self.pos, move.card, dst)])
+        self._undo_info.append(rules.move(self.cells, self.pos, move.card, dst))
         self.move_stack.append(move)
+
+    def play_texts(self, texts: Sequence[str]) -> tuple[int, str | None]:
+        """``Game.play_texts``, a placement written as the notation writes it read in one
+        lookup and played at once when legal (a verify replays 100 or so of them); any
+        other text, and a refusal, go the general way, which says why."""
+        cells, pos = self.cells, self.pos
+        stack, undo = self.move_stack, self._undo_info
+        for i, text in enumerate(texts):
+            place = _READ.get(text)
+            if place is not None:
+                dst = _target(cells, pos, place.card, place.row)
+                if dst >= 0:
+                    undo.append(rules.move(cells, pos, place.card, dst))
+                    stack.append(place)
+                    continue
+            try:
+                self.play(self.parse_move(text))
+            except ValueError as exc:  # InvalidMoveError and IllegalMoveError alike
+                return i, str(exc)
+            cells, pos = self.cells, self.pos  # a redeal lays out new ones
+        return len(texts), None
 
     def _apply(self, move: GapsMove) -> None:
         if isinstance(move, Redeal):
@@ -163,16 +217,18 @@ class Gaps(Game[GapsMove]):
             self.pos = rules.positions(self.cells)
             return
         dst = rules.target(self.pos, move.card, move.row)
-        self._undo_info.append([rules.move(self.cells, self.pos, move.card, dst)])
+        self._undo_info.append(rules.move(self.cells, self.pos, move.card, dst))
 
     def _undo(self, move: GapsMove) -> None:
         info = self._undo_info.pop()
         if isinstance(move, Redeal):
+            assert isinstance(info, list)  # the cells before it
             self.cells = info
             self.redeals_used -= 1
             self.pos = rules.positions(self.cells)
             return
-        rules.unmove(self.cells, self.pos, move.card, info[0])
+        assert isinstance(info, int)  # the cell the card left
+        rules.unmove(self.cells, self.pos, move.card, info)
 
     def kept_lengths(self) -> list[int]:
         """Per row, the length of the suit sequence from a 2 in column 1 (0..12)."""

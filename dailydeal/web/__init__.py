@@ -16,7 +16,7 @@ could set it, and links are cached for everyone (``public_url`` makes them absol
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,6 +46,22 @@ CORS_HEADERS = {
 }
 #: What every answer carries unless its route set it (each header once: see _headers).
 EVERY_ANSWER = (*CORS_HEADERS.items(), ("X-Content-Type-Options", "nosniff"))
+
+
+class App(Flask):
+    """Flask, with each view's and hook's synchronous form found once: Flask asks
+    ``inspect`` whether a function is a coroutine function on every call of every hook and
+    view (six a verify, about a microsecond each); the answer never changes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        found = self._sync.get(func)
+        if found is None:
+            found = self._sync[func] = super().ensure_sync(func)
+        return found
 
 
 def default_database() -> Path:
@@ -86,7 +102,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     settings, extra = (Settings.from_env(), {}) if test_config is None else split_config(
         test_config)
     settings.check_rate_limits()
-    app = Flask(__name__, static_folder=None)
+    app = App(__name__, static_folder=None)
     app.config.from_mapping(DEFAULTS)
     app.config.update(extra)
     app.json.sort_keys = False  # type: ignore[attr-defined]

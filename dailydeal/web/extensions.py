@@ -1,16 +1,14 @@
-"""The app's extensions, made once at module level and bound to an app by ``init_app`` (as
-flaskr does): the instance's ``Settings`` and the per-client rate limiter.
+"""What the app binds to itself in ``init_app`` (as flaskr does): the instance's
+``Settings`` and its per-client rate limits (``RateLimits``).
 
 The routes read a setting as ``settings().verify_rate_limit``: the ``Settings`` object the
 app was made with (``dailydeal.config``, one name per setting), never a copy in the Flask
 config. They take a rate limit with ``@limit("verify")``..., applied where the route is
-defined and checked by it on limits' strategy over flask-limiter's storage (``_check``:
-flask-limiter's keys, order, fallback and 429, without its per-request machinery); the
-limit's text is read from the settings at each request, so every app has its own.
-
-flask-limiter keeps one storage per ``Limiter``: an app made later in the same process
-(tests) counts in its own storage from then on, as each worker process has its own. The
-``X-RateLimit-*`` and ``Retry-After`` headers are written here (``rate_limit_headers``).
+defined and checked by it on limits' fixed window over the app's storage (``_check``: the
+keys, order, in-memory fallback and 429 flask-limiter had, without a hook on every
+request); the limit's text is read from the settings at each request, so every app has
+its own. Each app has its storage, as each worker process has. The ``X-RateLimit-*`` and
+``Retry-After`` headers are written here (``rate_limit_headers``).
 
 ``memory://`` counts in ``LocalStorage`` (below), not in limits' ``MemoryStorage``: that one
 starts a thread (a ``threading.Timer``) to expire keys whenever its previous one has ended,
@@ -31,10 +29,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from flask import Flask, Response, current_app, g, request
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse
-from limits.storage import MovingWindowSupport, Storage
+from limits.storage import MovingWindowSupport, Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from dailydeal.config import Settings
@@ -175,72 +172,89 @@ def network() -> str:
     """The client's network (``network_of`` the address Flask gives: proxies are
     ``web/proxies.py``'s business), the key of every per-client budget."""
     config = current_app.extensions.get(SETTINGS)
-    address = get_remote_address()
+    address = request.remote_addr or "127.0.0.1"  # (a WSGI server always gives one)
     if config is None:
         return network_of(address)
     return network_of(address, config.network_v4_prefix, config.network_v6_prefix)
 
 
-limiter = Limiter(
-    network,
-    headers_enabled=False,  # rate_limit_headers below: true, and never on public answers
-    swallow_errors=True,  # a storage outage (redis down) must not fail verification
-    in_memory_fallback_enabled=True,
-)
+class RateLimits:
+    """The rate limits of one app: its storage (``ratelimit_storage``, else ``redis_url``,
+    else memory: ``LocalStorage``) and the in-memory ``LocalStorage`` that counts while
+    that storage fails, each under limits' fixed window (flask-limiter's default strategy).
+
+    A storage that fails is marked dead and the request counted on the fallback; the dead
+    storage is probed (``check()``) by the next request, then at most once per back-off,
+    2**n seconds after the previous probe (n = 0, 1, .. ``MAX_PROBES``, then from 0 again,
+    as flask-limiter's ``in_memory_fallback`` does), until it answers; then it counts
+    again."""
+
+    MAX_PROBES = 5
+
+    def __init__(self, uri: str, options: dict[str, Any], enabled: bool) -> None:
+        storage = storage_from_string(uri, **options)
+        assert isinstance(storage, Storage)  # a scheme of limits' synchronous storages
+        self.storage = storage
+        self.fallback = LocalStorage()
+        self._alive = FixedWindowRateLimiter(self.storage)
+        self._counting_aside = FixedWindowRateLimiter(self.fallback)
+        self.enabled = enabled
+        self.dead = False
+        self._probes = 0
+        # never probed: the first request after a failure asks at once (flask-limiter's
+        # clock started with the process, long before), a storage that failed once for
+        # another reason (a key read from a body too large) is taken back at once
+        self._last_probe = 0.0
+
+    @property
+    def strategy(self) -> FixedWindowRateLimiter:
+        """The storage's fixed window, or the fallback's while the storage is dead."""
+        return self._counting_aside if self.dead else self._alive
+
+    def storage_failed(self) -> None:
+        log.warning("Rate limit storage unreachable - falling back to in-memory storage")
+        self.dead = True
+
+    def probe(self) -> None:
+        """While dead, ask the storage whether it answers again, once per back-off."""
+        if self._probes > self.MAX_PROBES:
+            self._probes = 0
+        now = time.time()
+        if now - self._last_probe <= 2 ** self._probes:
+            return
+        self._last_probe = now
+        self._probes += 1
+        try:
+            alive = self.storage.check()
+        except Exception:  # noqa: BLE001 - still down
+            alive = False
+        if alive:
+            log.info("Rate limit storage recovered")
+            self.dead = False
+            self._probes = 0
+
+
+#: app.extensions key of the app's ``RateLimits``
+RATE_LIMITS = "dailydeal_rate_limits"
 
 
 def init_app(app: Flask, settings: Settings) -> None:
-    """Bind the settings and the limiter to ``app`` (its storage: ``ratelimit_storage``,
-    else ``redis_url``, else memory: ``LocalStorage``)."""
+    """Bind the settings and the rate limits to ``app`` (``RateLimits``; off when the
+    Flask config's ``RATELIMIT_ENABLED`` is false)."""
     app.extensions[SETTINGS] = settings
     uri = settings.ratelimit_storage_uri()
     if uri.startswith(MEMORY):  # the same counts, without a thread (LocalStorage)
         uri = LOCAL + uri[len(MEMORY):]
-    app.config["RATELIMIT_STORAGE_URI"] = uri
     # a hung Redis costs a request half a second, then the in-memory fallback counts
-    app.config["RATELIMIT_STORAGE_OPTIONS"] = _storage_options(uri)
-    limiter.init_app(app)
-    fallback_without_thread()
-    skip_unrouted_check(app)
+    app.extensions[RATE_LIMITS] = RateLimits(
+        uri, _storage_options(uri), bool(app.config.get("RATELIMIT_ENABLED", True)))
     app.after_request(rate_limit_headers)
 
 
-def fallback_without_thread() -> None:
-    """The in-memory fallback, counting while Redis is down, is a ``LocalStorage`` too
-    (flask-limiter makes it a limits ``MemoryStorage``: a thread per request again), and a
-    newly bound app starts with its storage taken as alive (the module's limiter kept a
-    previous app's dead storage: flask-limiter resets that flag only in its constructor).
-    Private attributes of flask-limiter 3.5 to 4.x; absent, nothing changes."""
-    fallback = getattr(limiter, "_fallback_limiter", None)
-    if fallback is not None and hasattr(limiter, "_fallback_storage"):
-        storage = LocalStorage()
-        setattr(limiter, "_fallback_storage", storage)  # noqa: B010  (typed MemoryStorage)
-        limiter._fallback_limiter = type(fallback)(storage)
-    if hasattr(limiter, "_storage_dead"):
-        limiter._storage_dead = False
-
-
-#: The Flask config of limits flask-limiter checks on every request before the route runs
-#: (none here: every limit is a route's, ``limit`` below, checked by its decorator).
-UNROUTED_LIMITS = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
-
-
-def skip_unrouted_check(app: Flask) -> None:
-    """Drop flask-limiter's check before every request when it has nothing to check.
-
-    That ``before_request`` hook is for default, application and meta limits; the app sets
-    none (the module's ``Limiter`` has none, nor the config), so on every request it resolved
-    the limits of the endpoint, found none and hit nothing: about a fifth of a GET deal's
-    CPU (benchmarks/load.py --profile). A route's limit is checked by its decorator, which
-    runs whether or not this hook does (flask-limiter 3.5 to 4.x, with ``auto_check`` at its
-    default), so the same requests are counted and refused. If a future flask-limiter
-    registers its hook otherwise, it is not found and stays: slower, never laxer."""
-    if any(app.config.get(name) for name in UNROUTED_LIMITS):
-        return
-    hooks = app.before_request_funcs.get(None, [])
-    check = limiter._check_request_limit
-    if check in hooks:
-        hooks.remove(check)
+def rate_limits() -> RateLimits:
+    """The rate limits of the current app."""
+    found: RateLimits = current_app.extensions[RATE_LIMITS]
+    return found
 
 
 def settings() -> Settings:
@@ -251,18 +265,22 @@ def settings() -> Settings:
 
 class _RouteLimit:
     """One ``limit(...)`` of a route: its scope, whom it counts and when it does not apply;
-    the limit's text is read from the settings at each request, parsed once per text."""
+    the limit's text is its own (``text``) or read from the settings at each request
+    (``<scope>_rate_limit``), parsed once per text."""
 
-    __slots__ = ("scope", "attribute", "key", "exempt")
+    __slots__ = ("scope", "attribute", "text", "key", "exempt")
 
-    def __init__(self, scope: str, key: Callable[[], str] | None,
+    def __init__(self, scope: str, text: str | None, key: Callable[[], str] | None,
                  exempt: Callable[[], bool] | None) -> None:
         self.scope = scope
         self.attribute = f"{scope}_rate_limit"
+        self.text = text
         self.key = key or network
         self.exempt = exempt
 
     def item(self) -> RateLimitItem:
+        if self.text is not None:
+            return _parsed(self.text)
         return _parsed(str(getattr(settings(), self.attribute)))
 
 
@@ -277,18 +295,20 @@ CURRENT = "dailydeal_rate_limit"
 
 def limit(
     scope: str, key: Callable[[], str] | None = None,
-    exempt: Callable[[], bool] | None = None,
+    exempt: Callable[[], bool] | None = None, *, text: str | None = None,
 ) -> Callable[[F], F]:
     """The per-client rate limit ``<scope>_rate_limit`` of the settings on a route, shared
-    by every route decorated with the same scope (verify and state have two routes each).
-    HEAD replays the moves (or solves) as GET does: only preflights are free. ``key``: whom
-    the budget is for (default: the client's network); ``exempt``: when it does not apply.
+    by every route decorated with the same scope (verify and state have two routes each);
+    ``text``: a limit of its own instead (``limit("busy", text="20 per hour")``), counted
+    under ``scope`` too. HEAD replays the moves (or solves) as GET does: only preflights are
+    free. ``key``: whom the budget is for (default: the client's network); ``exempt``:
+    when it does not apply.
 
-    Checked here on limits' strategy over the limiter's storage, as flask-limiter's
-    ``shared_limit`` checks it (the same keys, order, fallback and 429), without its
-    per-request resolution of the route's limits (a tenth of a verify's CPU): the limits
-    stacked on one route are checked together, by the outermost decorator."""
-    route_limit = _RouteLimit(scope, key, exempt)
+    Checked on limits' fixed window over the app's storage, with the keys, order, fallback
+    and 429 of flask-limiter's ``shared_limit`` (``_check``), without its per-request
+    resolution of the route's limits: the limits stacked on one route are checked
+    together, by the outermost decorator."""
+    route_limit = _RouteLimit(scope, text, key, exempt)
 
     def decorator(view: F) -> F:
         stacked: list[_RouteLimit] | None = getattr(view, "_dailydeal_limits", None)
@@ -299,9 +319,10 @@ def limit(
 
         @functools.wraps(view)
         def checked(*args: Any, **kwargs: Any) -> Any:
-            if not _preflight() and limiter.enabled and limiter.initialized:
-                _check(limits)
-            return current_app.ensure_sync(view)(*args, **kwargs)
+            found = rate_limits()
+            if found.enabled and not _preflight():
+                _check(found, limits)
+            return view(*args, **kwargs)  # the app's views are plain functions: no async
 
         checked._dailydeal_limits = limits  # type: ignore[attr-defined]
         return cast(F, checked)
@@ -309,41 +330,26 @@ def limit(
     return decorator
 
 
-def _check(limits: list[_RouteLimit]) -> None:
-    """flask-limiter's ``_check_request_limit`` for a route's own limits: a storage that
-    fails is marked dead and the request counted again on the in-memory fallback; the
-    dead storage is probed again now and then (flask-limiter's back-off) until it answers;
-    a failure of the fallback too is logged, never the request's."""
-    if getattr(limiter, "_storage_dead", False) and _should_probe():
-        storage = getattr(limiter, "_storage", None)
-        try:
-            alive = storage is not None and storage.check()
-        except Exception:  # noqa: BLE001 - still down
-            alive = False
-        if alive:
-            log.info("Rate limit storage recovered")
-            limiter._storage_dead = False
-            setattr(limiter, "_Limiter__check_backend_count", 0)  # noqa: B010
+def _check(found: RateLimits, limits: list[_RouteLimit]) -> None:
+    """Count this request against a route's limits (a 429 past one): on the fallback while
+    the storage is dead (probed on ``RateLimits``' back-off); a storage that fails is
+    marked dead and the request counted again on the fallback; a failure of the fallback
+    too is logged, never the request's."""
+    if found.dead:
+        found.probe()
     try:
-        _evaluate(limits)
+        _evaluate(found.strategy, limits)
     except TooManyRequests:
         raise
     except Exception:
-        if not getattr(limiter, "_storage_dead", True):
-            log.warning("Rate limit storage unreachable - falling back to in-memory storage")
-            limiter._storage_dead = True
-            _check(limits)
+        if not found.dead:
+            found.storage_failed()
+            _check(found, limits)
         else:
             log.exception("Failed to rate limit. Swallowing error")
 
 
-def _should_probe() -> bool:
-    probe = getattr(limiter, "_Limiter__should_check_backend", None)
-    return bool(probe is not None and probe())
-
-
-def _evaluate(limits: list[_RouteLimit]) -> None:
-    strategy = limiter.limiter  # the fallback's while the storage is dead
+def _evaluate(strategy: FixedWindowRateLimiter, limits: list[_RouteLimit]) -> None:
     items = sorted(((lim.item(), lim) for lim in limits), key=lambda pair: pair[0])
     first: tuple[RateLimitItem, list[str]] | None = None
     for item, lim in items:
@@ -379,30 +385,25 @@ def rate_limit_headers(resp: Response) -> Response:
     """The client's budget (``X-RateLimit-*``) on an answer only that client gets, and a
     true ``Retry-After`` on a 429; the one place these headers are written.
 
-    flask-limiter's own headers are off: its Retry-After truncated (``0`` while the next
+    Not flask-limiter's (which the app used before): its Retry-After truncated (``0`` while the next
     request was still refused: a polite client then spins), replaced the app's own (a 503's
     "5" became the limit's window, 3600), and a public answer (a GET state or hint, cached
     by nginx and browsers for everyone) carried the first client's budget.
     """
     ours: tuple[RateLimitItem, list[str]] | None = g.get(CURRENT)
-    current = limiter.current_limit if ours is None else None
-    if ours is None and current is None:
+    if ours is None:
         return resp
     public = is_public(resp)
     needs_wait = resp.status_code == 429 and "Retry-After" not in resp.headers
     if public and not needs_wait:
         return resp
+    item = ours[0]
     try:  # a storage round trip
-        if ours is not None:
-            item = ours[0]
-            reset, remaining = limiter.limiter.get_window_stats(item, *ours[1])
-            reset_at = int(reset + 1)  # flask-limiter's RequestLimit.reset_at
-        else:
-            assert current is not None
-            item, reset_at, remaining = current.limit, current.reset_at, current.remaining
+        reset, remaining = rate_limits().strategy.get_window_stats(item, *ours[1])
     except Exception:  # noqa: BLE001 - a storage outage must not fail the answer
         log.warning("rate limit storage unreachable: no rate-limit headers", exc_info=True)
         return resp
+    reset_at = int(reset + 1)  # flask-limiter's RequestLimit.reset_at
     if needs_wait:
         # reset_at is a whole second at or after the window's end: rounded up, waiting
         # this long is always enough, and never 0

@@ -151,7 +151,8 @@ def _from_http_exception(exc: HTTPException) -> Response:
         max_bytes = request.max_content_length if request else None
         detail = f"The request body is too large: at most {max_bytes} bytes are accepted."
     if status == 429:
-        # flask-limiter puts the breached limit in the description, e.g. "30 per 1 minute"
+        # the limit check (web/extensions.py) puts the breached limit in the description,
+        # e.g. "30 per 1 minute"
         limit = exc.description or ""
         detail = (
             f"Too many requests of this kind from your address (limit: {limit}); "

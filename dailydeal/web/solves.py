@@ -94,7 +94,7 @@ def record_win(verdict: Verdict, game: Game[Any], deal: str | None) -> dict[str,
     may change) is read only when a line is kept for the first time."""
     if not verdict.won or game.seed is None:
         return None
-    move_list = [str(m) for m in game.move_stack]
+    move_list = game.line()
     id_ = solves.solve_id(solves.deal_name(deal, game.name, str(game.seed)), game.variant,
                           move_list)
 
