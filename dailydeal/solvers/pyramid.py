@@ -66,7 +66,6 @@ from dailydeal.solvers.pyramid_plan import (
     P_SHIFT,
     PYR_BITS,
     REC_SHIFT,
-    ROOM_BITS,
     TAL_BITS,
     TAL_SHIFT,
     Edge,
@@ -81,6 +80,7 @@ from dailydeal.solvers.pyramid_plan import (
     reach,
     realize,
     redraw,
+    room_of,
     same_before,
     unpack,
     waste_top,
@@ -280,7 +280,7 @@ class _Search:
         ``cneed``: the recycles every solution from the child makes at least, as the
         parent's pass count says (0 when it says nothing)."""
         ng = g + cost
-        room = child & ROOM_BITS
+        room = room_of(child)
         ctal = child >> TAL_SHIFT & TAL_BITS
         cp = child >> P_SHIFT & P_BITS
         crec = child >> REC_SHIFT
@@ -367,7 +367,7 @@ class _Search:
         # dominated by now, is skipped: so each (position, g) is expanded at most once,
         # and a position found again with a smaller g is expanded again, which keeps A*
         # exact even where the bounds are not consistent.
-        rooms = self.rooms = {start & ROOM_BITS: [start >> P_SHIFT, NO_LINK, 0]}
+        rooms = self.rooms = {room_of(start): [start >> P_SHIFT, NO_LINK, 0]}
         # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
         # are pushed with the cheap bound (CHEAP); when a node is popped, the pass count
         # (``passes_needed``) and its quick bound come first, then the costlier threshold
@@ -386,7 +386,7 @@ class _Search:
             state = frontier.state
             stage = frontier.stage
             g = frontier.g
-            group = rooms[state & ROOM_BITS]
+            group = rooms[room_of(state)]
             tal = state >> TAL_SHIFT & TAL_BITS
             p = state >> P_SHIFT & P_BITS
             rec = state >> REC_SHIFT

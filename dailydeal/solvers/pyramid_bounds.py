@@ -27,7 +27,7 @@ threshold bound drops the terms that stop short of either.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
@@ -42,6 +42,11 @@ from dailydeal.games.rules.pyramid import (
 )
 from dailydeal.games.rules.pyramid import pairs as place_pairs
 from dailydeal.solvers.pyramid_plan import bit_length, popcount
+
+if TYPE_CHECKING:
+    # Native 64-bit ints for the compiled build (mypyc), as in ``pyramid_plan``: the masks
+    # of the precedence walk are at most 28 bits.
+    from mypy_extensions import i64
 
 KING_VALUE: Final = KING
 KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
@@ -151,15 +156,18 @@ def redrawn(rank: int, steps: int, room: int, every: int, weight: int) -> int:
     return half if half > term else term
 
 
-def has_partner(pre: list[int], cand: int, c: int) -> bool:
+def has_partner(pre: list[int], cand: i64, c: i64) -> bool:
     """Whether a pyramid card of ``cand`` (places, as bits) may leave with the card at
     place ``c``: one that must leave neither before it nor after it (``pre``:
     ``Bounds.precedence``)."""
+    prec: i64 = pre[c]
     while cand:
         x = cand & -cand
         cand ^= x
-        if not pre[c] & x and not pre[bit_length(x) - 1] >> c & 1:
-            return True
+        if not prec & x:
+            prex: i64 = pre[bit_length(x) - 1]
+            if not prex >> c & 1:
+                return True
     return False
 
 
@@ -644,36 +652,37 @@ class Bounds:
         if got is not None:
             return got
         values = self.values
-        places = [i for i in range(SIZE) if mask >> i & 1]
+        m: i64 = mask
+        vals: i64 = pool
+        places = [i for i in range(SIZE) if m >> i & 1]
         places.reverse()
-        gone = ~mask  # places that can leave (or are gone)
+        gone: i64 = ~m  # places that can leave (or are gone)
         changed = True
         while changed:
             changed = False
             for i in places:
-                if gone >> i & 1 or BLOCKERS[i] & ~gone:
+                bi: i64 = BLOCKERS[i]
+                if gone >> i & 1 or bi & ~gone:
                     continue
-                v = values[i]
-                ok = v == KING_VALUE or pool >> (PAIR_SUM - v) & 1
+                v: i64 = values[i]
+                ok = v == KING_VALUE or vals >> (PAIR_SUM - v) & 1
                 if not ok:
                     for j in places:
-                        if (
-                            values[j] + v == PAIR_SUM
-                            and not BLOCKERS[j] & ~gone
-                            and not BLOCKERS[i] >> j & 1
-                            and not BLOCKERS[j] >> i & 1
-                        ):
-                            ok = True
-                            break
+                        if values[j] + v == PAIR_SUM and not bi >> j & 1:
+                            bj: i64 = BLOCKERS[j]
+                            if not bj & ~gone and not bj >> i & 1:
+                                ok = True
+                                break
                 if ok:
                     gone |= 1 << i
                     changed = True
-        got = KING_BIT
+        found: i64 = KING_BIT
         for i in places:
-            if not BLOCKERS[i] & ~gone and values[i] != KING_VALUE:
-                got |= 1 << (PAIR_SUM - values[i])
-        table[pool] = got
-        return got
+            bi = BLOCKERS[i]
+            if not bi & ~gone and values[i] != KING_VALUE:
+                found |= 1 << (PAIR_SUM - values[i])
+        table[pool] = found
+        return found
 
     def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
         """The waste cards (positions in ``low``) that can still be used before the next
@@ -709,10 +718,11 @@ class Bounds:
         when some card cannot leave at all."""
         values = self.values
         pv = self.place_bits
-        places = [i for i in reversed(range(SIZE)) if mask >> i & 1]
+        m: i64 = mask
+        places = [i for i in reversed(range(SIZE)) if m >> i & 1]
         pre = [0] * SIZE
         for i in places:
-            pre[i] = BLOCKERS[i] & mask
+            pre[i] = BLOCKERS[i] & m
         # The cards that must pair in the pyramid: no talon partner left, not a king.
         only = [
             i for i in places
@@ -724,30 +734,31 @@ class Bounds:
         while changed and not lost:
             changed = False
             for c in only:
-                cand = mask & pv[PAIR_SUM - values[c]]
-                meet = mask
+                cand: i64 = m & pv[PAIR_SUM - values[c]]
+                meet: i64 = m
+                prec: i64 = pre[c]
                 some = False
                 while cand:
                     x = cand & -cand
                     cand ^= x
-                    j = bit_length(x) - 1
-                    if pre[c] & x or pre[j] >> c & 1:
+                    prej: i64 = pre[bit_length(x) - 1]
+                    if prec & x or prej >> c & 1:
                         continue
                     some = True
-                    meet &= pre[j]
+                    meet &= prej
                 if not some:
                     lost = True
                     break
                 meet &= ~(1 << c)
-                if meet & ~pre[c]:
-                    pre[c] |= meet
+                if meet & ~prec:
+                    pre[c] = prec | meet
                     changed = True
             if lost:
                 break
             # What must leave before a card that must leave before c, leaves before c.
             for i in places:
-                t = pre[i]
-                closed = t
+                t: i64 = pre[i]
+                closed: i64 = t
                 while t:
                     x = t & -t
                     t ^= x
