@@ -300,7 +300,7 @@ class Bounds:
         self.info_cache[mask] = got
         return got
 
-    def heuristic(self, mask: int, tal: int, p: int) -> int:
+    def heuristic(self, mask: int, tal: i64, p: i64) -> int:
         """Admissible bound on the steps left (never more than them); -1 when provably lost.
 
         Not necessarily consistent (``pool_steps`` may drop by more than one step along an
@@ -334,15 +334,15 @@ class Bounds:
         buried = low & ((1 << top_dead) - 1)  # under a dead card: only after a recycle
         # Talon cards the pyramid takes (``talon_used``), each drawn once unless it is a
         # waste card above the buried ones.
-        used = 2 * steps - info.weight - popcount(low ^ buried)
+        used: i64 = 2 * steps - info.weight - popcount(low ^ buried)
         if not info.need:
             return steps + used if used > 0 else steps
         stock = tal ^ low
         vb = self.value_bits
-        total = 0
-        far = 0
+        total: i64 = 0
+        far: i64 = 0
         for w, e in info.need:
-            bits = tal & vb[w]
+            bits: i64 = tal & vb[w]
             if popcount(bits) < e:
                 return -1
             missing = e - popcount(bits & ~buried & ~stock)
@@ -883,7 +883,7 @@ class Bounds:
         info.pres[key] = pre
         return got
 
-    def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
+    def passes_needed(self, mask: i64, tal: i64, p: i64, most: i64 = BIG) -> tuple[int, int]:
         """(S, c): every solution recycles at least S times, and if exactly S, draws at
         least up to talon position ``c`` in its last pass (c = -1: no such position). S is
         BIG when the position is lost, or needs more than ``most`` recycles.
@@ -921,13 +921,13 @@ class Bounds:
             return 0, -1
         ckey = self.chain_key(mask, vals)
         windows: dict[int, int] | None = None  # ``info.windows[ckey]``, once needed
-        bad = -1  # cards that never leave, looked up at the first gap
+        bad: i64 = -1  # cards that never leave, looked up at the first gap
         vb = self.value_bits
-        kings = vb[KING_VALUE]
+        kings: i64 = vb[KING_VALUE]
         tvalues = self.tvalues
         pv = self.place_bits
         # Each talon card that leaves, kings aside, takes a pyramid card of its own.
-        takers = 2 * popcount(mask) - (self.info_of(mask)).weight
+        takers: i64 = 2 * popcount(mask) - (self.info_of(mask)).weight
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
         # the places of the chain's entries so far (``chain[k][2]``, without unpacking
@@ -938,14 +938,15 @@ class Bounds:
         for w, before, place, above, inside in chain:
             t0 = start
             for k in before:
-                if times[k] > t0:
-                    t0 = times[k]
-            wb = tal & vb[w]
+                tk: i64 = times[k]
+                if tk > t0:
+                    t0 = tk
+            wb: i64 = tal & vb[w]
             if not wb:
                 return BIG, -1
             c0 = (t0 & 31) - 1
-            t = -1
-            below = wb & ((2 << c0) - 1) if c0 >= 0 else 0
+            t: i64 = -1
+            below: i64 = wb & ((2 << c0) - 1) if c0 >= 0 else 0
             if below:
                 j = bit_length(below) - 1
                 if j == c0:
@@ -960,13 +961,14 @@ class Bounds:
                         # this one, none it covers, and none under a card of the chain
                         # that leaves later, at any cursor up to the next draw of a card
                         # of value w (those the card skips when the test fails).
-                        late = 1 << place
+                        late: i64 = 1 << place
                         ahead = wb >> (c0 + 1)
                         if ahead:  # the time of the next draw of a card of value w
                             end = (t0 >> 5) << 5 | (bit_length(ahead & -ahead) + c0 + 1)
                         else:
                             end = ((t0 >> 5) + 1) << 5
-                        for k, tk in enumerate(times):
+                        for k in range(len(times)):
+                            tk = times[k]
                             if tk >= end:
                                 late |= 1 << places[k]
                         t = t0
@@ -980,7 +982,7 @@ class Bounds:
                         g = gap & ~kings
                         while g:
                             u = tvalues[bit_length(g & -g) - 1]
-                            ub = g & vb[u]
+                            ub: i64 = g & vb[u]
                             g ^= ub
                             if popcount(ub) > popcount(mask & pv[PAIR_SUM - u] & ~out):
                                 t = -1
@@ -997,12 +999,13 @@ class Bounds:
                             # must leave after one of these.
                             low = bit_length(below & -below) - 1
                             rest = tal >> (low + 1) << (low + 1)
-                            window = inside
+                            window: i64 = inside
                             if j >= p or t0 >> 5:
                                 window = 0
                                 drawn = t0 >> 5 << 5 | j  # the time of its draw, less 1
                                 for k in above:
-                                    if times[k] > drawn:
+                                    tk = times[k]
+                                    if tk > drawn:
                                         window |= 1 << places[k]
                                 if window:
                                     if not pre:
@@ -1011,7 +1014,8 @@ class Bounds:
                                     while x:
                                         y = x & -x
                                         x ^= y
-                                        if pre[bit_length(y) - 1] & window:
+                                        prey: i64 = pre[bit_length(y) - 1]
+                                        if prey & window:
                                             window |= y
                             if window:
                                 if windows is None:
