@@ -464,8 +464,8 @@ class Bounds:
         return best
 
     def pass_bound(
-        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1,
-        reach: int = -1, again: bool = False,
+        self, mask: int, base: i64, order: i64, floor: int, best: int, va: int = -1,
+        reach: i64 = -1, again: bool = False,
     ) -> int:
         """min(best, min over R of R + self.pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
@@ -490,11 +490,11 @@ class Bounds:
         room = info.weight + popcount(base)
         fresh = order & ~base
         counted = fresh if two else order
-        ready = -1  # talon position from which every deficit is met
+        ready: i64 = -1  # talon position from which every deficit is met
         for w, e in info.need:
             d = e - popcount(base & vb[w])
             if d > 0:
-                bits = fresh & vb[w]
+                bits: i64 = fresh & vb[w]
                 if popcount(bits) < d:
                     return best
                 for _ in range(d - 1):
@@ -511,8 +511,8 @@ class Bounds:
         if floor + (ready >= 0 and popcount(counted & ((2 << ready) - 1))) >= best:
             return best
         vset = 0 if two else self.values_of(base) & wanted
-        events = 0  # talon positions, as bits: taken in increasing order, as sorted
-        v = wanted & ~vset
+        events: i64 = 0  # talon positions, as bits: taken in increasing order, as sorted
+        v: i64 = wanted & ~vset
         while v:
             bit = v & -v
             v ^= bit
@@ -530,7 +530,7 @@ class Bounds:
                 best = s
         # Cards that no pyramid card can take bury everything drawn before them (only cards
         # surely still in the talon count).
-        ok = self.usable_positions(mask, allv)
+        ok: i64 = self.usable_positions(mask, allv)
         if counted & ~ok:
             return self.blocked_pass(
                 mask, order, counted, ready, floor, va if two else vset, two, room, again,
@@ -557,8 +557,8 @@ class Bounds:
         return best
 
     def blocked_pass(
-        self, mask: int, order: int, counted: int, ready: int, floor: int, first: int,
-        two: bool, room: int, again: bool, blockers: int, best: int,
+        self, mask: int, order: i64, counted: i64, ready: i64, floor: int, first: int,
+        two: bool, room: int, again: bool, blockers: i64, best: int,
     ) -> int:
         """``pass_bound`` when some cards of ``order`` (``blockers``) can never leave
         the waste in this pass: once one is drawn, the cards under it are out of reach until
@@ -591,10 +591,10 @@ class Bounds:
                 if s < best:
                     best = s
         before = first
-        seg = 0
+        seg: i64 = 0
         split = two
-        rank = 0
-        every = 0
+        rank: i64 = 0
+        every: i64 = 0
         t = order
         while t:
             b = t & -t
