@@ -48,7 +48,7 @@ fallback.
 from __future__ import annotations
 
 import gc
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from dailydeal.games import Game
 from dailydeal.games.pyramid import Pyramid
@@ -85,6 +85,10 @@ from dailydeal.solvers.pyramid_plan import (
     unpack,
     waste_top,
 )
+
+if TYPE_CHECKING:
+    # Native 64-bit ints for the compiled build (mypyc), as in ``pyramid_plan``.
+    from mypy_extensions import i64
 
 # The stage of an open entry, in its low two bits: its bound is the cheap one, the
 # threshold one or the quick one; above them, once counted, the pass count
@@ -273,7 +277,7 @@ class _Search:
         return won
 
     def _open(
-        self, state: int, g: int, child: int, cost: int, kind: int, a: int, b: int, cneed: int
+        self, state: int, g: int, child: i64, cost: int, kind: int, a: int, b: int, cneed: int
     ) -> None:
         """Push ``child``, reached from ``state`` (at ``g``) by the edge (kind, a, b) of
         ``cost`` steps, unless it is dominated (``dominated``) or proved lost.
@@ -327,7 +331,7 @@ class _Search:
             group.append(edge)
         self.frontier.push(ng + ch, ng, child, CHEAP)
 
-    def dominated(self, group: list[int], tal: int, p: int, rec: int, g: int) -> int:
+    def dominated(self, group: list[int], tal: i64, p: i64, rec: i64, g: i64) -> int:
         """Is the position with talon ``tal``, waste pointer ``p`` and ``rec`` recycles
         used, reached at ``g``, dominated by one of ``group`` (the positions of the same
         pyramid and talon reached so far)? Draws alone, and a recycle, lead from any waste
@@ -339,7 +343,7 @@ class _Search:
         limited = self.passes is not None
         at = -1
         for k in range(0, len(group), 3):
-            e = group[k]
+            e: i64 = group[k]
             p1 = e & 63
             rec1 = e >> 6 & 3
             if p1 == p and rec1 == rec:

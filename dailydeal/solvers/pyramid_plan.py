@@ -88,12 +88,12 @@ def unpack(state: int) -> tuple[int, int, int, int]:
             state >> REC_SHIFT)
 
 
-def waste_top(tal: int, p: int) -> int:
+def waste_top(tal: i64, p: i64) -> i64:
     """The talon position of the waste top (-1 for an empty waste)."""
     return bit_length(tal & ((1 << p) - 1)) - 1
 
 
-def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
+def reach(tal: i64, p: i64, top: i64, j: i64) -> tuple[int, int, int, int]:
     """What brings talon card ``j`` to the waste top and removes it: (draws, recycles, draws
     after the recycle, the waste pointer once it is gone). The top itself needs nothing; a
     stock card needs the draws up to it; a waste card under the top needs the rest of the
@@ -107,7 +107,7 @@ def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
     return popcount(tal >> p), 1, popcount(below) + 1, bit_length(below)
 
 
-def room_of(state: int) -> int:
+def room_of(state: i64) -> int:
     """The key of a state's room in A*'s table: its pyramid and talon bits (``ROOM_BITS``)
     with the talon folded onto the low bits. A dict finds an int key's slot from its low
     bits, and many rooms share a pyramid mask, differing only in the talon bits above bit
@@ -128,7 +128,7 @@ def link_of(state: int, rooms: dict[int, list[int]]) -> tuple[int, int]:
     raise KeyError(state)
 
 
-def redraw(tal: int, p: int, q: int) -> int:
+def redraw(tal: i64, p: i64, q: i64) -> i64:
     """The draws (and recycle) that take waste pointer ``p`` to ``q`` with talon ``tal``,
     removing nothing: the cards from p up to q, or when q < p the rest of the stock, a
     recycle and the cards up to q."""
@@ -153,7 +153,7 @@ def same_before(tvalues: Sequence[int]) -> list[list[int]]:
     return [[i for i in range(k) if tvalues[i] == tvalues[k]] for k in range(len(tvalues))]
 
 
-def canonical_removal(tal: int, p: int, j: int, same: list[list[int]]) -> tuple[int, int]:
+def canonical_removal(tal: i64, p: i64, j: i64, same: list[list[int]]) -> tuple[int, int]:
     """The canonical talon ``tal`` less its card ``j``, and where waste pointer ``p``
     (already past the removal) goes. Only cards after j can move: the gap before the next
     one grew, and each card that moves grows the gap before the next in turn; the first
@@ -164,7 +164,7 @@ def canonical_removal(tal: int, p: int, j: int, same: list[list[int]]) -> tuple[
     while rest:
         k = bit_length(rest & -rest) - 1
         rest &= rest - 1
-        to = k
+        to: i64 = k
         for i in same[k]:
             if i > last:
                 to = i
