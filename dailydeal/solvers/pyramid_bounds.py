@@ -652,32 +652,42 @@ class Bounds:
         if got is not None:
             return got
         values = self.values
+        pv = self.place_bits
         m: i64 = mask
         vals: i64 = pool
-        places = [i for i in range(SIZE) if m >> i & 1]
-        places.reverse()
         gone: i64 = ~m  # places that can leave (or are gone)
+        # Every condition only grows with ``gone``: the same closure in any order. The
+        # places are walked by their bits (highest first), a card's partners among the
+        # places of the partner value.
         changed = True
         while changed:
             changed = False
-            for i in places:
+            rest = m & ~gone
+            while rest:
+                i = bit_length(rest) - 1
+                rest ^= 1 << i
                 bi: i64 = BLOCKERS[i]
-                if gone >> i & 1 or bi & ~gone:
+                if bi & ~gone:
                     continue
                 v: i64 = values[i]
                 ok = v == KING_VALUE or vals >> (PAIR_SUM - v) & 1
                 if not ok:
-                    for j in places:
-                        if values[j] + v == PAIR_SUM and not bi >> j & 1:
-                            bj: i64 = BLOCKERS[j]
-                            if not bj & ~gone and not bj >> i & 1:
-                                ok = True
-                                break
+                    cand: i64 = m & pv[PAIR_SUM - v] & ~bi
+                    while cand:
+                        j = bit_length(cand) - 1
+                        cand ^= 1 << j
+                        bj: i64 = BLOCKERS[j]
+                        if not bj & ~gone and not bj >> i & 1:
+                            ok = True
+                            break
                 if ok:
                     gone |= 1 << i
                     changed = True
         found: i64 = KING_BIT
-        for i in places:
+        rest = m
+        while rest:
+            i = bit_length(rest) - 1
+            rest ^= 1 << i
             bi = BLOCKERS[i]
             if not bi & ~gone and values[i] != KING_VALUE:
                 found |= 1 << (PAIR_SUM - values[i])
