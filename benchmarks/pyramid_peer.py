@@ -34,6 +34,14 @@ Decks: the first ``--deals`` seeds of the relaxed benchmark stream of
 the peer's notation or ours). ``--against DIR`` also runs a second source tree of ours
 (an older revision with its own compiled build), in turns with this one, each as
 ``python -c`` with PYTHONPATH at its tree (the console script's code).
+
+``--in-process ROUNDS`` runs no Java and no process per deck: the searches alone, every
+deck solved in one process per tree (``solve("pyramid", cards=..., max_nodes=10**7)``),
+the trees in turns, ROUNDS times: CPU of the searches, nodes, microseconds a node, and a
+SHA-256 over "deck status nodes moves" (the same digest for two trees: the same search).
+
+    .venv/bin/python benchmarks/pyramid_peer.py --in-process 3 --against /tmp/old-tree \\
+        --decks-file /tmp/peer/src/test/resources/random-decks.txt --deals 144
 """
 
 from __future__ import annotations
@@ -156,6 +164,52 @@ def run_child(command: list[str], env: dict[str, str] | None = None) -> tuple[fl
     return usage.ru_utime + usage.ru_stime, text
 
 
+# --in-process: the decks on standard input, one a line; prints CPU seconds, nodes, digest
+SEARCHES = """\
+import hashlib, sys, time
+from dailydeal.solvers import solve
+variant = sys.argv[1] or None
+digest = hashlib.sha256()
+cpu = 0.0
+nodes = 0
+for line in sys.stdin.read().splitlines():
+    start = time.process_time()
+    got = solve("pyramid", None, variant, cards=line, max_nodes=10**7)
+    cpu += time.process_time() - start
+    nodes += got.nodes
+    digest.update(f"{line} {got.status} {got.nodes} {' '.join(got.moves)}\\n".encode())
+print(cpu, nodes, digest.hexdigest())
+"""
+
+
+def searches(trees: dict[str, Path], chosen: list[tuple[str, str]], variant: str | None,
+             rounds: int) -> int:
+    """``--in-process``: the searches alone, each tree in its own process, in turns."""
+    text = "".join(cards + "\n" for _, cards in chosen)
+    names = list(trees)
+    seen: dict[str, list[tuple[float, int, str]]] = {n: [] for n in names}
+    for k in range(rounds):
+        for name in (names if k % 2 == 0 else names[::-1]):
+            env = {**os.environ, "PYTHONPATH": str(trees[name])}
+            out = subprocess.run([sys.executable, "-c", SEARCHES, variant or ""], input=text,
+                                 capture_output=True, text=True, env=env, cwd=trees[name],
+                                 check=True).stdout.split()
+            seen[name].append((float(out[0]), int(out[1]), out[2]))
+            print(f"  round {k + 1} {name:8} CPU {float(out[0]):7.2f} s  nodes {out[1]}  "
+                  f"{float(out[0]) / int(out[1]) * 1e6:6.2f} us a node  {out[2][:16]}",
+                  flush=True)
+    print("load average at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    for name in names:
+        cpus = [c for c, _, _ in seen[name]]
+        nodes = seen[name][0][1]
+        print(f"  {name:8} median CPU {statistics.median(cpus):7.2f} s (best {min(cpus):.2f}), "
+              f"{nodes} nodes, {statistics.median(cpus) / nodes * 1e6:.2f} us a node, "
+              f"{nodes / statistics.median(cpus):,.0f} nodes/s")
+    digests = {d for n in names for _, _, d in seen[n]}
+    print(f"  digests: {'the same' if len(digests) == 1 else 'DIFFERENT'}")
+    return 0 if len(digests) == 1 else 1
+
+
 def ours(command: list[str], cards: str, variant: str | None,
          env: dict[str, str] | None) -> Run:
     import json
@@ -253,11 +307,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="the peer's libraries (trove4j 3, jackson-databind 2)")
     parser.add_argument("--jvm", default=" ".join(PEER_JVM), help="JVM options")
     parser.add_argument("--verbose", action="store_true", help="a line per deck")
+    parser.add_argument("--in-process", type=int, metavar="ROUNDS",
+                        help="the searches alone, in one process per tree (no Java)")
     args = parser.parse_args(argv)
     if args.rules not in ("relaxed", "published") and not re.fullmatch(
             r"passes=[123]", args.rules):
         parser.error("--rules: relaxed, published or passes=1, 2 or 3")
     args.variant = {"relaxed": None, "published": "passes=3"}.get(args.rules, args.rules)
+    if args.in_process:
+        print("load average at the start: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        trees = {"ours": ROOT} if args.against is None else {"ours": ROOT,
+                                                              "against": args.against}
+        return searches(trees, decks(args), args.variant, args.in_process)
     classpath = args.classpath.split(os.pathsep)
     missing = [p for p in classpath if not Path(p).exists()]
     if missing:

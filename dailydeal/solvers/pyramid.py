@@ -48,7 +48,7 @@ fallback.
 from __future__ import annotations
 
 import gc
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from dailydeal.games import Game
 from dailydeal.games.pyramid import Pyramid
@@ -66,7 +66,6 @@ from dailydeal.solvers.pyramid_plan import (
     P_SHIFT,
     PYR_BITS,
     REC_SHIFT,
-    ROOM_BITS,
     TAL_BITS,
     TAL_SHIFT,
     Edge,
@@ -81,10 +80,15 @@ from dailydeal.solvers.pyramid_plan import (
     reach,
     realize,
     redraw,
+    room_of,
     same_before,
     unpack,
     waste_top,
 )
+
+if TYPE_CHECKING:
+    # Native 64-bit ints for the compiled build (mypyc), as in ``pyramid_plan``.
+    from mypy_extensions import i64
 
 # The stage of an open entry, in its low two bits: its bound is the cheap one, the
 # threshold one or the quick one; above them, once counted, the pass count
@@ -102,8 +106,12 @@ class _Frontier:
 
     def __init__(self) -> None:
         self.rows: list[list[list[int]]] = []  # rows[f][g]: state, stage, state, ...
+        # occupied[f]: bit g set when rows[f][g] holds an entry, so that a pop finds the
+        # largest g of a row from its top bit where it walked down the empty buckets (46
+        # a pop on average; an int of more than 62 bits in the rows of long solutions)
+        self.occupied: list[int] = []
         self.f = 0  # no entry has a smaller f than this
-        self.g = -1  # nor, with this f, a larger g
+        self.g = -1  # the g of the entry ``pop`` took
         self.size = 0
         # the entry that ``pop`` took
         self.state = 0
@@ -113,40 +121,36 @@ class _Frontier:
         rows = self.rows
         while len(rows) <= f:
             rows.append([])
+            self.occupied.append(0)
         row = rows[f]
         while len(row) <= g:
             row.append([])
         bucket = row[g]
         bucket.append(state)
         bucket.append(stage)
+        self.occupied[f] |= 1 << g
         self.size += 1
         if f < self.f:
             # Bounds that are not consistent let a child's f fall below its parent's;
-            # every smaller f was emptied before, so this bucket is the only one.
+            # every smaller f was emptied before, so this row is the only one.
             self.f = f
-            self.g = g
-        elif f == self.f and g > self.g:
-            self.g = g
 
     def pop(self) -> bool:
         """Take the next entry into ``state``, ``stage``, ``f`` and ``g``; False when
         empty."""
         if not self.size:
             return False
-        rows = self.rows
+        occupied = self.occupied
         f = self.f
-        g = self.g
-        row = rows[f]
-        while g < 0 or not row[g]:
-            if g < 0:
-                f += 1
-                row = rows[f]
-                g = len(row) - 1
-            else:
-                g -= 1
-        bucket = row[g]
+        while not occupied[f]:
+            f += 1
+        top = occupied[f]
+        g = top.bit_length() - 1
+        bucket = self.rows[f][g]
         self.stage = bucket.pop()
         self.state = bucket.pop()
+        if not bucket:
+            occupied[f] = top ^ 1 << g
         self.size -= 1
         self.f = f
         self.g = g
@@ -273,14 +277,14 @@ class _Search:
         return won
 
     def _open(
-        self, state: int, g: int, child: int, cost: int, kind: int, a: int, b: int, cneed: int
+        self, state: int, g: int, child: i64, cost: int, kind: int, a: int, b: int, cneed: int
     ) -> None:
         """Push ``child``, reached from ``state`` (at ``g``) by the edge (kind, a, b) of
         ``cost`` steps, unless it is dominated (``dominated``) or proved lost.
         ``cneed``: the recycles every solution from the child makes at least, as the
         parent's pass count says (0 when it says nothing)."""
         ng = g + cost
-        room = child & ROOM_BITS
+        room = room_of(child)
         ctal = child >> TAL_SHIFT & TAL_BITS
         cp = child >> P_SHIFT & P_BITS
         crec = child >> REC_SHIFT
@@ -327,7 +331,7 @@ class _Search:
             group.append(edge)
         self.frontier.push(ng + ch, ng, child, CHEAP)
 
-    def dominated(self, group: list[int], tal: int, p: int, rec: int, g: int) -> int:
+    def dominated(self, group: list[int], tal: i64, p: i64, rec: i64, g: i64) -> int:
         """Is the position with talon ``tal``, waste pointer ``p`` and ``rec`` recycles
         used, reached at ``g``, dominated by one of ``group`` (the positions of the same
         pyramid and talon reached so far)? Draws alone, and a recycle, lead from any waste
@@ -339,7 +343,7 @@ class _Search:
         limited = self.passes is not None
         at = -1
         for k in range(0, len(group), 3):
-            e = group[k]
+            e: i64 = group[k]
             p1 = e & 63
             rec1 = e >> 6 & 3
             if p1 == p and rec1 == rec:
@@ -367,7 +371,7 @@ class _Search:
         # dominated by now, is skipped: so each (position, g) is expanded at most once,
         # and a position found again with a smaller g is expanded again, which keeps A*
         # exact even where the bounds are not consistent.
-        rooms = self.rooms = {start & ROOM_BITS: [start >> P_SHIFT, NO_LINK, 0]}
+        rooms = self.rooms = {room_of(start): [start >> P_SHIFT, NO_LINK, 0]}
         # Entries (state, stage) by f, then deeper nodes first (``_Frontier``). Children
         # are pushed with the cheap bound (CHEAP); when a node is popped, the pass count
         # (``passes_needed``) and its quick bound come first, then the costlier threshold
@@ -386,7 +390,7 @@ class _Search:
             state = frontier.state
             stage = frontier.stage
             g = frontier.g
-            group = rooms[state & ROOM_BITS]
+            group = rooms[room_of(state)]
             tal = state >> TAL_SHIFT & TAL_BITS
             p = state >> P_SHIFT & P_BITS
             rec = state >> REC_SHIFT

@@ -27,7 +27,7 @@ threshold bound drops the terms that stop short of either.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
@@ -42,6 +42,11 @@ from dailydeal.games.rules.pyramid import (
 )
 from dailydeal.games.rules.pyramid import pairs as place_pairs
 from dailydeal.solvers.pyramid_plan import bit_length, popcount
+
+if TYPE_CHECKING:
+    # Native 64-bit ints for the compiled build (mypyc), as in ``pyramid_plan``: the masks
+    # of the precedence walk are at most 28 bits.
+    from mypy_extensions import i64
 
 KING_VALUE: Final = KING
 KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
@@ -151,15 +156,18 @@ def redrawn(rank: int, steps: int, room: int, every: int, weight: int) -> int:
     return half if half > term else term
 
 
-def has_partner(pre: list[int], cand: int, c: int) -> bool:
+def has_partner(pre: list[int], cand: i64, c: i64) -> bool:
     """Whether a pyramid card of ``cand`` (places, as bits) may leave with the card at
     place ``c``: one that must leave neither before it nor after it (``pre``:
     ``Bounds.precedence``)."""
+    prec: i64 = pre[c]
     while cand:
         x = cand & -cand
         cand ^= x
-        if not pre[c] & x and not pre[bit_length(x) - 1] >> c & 1:
-            return True
+        if not prec & x:
+            prex: i64 = pre[bit_length(x) - 1]
+            if not prex >> c & 1:
+                return True
     return False
 
 
@@ -292,7 +300,7 @@ class Bounds:
         self.info_cache[mask] = got
         return got
 
-    def heuristic(self, mask: int, tal: int, p: int) -> int:
+    def heuristic(self, mask: int, tal: i64, p: i64) -> int:
         """Admissible bound on the steps left (never more than them); -1 when provably lost.
 
         Not necessarily consistent (``pool_steps`` may drop by more than one step along an
@@ -326,15 +334,15 @@ class Bounds:
         buried = low & ((1 << top_dead) - 1)  # under a dead card: only after a recycle
         # Talon cards the pyramid takes (``talon_used``), each drawn once unless it is a
         # waste card above the buried ones.
-        used = 2 * steps - info.weight - popcount(low ^ buried)
+        used: i64 = 2 * steps - info.weight - popcount(low ^ buried)
         if not info.need:
             return steps + used if used > 0 else steps
         stock = tal ^ low
         vb = self.value_bits
-        total = 0
-        far = 0
+        total: i64 = 0
+        far: i64 = 0
         for w, e in info.need:
-            bits = tal & vb[w]
+            bits: i64 = tal & vb[w]
             if popcount(bits) < e:
                 return -1
             missing = e - popcount(bits & ~buried & ~stock)
@@ -456,8 +464,8 @@ class Bounds:
         return best
 
     def pass_bound(
-        self, mask: int, base: int, order: int, floor: int, best: int, va: int = -1,
-        reach: int = -1, again: bool = False,
+        self, mask: int, base: i64, order: i64, floor: int, best: int, va: int = -1,
+        reach: i64 = -1, again: bool = False,
     ) -> int:
         """min(best, min over R of R + self.pool_steps(mask, values of ``base`` and of the first R
         cards of ``order``)), ``order`` taken by increasing talon index. A term only counts
@@ -482,11 +490,11 @@ class Bounds:
         room = info.weight + popcount(base)
         fresh = order & ~base
         counted = fresh if two else order
-        ready = -1  # talon position from which every deficit is met
+        ready: i64 = -1  # talon position from which every deficit is met
         for w, e in info.need:
             d = e - popcount(base & vb[w])
             if d > 0:
-                bits = fresh & vb[w]
+                bits: i64 = fresh & vb[w]
                 if popcount(bits) < d:
                     return best
                 for _ in range(d - 1):
@@ -503,8 +511,8 @@ class Bounds:
         if floor + (ready >= 0 and popcount(counted & ((2 << ready) - 1))) >= best:
             return best
         vset = 0 if two else self.values_of(base) & wanted
-        events = 0  # talon positions, as bits: taken in increasing order, as sorted
-        v = wanted & ~vset
+        events: i64 = 0  # talon positions, as bits: taken in increasing order, as sorted
+        v: i64 = wanted & ~vset
         while v:
             bit = v & -v
             v ^= bit
@@ -522,7 +530,7 @@ class Bounds:
                 best = s
         # Cards that no pyramid card can take bury everything drawn before them (only cards
         # surely still in the talon count).
-        ok = self.usable_positions(mask, allv)
+        ok: i64 = self.usable_positions(mask, allv)
         if counted & ~ok:
             return self.blocked_pass(
                 mask, order, counted, ready, floor, va if two else vset, two, room, again,
@@ -549,8 +557,8 @@ class Bounds:
         return best
 
     def blocked_pass(
-        self, mask: int, order: int, counted: int, ready: int, floor: int, first: int,
-        two: bool, room: int, again: bool, blockers: int, best: int,
+        self, mask: int, order: i64, counted: i64, ready: i64, floor: int, first: int,
+        two: bool, room: int, again: bool, blockers: i64, best: int,
     ) -> int:
         """``pass_bound`` when some cards of ``order`` (``blockers``) can never leave
         the waste in this pass: once one is drawn, the cards under it are out of reach until
@@ -583,10 +591,10 @@ class Bounds:
                 if s < best:
                     best = s
         before = first
-        seg = 0
+        seg: i64 = 0
         split = two
-        rank = 0
-        every = 0
+        rank: i64 = 0
+        every: i64 = 0
         t = order
         while t:
             b = t & -t
@@ -644,36 +652,47 @@ class Bounds:
         if got is not None:
             return got
         values = self.values
-        places = [i for i in range(SIZE) if mask >> i & 1]
-        places.reverse()
-        gone = ~mask  # places that can leave (or are gone)
+        pv = self.place_bits
+        m: i64 = mask
+        vals: i64 = pool
+        gone: i64 = ~m  # places that can leave (or are gone)
+        # Every condition only grows with ``gone``: the same closure in any order. The
+        # places are walked by their bits (highest first), a card's partners among the
+        # places of the partner value.
         changed = True
         while changed:
             changed = False
-            for i in places:
-                if gone >> i & 1 or BLOCKERS[i] & ~gone:
+            rest = m & ~gone
+            while rest:
+                i = bit_length(rest) - 1
+                rest ^= 1 << i
+                bi: i64 = BLOCKERS[i]
+                if bi & ~gone:
                     continue
-                v = values[i]
-                ok = v == KING_VALUE or pool >> (PAIR_SUM - v) & 1
+                v: i64 = values[i]
+                ok = v == KING_VALUE or vals >> (PAIR_SUM - v) & 1
                 if not ok:
-                    for j in places:
-                        if (
-                            values[j] + v == PAIR_SUM
-                            and not BLOCKERS[j] & ~gone
-                            and not BLOCKERS[i] >> j & 1
-                            and not BLOCKERS[j] >> i & 1
-                        ):
+                    cand: i64 = m & pv[PAIR_SUM - v] & ~bi
+                    while cand:
+                        j = bit_length(cand) - 1
+                        cand ^= 1 << j
+                        bj: i64 = BLOCKERS[j]
+                        if not bj & ~gone and not bj >> i & 1:
                             ok = True
                             break
                 if ok:
                     gone |= 1 << i
                     changed = True
-        got = KING_BIT
-        for i in places:
-            if not BLOCKERS[i] & ~gone and values[i] != KING_VALUE:
-                got |= 1 << (PAIR_SUM - values[i])
-        table[pool] = got
-        return got
+        found: i64 = KING_BIT
+        rest = m
+        while rest:
+            i = bit_length(rest) - 1
+            rest ^= 1 << i
+            bi = BLOCKERS[i]
+            if not bi & ~gone and values[i] != KING_VALUE:
+                found |= 1 << (PAIR_SUM - values[i])
+        table[pool] = found
+        return found
 
     def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
         """The waste cards (positions in ``low``) that can still be used before the next
@@ -709,10 +728,11 @@ class Bounds:
         when some card cannot leave at all."""
         values = self.values
         pv = self.place_bits
-        places = [i for i in reversed(range(SIZE)) if mask >> i & 1]
+        m: i64 = mask
+        places = [i for i in reversed(range(SIZE)) if m >> i & 1]
         pre = [0] * SIZE
         for i in places:
-            pre[i] = BLOCKERS[i] & mask
+            pre[i] = BLOCKERS[i] & m
         # The cards that must pair in the pyramid: no talon partner left, not a king.
         only = [
             i for i in places
@@ -724,30 +744,31 @@ class Bounds:
         while changed and not lost:
             changed = False
             for c in only:
-                cand = mask & pv[PAIR_SUM - values[c]]
-                meet = mask
+                cand: i64 = m & pv[PAIR_SUM - values[c]]
+                meet: i64 = m
+                prec: i64 = pre[c]
                 some = False
                 while cand:
                     x = cand & -cand
                     cand ^= x
-                    j = bit_length(x) - 1
-                    if pre[c] & x or pre[j] >> c & 1:
+                    prej: i64 = pre[bit_length(x) - 1]
+                    if prec & x or prej >> c & 1:
                         continue
                     some = True
-                    meet &= pre[j]
+                    meet &= prej
                 if not some:
                     lost = True
                     break
                 meet &= ~(1 << c)
-                if meet & ~pre[c]:
-                    pre[c] |= meet
+                if meet & ~prec:
+                    pre[c] = prec | meet
                     changed = True
             if lost:
                 break
             # What must leave before a card that must leave before c, leaves before c.
             for i in places:
-                t = pre[i]
-                closed = t
+                t: i64 = pre[i]
+                closed: i64 = t
                 while t:
                     x = t & -t
                     t ^= x
@@ -872,7 +893,7 @@ class Bounds:
         info.pres[key] = pre
         return got
 
-    def passes_needed(self, mask: int, tal: int, p: int, most: int = BIG) -> tuple[int, int]:
+    def passes_needed(self, mask: i64, tal: i64, p: i64, most: i64 = BIG) -> tuple[int, int]:
         """(S, c): every solution recycles at least S times, and if exactly S, draws at
         least up to talon position ``c`` in its last pass (c = -1: no such position). S is
         BIG when the position is lost, or needs more than ``most`` recycles.
@@ -910,13 +931,13 @@ class Bounds:
             return 0, -1
         ckey = self.chain_key(mask, vals)
         windows: dict[int, int] | None = None  # ``info.windows[ckey]``, once needed
-        bad = -1  # cards that never leave, looked up at the first gap
+        bad: i64 = -1  # cards that never leave, looked up at the first gap
         vb = self.value_bits
-        kings = vb[KING_VALUE]
+        kings: i64 = vb[KING_VALUE]
         tvalues = self.tvalues
         pv = self.place_bits
         # Each talon card that leaves, kings aside, takes a pyramid card of its own.
-        takers = 2 * popcount(mask) - (self.info_of(mask)).weight
+        takers: i64 = 2 * popcount(mask) - (self.info_of(mask)).weight
         start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
         times: list[int] = []
         # the places of the chain's entries so far (``chain[k][2]``, without unpacking
@@ -927,14 +948,15 @@ class Bounds:
         for w, before, place, above, inside in chain:
             t0 = start
             for k in before:
-                if times[k] > t0:
-                    t0 = times[k]
-            wb = tal & vb[w]
+                tk: i64 = times[k]
+                if tk > t0:
+                    t0 = tk
+            wb: i64 = tal & vb[w]
             if not wb:
                 return BIG, -1
             c0 = (t0 & 31) - 1
-            t = -1
-            below = wb & ((2 << c0) - 1) if c0 >= 0 else 0
+            t: i64 = -1
+            below: i64 = wb & ((2 << c0) - 1) if c0 >= 0 else 0
             if below:
                 j = bit_length(below) - 1
                 if j == c0:
@@ -949,13 +971,14 @@ class Bounds:
                         # this one, none it covers, and none under a card of the chain
                         # that leaves later, at any cursor up to the next draw of a card
                         # of value w (those the card skips when the test fails).
-                        late = 1 << place
+                        late: i64 = 1 << place
                         ahead = wb >> (c0 + 1)
                         if ahead:  # the time of the next draw of a card of value w
                             end = (t0 >> 5) << 5 | (bit_length(ahead & -ahead) + c0 + 1)
                         else:
                             end = ((t0 >> 5) + 1) << 5
-                        for k, tk in enumerate(times):
+                        for k in range(len(times)):
+                            tk = times[k]
                             if tk >= end:
                                 late |= 1 << places[k]
                         t = t0
@@ -969,7 +992,7 @@ class Bounds:
                         g = gap & ~kings
                         while g:
                             u = tvalues[bit_length(g & -g) - 1]
-                            ub = g & vb[u]
+                            ub: i64 = g & vb[u]
                             g ^= ub
                             if popcount(ub) > popcount(mask & pv[PAIR_SUM - u] & ~out):
                                 t = -1
@@ -986,12 +1009,13 @@ class Bounds:
                             # must leave after one of these.
                             low = bit_length(below & -below) - 1
                             rest = tal >> (low + 1) << (low + 1)
-                            window = inside
+                            window: i64 = inside
                             if j >= p or t0 >> 5:
                                 window = 0
                                 drawn = t0 >> 5 << 5 | j  # the time of its draw, less 1
                                 for k in above:
-                                    if times[k] > drawn:
+                                    tk = times[k]
+                                    if tk > drawn:
                                         window |= 1 << places[k]
                                 if window:
                                     if not pre:
@@ -1000,7 +1024,8 @@ class Bounds:
                                     while x:
                                         y = x & -x
                                         x ^= y
-                                        if pre[bit_length(y) - 1] & window:
+                                        prey: i64 = pre[bit_length(y) - 1]
+                                        if prey & window:
                                             window |= y
                             if window:
                                 if windows is None:

@@ -10,12 +10,17 @@ This module turns the found paths back into moves of docs/rules.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from dailydeal.cards import Card
 from dailydeal.games.notation import PyramidNotation
 from dailydeal.games.rules.pyramid import SIZE, may_recycle
 from dailydeal.solvers.base import bit_count_table, bit_length_table
+
+if TYPE_CHECKING:
+    # Native 64-bit ints for the compiled build (mypyc): no tag checks, shifts as C shifts.
+    # Only annotations name it, so the Python source runs without mypy_extensions.
+    from mypy_extensions import i64
 
 # State packing: pyramid mask (28 bits) | talon mask << 28 | waste pointer << 52 |
 # recycles used << 58. The talon is one cyclic sequence: waste bottom..top, then the stock
@@ -40,12 +45,12 @@ _POP16: Final = bit_count_table()
 _LEN16: Final = bit_length_table()
 
 
-def popcount(x: int) -> int:
+def popcount(x: i64) -> i64:
     """``x.bit_count()`` for 0 <= x < 2**32."""
     return _POP16[x & 0xFFFF] + _POP16[x >> 16]
 
 
-def bit_length(x: int) -> int:
+def bit_length(x: i64) -> i64:
     """``x.bit_length()`` for 0 <= x < 2**32."""
     high = x >> 16
     return _LEN16[high] + 16 if high else _LEN16[x]
@@ -59,6 +64,7 @@ Edge = tuple[int, int, int, int]  # (parent state, kind, a, b)
 # ``link``). Flat ints, as scanning a room reads only the first of each triple; the parent
 # and the edge apart, as one int they would take 74 bits and a long int's arithmetic.
 ROOM_BITS: Final = (1 << P_SHIFT) - 1
+ROOM_FOLD: Final = 26  # ``room_of``: the talon bits folded onto the mask's low bits
 LOST_BIT: Final = 1 << 8
 G_SHIFT: Final = 9
 NO_LINK: Final = -1  # the start's parent
@@ -82,12 +88,12 @@ def unpack(state: int) -> tuple[int, int, int, int]:
             state >> REC_SHIFT)
 
 
-def waste_top(tal: int, p: int) -> int:
+def waste_top(tal: i64, p: i64) -> i64:
     """The talon position of the waste top (-1 for an empty waste)."""
     return bit_length(tal & ((1 << p) - 1)) - 1
 
 
-def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
+def reach(tal: i64, p: i64, top: i64, j: i64) -> tuple[int, int, int, int]:
     """What brings talon card ``j`` to the waste top and removes it: (draws, recycles, draws
     after the recycle, the waste pointer once it is gone). The top itself needs nothing; a
     stock card needs the draws up to it; a waste card under the top needs the rest of the
@@ -101,17 +107,28 @@ def reach(tal: int, p: int, top: int, j: int) -> tuple[int, int, int, int]:
     return popcount(tal >> p), 1, popcount(below) + 1, bit_length(below)
 
 
+def room_of(state: i64) -> int:
+    """The key of a state's room in A*'s table: its pyramid and talon bits (``ROOM_BITS``)
+    with the talon folded onto the low bits. A dict finds an int key's slot from its low
+    bits, and many rooms share a pyramid mask, differing only in the talon bits above bit
+    28: as raw keys they start in one slot and probe on until the high bits come in (237
+    ns a lookup among a search's 77,000 rooms, 98 ns folded). x ^ x >> k is one to one,
+    so the keys stay those of distinct rooms."""
+    room = state & ROOM_BITS
+    return room ^ room >> ROOM_FOLD
+
+
 def link_of(state: int, rooms: dict[int, list[int]]) -> tuple[int, int]:
     """The parent state (NO_LINK for the start) and the link of a position A* reached."""
     where = state >> P_SHIFT  # waste pointer | recycles << 6
-    group = rooms[state & ROOM_BITS]
+    group = rooms[room_of(state)]
     for k in range(0, len(group), 3):
         if group[k] & 255 == where:
             return group[k + 1], group[k + 2]
     raise KeyError(state)
 
 
-def redraw(tal: int, p: int, q: int) -> int:
+def redraw(tal: i64, p: i64, q: i64) -> i64:
     """The draws (and recycle) that take waste pointer ``p`` to ``q`` with talon ``tal``,
     removing nothing: the cards from p up to q, or when q < p the rest of the stock, a
     recycle and the cards up to q."""
@@ -136,7 +153,7 @@ def same_before(tvalues: Sequence[int]) -> list[list[int]]:
     return [[i for i in range(k) if tvalues[i] == tvalues[k]] for k in range(len(tvalues))]
 
 
-def canonical_removal(tal: int, p: int, j: int, same: list[list[int]]) -> tuple[int, int]:
+def canonical_removal(tal: i64, p: i64, j: i64, same: list[list[int]]) -> tuple[int, int]:
     """The canonical talon ``tal`` less its card ``j``, and where waste pointer ``p``
     (already past the removal) goes. Only cards after j can move: the gap before the next
     one grew, and each card that moves grows the gap before the next in turn; the first
@@ -147,7 +164,7 @@ def canonical_removal(tal: int, p: int, j: int, same: list[list[int]]) -> tuple[
     while rest:
         k = bit_length(rest & -rest) - 1
         rest &= rest - 1
-        to = k
+        to: i64 = k
         for i in same[k]:
             if i > last:
                 to = i
