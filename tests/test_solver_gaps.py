@@ -7,7 +7,7 @@ so cells are free, so a naive search over ``push``/``pop`` is cheap and exact.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -600,44 +600,36 @@ def test_safe_run_extensions_lose_no_win() -> None:
     cls = _no_redeal_class()
     safe = {"won": 0, "lost": 0}
     unsafe_changed = 0
-    for free, away in ((14, 0), (17, 0), (14, 1), (17, 1)):
-        for i in range(40):
-            game = small_deal(i, cls, free, away)
-            rng = SplitMix64(500 + i)
-            for _ in range(14):
-                home = all(game.pos[two] % 13 == 0 for two in (1, 14, 27, 40))
-                limit = None if home else 0
-                for card in _run_extensions(game):
-                    before = naive_winnable(game, limit)
-                    game.push(Place(card, None))
-                    after = naive_winnable(game, limit)
-                    game.pop()
-                    if _safe(card, list(game.cells), list(game.pos)):
-                        assert before == after, (free, away, i, card)
-                        safe["won" if before else "lost"] += 1
-                    elif before != after:
-                        unsafe_changed += 1
-                moves = [
-                    m for m in game.legal_moves()
-                    if isinstance(m, Place) and (home or not is_relocation(game, m))
-                ]
-                if not moves:
-                    break
-                game.push(moves[rng.below(len(moves))])
+    sizes = ((14, 0), (17, 0), (14, 1), (17, 1))
+    for game, limit in _walks(cls, sizes, 40, 14, lambda free, i: 500 + i):
+        for card in _run_extensions(game):
+            before = naive_winnable(game, limit)
+            game.push(Place(card, None))
+            after = naive_winnable(game, limit)
+            game.pop()
+            if _safe(card, list(game.cells), list(game.pos)):
+                assert before == after, (game.cells, card)
+                safe["won" if before else "lost"] += 1
+            elif before != after:
+                unsafe_changed += 1
     assert safe["won"] > 20 and safe["lost"] > 20 and unsafe_changed > 0, (safe, unsafe_changed)
 
 
 
-def _frozen_walks() -> Iterator[tuple[Gaps, int | None]]:
-    """Positions along random walks from small deals, the four 2s in column 1 or not,
-    with the relocations the frozen rules assume: None (any number) when the four 2s are
-    in column 1, else 0."""
-    cls = _no_redeal_class()
-    for free, away in ((13, 0), (15, 0), (13, 1), (15, 1)):
-        for i in range(20):
+def _walks(
+    cls: type[Gaps], sizes: tuple[tuple[int, int], ...], deals: int, steps: int,
+    seed: Callable[[int, int], int],
+) -> Iterator[tuple[Gaps, int | None]]:
+    """Positions along random walks from small deals (``small_deal(i, cls, free, away)``
+    for each size, ``steps`` moves at most, the walk's seed ``seed(free, i)``), the four 2s
+    in column 1 or not, with the relocations the frozen rules assume: None (any number)
+    when the four 2s are in column 1, else 0 (and the walk makes none). The caller may
+    push and pop on the game it gets, leaving it as it was."""
+    for free, away in sizes:
+        for i in range(deals):
             game = small_deal(i, cls, free, away)
-            rng = SplitMix64(900 + i + 31 * free)
-            for _ in range(16):
+            rng = SplitMix64(seed(free, i))
+            for _ in range(steps):
                 home = all(game.pos[two] % 13 == 0 for two in (1, 14, 27, 40))
                 yield game, None if home else 0
                 moves = [
@@ -647,6 +639,12 @@ def _frozen_walks() -> Iterator[tuple[Gaps, int | None]]:
                 if not moves:
                     break
                 game.push(moves[rng.below(len(moves))])
+
+
+def _frozen_walks() -> Iterator[tuple[Gaps, int | None]]:
+    """``_walks`` for ``_stuck``'s test."""
+    sizes = ((13, 0), (15, 0), (13, 1), (15, 1))
+    return _walks(_no_redeal_class(), sizes, 20, 16, lambda free, i: 900 + i + 31 * free)
 
 
 def test_stuck_cards_prove_loss() -> None:
