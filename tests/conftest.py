@@ -255,8 +255,12 @@ def other_origin(site: str) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One Chromium for every browser test of a worker (each test its own context): a
+    start costs 1.3 s of CPU and 2-3 s, once per file it was 14 of them. While it runs,
+    Playwright's sync API holds this thread's asyncio loop: a test cannot asyncio.run() nor
+    start a second Playwright (take this fixture)."""
     with chromium() as chrome:
         yield chrome
 
