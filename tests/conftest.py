@@ -210,7 +210,7 @@ def server(tmp_path: Path, fill_db: Any) -> Any:
 
 
 # --- the browser tests' site, another origin, Chromium and a watched page (module scope:
-# each browser test module has its own server and database) ---------------------------
+# each browser test module has its own server and database; one Chromium a worker) -----
 @pytest.fixture(scope="module")
 def site(
     tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
