@@ -210,7 +210,7 @@ def server(tmp_path: Path, fill_db: Any) -> Any:
 
 
 # --- the browser tests' site, another origin, Chromium and a watched page (module scope:
-# each browser test module has its own server and database; one Chromium a worker) -----
+# each browser test module has its own server and database) ---------------------------
 @pytest.fixture(scope="module")
 def site(
     tmp_path_factory: pytest.TempPathFactory, deal_rows: list[dict[str, Any]], now: dt.datetime
@@ -255,12 +255,8 @@ def other_origin(site: str) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium for every browser test of a worker (each test its own context): a
-    start costs 1.3 s of CPU and 2-3 s, once per file it was 14 of them. While it runs,
-    Playwright's sync API holds this thread's asyncio loop: a test cannot asyncio.run() nor
-    start a second Playwright (take this fixture)."""
     with chromium() as chrome:
         yield chrome
 

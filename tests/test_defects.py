@@ -284,23 +284,22 @@ def test_8_over_long_gets_are_a_414_problem_that_says_to_post(
 
 
 def test_8_the_player_posts_a_move_list_too_long_for_a_url(
-    tmp_path: Path, deal_rows: list[dict[str, Any]], now: dt.datetime, days: dict[str, dt.date],
-    request: pytest.FixtureRequest,
+    tmp_path: Path, deal_rows: list[dict[str, Any]], now: dt.datetime, days: dict[str, dt.date]
 ) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from helpers.browser import serve_deals, why_no_browser
+    from helpers.browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
 
     if (reason := why_no_browser()) is not None:
         pytest.skip(reason)
-    from playwright.sync_api import expect
+    from playwright.sync_api import expect, sync_playwright
 
-    browser = request.getfixturevalue("browser")  # the worker's Chromium (conftest.py)
     id_ = f"{days['today']}-pyramid-easy"
     moves = (["d"] * 24 + ["r"]) * 100  # a legal game of 2,500 moves: 10 KB as ?moves=
     asked: list[tuple[str, str]] = []
-    with serve_deals(tmp_path / "web.db", deal_rows, now) as site:
-        page = browser.new_page()  # in a context of its own, closed with it
+    with serve_deals(tmp_path / "web.db", deal_rows, now) as site, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
+            page = browser.new_page()
             page.add_init_script(
                 f"localStorage.setItem('dailydeal.v1.progress.{id_}', '{json.dumps(moves)}')"
             )
@@ -314,7 +313,7 @@ def test_8_the_player_posts_a_move_list_too_long_for_a_url(
                 player.locator('[data-action="hint"]').click()
             assert hint.value.status < 400, hint.value.status
         finally:
-            page.context.close()
+            browser.close()
     hints = [(method, url) for method, url in asked if "/hint" in url]
     assert ("POST", f"{site}{API}/deals/{id_}/hint") in hints, hints
     assert all(len(url) < 8000 for _, url in asked), [len(url) for _, url in asked]

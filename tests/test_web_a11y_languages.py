@@ -2,7 +2,7 @@
 no serious or critical violation on one page set each (the daily page, a play page with a
 refused move said, the embed page, the offline page), light and dark. The default
 language's pages are in tests/test_web_a11y.py; these are apart so two test workers share
-them (each module starts its own server)."""
+them (each module starts its own server and Chromium)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 server on a free port (a temporary SQLite database filled by conftest's real deals).
 
 A stored solution won by clicking, in each game, is in tests/test_web_browser_wins.py
-(apart, so two test workers share them: each module starts its own server).
+(apart, so two test workers share them: each module starts its own server and browser).
 
 Skipped, with the reason in pytest's summary, when Playwright or Chromium is missing;
 .ci/run installs Chromium so CI always runs them. Screenshots go to artifacts/screenshots.
