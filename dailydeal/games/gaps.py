@@ -63,10 +63,11 @@ _PLACES: dict[tuple[Card, int | None], Place] = {
 }
 # The placements whose reading needs no position, by their text as the notation writes it
 # (``KS``, ``2S@1``: every line the solvers, the element and the API give): what
-# ``parse_move`` reads them as, looked up in one step. Any other text (a redeal, a 2
-# without its row, another spelling) is read by ``parse_move``.
-_READ: dict[str, Place] = {
-    str(place): place
+# ``parse_move`` reads them as, looked up in one step, with the cell a 2 goes to (-1 for
+# another card: right of its predecessor). Any other text (a redeal, a 2 without its row,
+# another spelling) is read by ``parse_move``.
+_READ: dict[str, tuple[Place, int]] = {
+    str(place): (place, -1 if row is None else rules.target((), card, row))
     for (card, row), place in _PLACES.items()
     if not rules.is_ace(card) and (row is None) != rules.is_two(card)
 }
@@ -194,12 +195,17 @@ class Gaps(Game[GapsMove]):
         other text, and a refusal, go the general way, which says why."""
         cells, pos = self.cells, self.pos
         stack, undo = self.move_stack, self._undo_info
+        move = rules.move
         for i, text in enumerate(texts):
-            place = _READ.get(text)
-            if place is not None:
-                dst = _target(cells, pos, place.card, place.row)
-                if dst >= 0:
-                    undo.append(rules.move(cells, pos, place.card, dst))
+            found = _READ.get(text)
+            if found is not None:
+                # _target inlined (a verify's hottest loop): a 2's cell is known, another
+                # card goes right of its predecessor unless that ends its row
+                place, dst = found
+                if dst < 0 and (dst := pos[place.card - 1] + 1) % COLS == 0:
+                    dst = -1
+                if dst >= 0 and cells[dst] == EMPTY:
+                    undo.append(move(cells, pos, place.card, dst))
                     stack.append(place)
                     continue
             try:

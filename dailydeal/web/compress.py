@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gzip
 
-from flask import Flask, Response, request
+from flask import Response, request
 
 from dailydeal.memo import Memo
 
@@ -71,25 +71,25 @@ def weaken_etag(resp: Response) -> None:
         resp.headers["ETag"] = "W/" + etag
 
 
+#: What a text-like answer varies by, written with the headers of every answer in the app's
+#: one after-request hook (web/__init__.py), or merged into a route's own ``Vary``.
+VARY = ("Vary", "Accept-Encoding")
+
+
 def compress(resp: Response) -> Response:
-    if resp.mimetype not in TYPES:
-        return resp
-    if "Vary" in resp.headers:
-        resp.vary.add("Accept-Encoding")
-    else:  # what vary.add writes then, without parsing and rewriting a header set
-        resp.headers["Vary"] = "Accept-Encoding"
+    """gzip ``resp``'s body if it is text-like (``TYPES``; its ``Vary`` is the caller's),
+    at least ``MIN_SIZE`` bytes in memory, not encoded yet, and the client accepts it."""
     if (
         resp.direct_passthrough
         or resp.is_streamed
-        or "Content-Encoding" in resp.headers
         or resp.status_code < 200
         or resp.status_code in (204, 206, 304)
-        or request.method == "HEAD"
-        or not accepts_gzip()
     ):
         return resp
     body = resp.get_data()
-    if len(body) < MIN_SIZE:
+    # the cheapest refusals first: most JSON answers (a verdict, a 4xx) are shorter
+    if len(body) < MIN_SIZE or request.method == "HEAD" or "Content-Encoding" in resp.headers \
+            or not accepts_gzip():
         return resp
     if len(body) <= REMEMBERED_SIZE and is_public(resp):
         resp.set_data(REMEMBERED.get(body, lambda: gzip.compress(body, LEVEL, mtime=0)))
@@ -98,7 +98,3 @@ def compress(resp: Response) -> Response:
     resp.headers["Content-Encoding"] = "gzip"
     weaken_etag(resp)
     return resp
-
-
-def register(app: Flask) -> None:
-    app.after_request(compress)

@@ -43,7 +43,6 @@ from dailydeal.web.db import get_db
 from dailydeal.web.gameinfo import RULES
 from dailydeal.web.http import (
     IMMUTABLE,
-    add_missing,
     check_game,
     daily_games,
     now,
@@ -449,16 +448,14 @@ def offline() -> Response:
 
 
 # --- headers -----------------------------------------------------------------------------
-def security_headers(resp: Response) -> Response:
+def security_headers(resp: Response) -> tuple[tuple[str, str], ...]:
+    """The security headers ``resp`` carries unless its route set them (written by the
+    app's one after-request hook, web/__init__.py, with the other headers of every answer)."""
     # only a real embed page: its error page (an unknown id) is a page like any other
     framable = request.endpoint == "pages.embed" and resp.status_code < 400
-    items: tuple[tuple[str, str], ...]
     if resp.mimetype == "text/html":
-        items = PAGE_HEADERS_FRAMABLE if framable else PAGE_HEADERS
-    else:
-        items = OTHER_HEADERS_FRAMABLE if framable else OTHER_HEADERS
-    add_missing(resp.headers, items)  # setdefault, each header, in one pass
-    return resp
+        return PAGE_HEADERS_FRAMABLE if framable else PAGE_HEADERS
+    return OTHER_HEADERS_FRAMABLE if framable else OTHER_HEADERS
 
 
 # security_headers' sets, made once: (a page's or another answer's, framable or not)
@@ -476,4 +473,3 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["element_modules"] = element_modules
     app.jinja_env.globals["lang_links"] = lang_links
     app.url_defaults(keep_lang)
-    app.after_request(security_headers)
