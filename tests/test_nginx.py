@@ -16,7 +16,7 @@ import ssl
 from typing import Any
 
 import pytest
-from helpers import wait_for
+from helpers import exchange, wait_for
 from helpers.nginx import NGINX, OPENSSL, SERVER_NAME, Front, state_url
 
 pytestmark = pytest.mark.skipif(
@@ -97,14 +97,8 @@ def _from(front: Front, source: str, method: str, path: str,
     conn = http.client.HTTPSConnection("127.0.0.1", front.port, timeout=15,
                                        context=ssl._create_unverified_context(),
                                        source_address=(source, 0))
-    try:
-        conn.request(method, path, body=b"{}" if method == "POST" else None,
-                     headers={"Host": SERVER_NAME, "Content-Type": "application/json",
-                              **(headers or {})})
-        resp = conn.getresponse()
-        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-    finally:
-        conn.close()
+    return exchange(conn, method, path, b"{}" if method == "POST" else None,
+                    {"Host": SERVER_NAME, "Content-Type": "application/json", **(headers or {})})
 
 
 def test_nginx_gives_the_api_the_real_client_address(

@@ -8,6 +8,7 @@ move generators. Fixtures shared by several test modules live in tests/conftest.
 
 from __future__ import annotations
 
+import http.client
 import json
 import signal
 import subprocess
@@ -80,4 +81,16 @@ def fetch(url: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
         return exc.code, dict(exc.headers), json.loads(exc.read())
 
 
-__all__ = ["ROOT", "fetch", "free_port", "running", "stop", "wait_for"]
+def exchange(conn: http.client.HTTPConnection, method: str, path: str, body: bytes | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One request on ``conn``, which is closed after: (status, headers with lower-case
+    names, body)."""
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+    finally:
+        conn.close()
+
+
+__all__ = ["ROOT", "exchange", "fetch", "free_port", "running", "stop", "wait_for"]

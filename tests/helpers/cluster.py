@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from helpers import free_port, wait_for
+from helpers import exchange, free_port, wait_for
 from helpers.nginx import EXAMPLE, GUNICORN, SERVER_NAME, adapted, https_request
 
 REDIS = shutil.which("redis-server")
@@ -68,12 +68,7 @@ class Node:
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
-        try:
-            conn.request(method, path, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-        finally:
-            conn.close()
+        return exchange(conn, method, path, body, headers)
 
     def kill(self) -> None:
         """kill -9 of the master and its workers at once: a machine lost, not a shutdown."""

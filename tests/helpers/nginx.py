@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from helpers import ROOT
+from helpers import ROOT, exchange
 
 EXAMPLE = ROOT / "deploy" / "nginx.conf.example"
 GUNICORN = Path(sys.executable).parent / "gunicorn"
@@ -59,12 +59,7 @@ def https_request(port: int, method: str, path: str, body: bytes | None = None,
     lower-case names, body)."""
     context = ssl._create_unverified_context()  # the test's self-signed certificate
     conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=context)
-    try:
-        conn.request(method, path, body=body, headers={"Host": SERVER_NAME, **(headers or {})})
-        resp = conn.getresponse()
-        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-    finally:
-        conn.close()
+    return exchange(conn, method, path, body, {"Host": SERVER_NAME, **(headers or {})})
 
 
 @dataclass
