@@ -58,15 +58,15 @@ def json_response(data: Any, cache: str, status: int = 200) -> Response:
     return resp
 
 
-def add_missing(headers: Headers, items: Iterable[tuple[str, str]]) -> None:
-    """``headers.setdefault(name, value)`` for each item, in one pass: Werkzeug's
-    ``setdefault`` scans the header list (lowering every name) for each header, and raises
-    and catches a ``BadRequestKeyError`` for each absent one: the per-request headers
-    (CORS, security) were 12 such exceptions and about 300 ``lower()`` on every answer."""
+def add_missing(headers: Headers, items: Iterable[tuple[str, str]]) -> set[str]:
+    """``headers.setdefault(name, value)`` for each item, in one pass, and the lower-case
+    names that were there before. Werkzeug's ``setdefault`` scans the header list (lowering
+    every name) for each header, and raises and catches a ``BadRequestKeyError`` for each
+    absent one; ``Headers.extend`` costs about 1 us a header: the missing ones are written
+    with one slice assignment."""
     present = {name.lower() for name, _ in headers}
-    for name, value in items:
-        if name.lower() not in present:
-            headers.add(name, value)
+    headers[len(headers):] = [item for item in items if item[0].lower() not in present]
+    return present
 
 
 def app_memo() -> Memo[Any, Any]:
