@@ -216,14 +216,12 @@ class Gaps(Game[GapsMove]):
         return len(texts), None
 
     def _apply(self, move: GapsMove) -> None:
-        if isinstance(move, Redeal):
-            self._undo_info.append(self.cells)
-            self.redeals_used += 1
-            self.cells = rules.redeal(self.cells, self.seed, self.redeals_used)
-            self.pos = rules.positions(self.cells)
-            return
-        dst = rules.target(self.pos, move.card, move.row)
-        self._undo_info.append(rules.move(self.cells, self.pos, move.card, dst))
+        # a redeal: push plays a placement itself, at the cell its check found
+        assert isinstance(move, Redeal)
+        self._undo_info.append(self.cells)
+        self.redeals_used += 1
+        self.cells = rules.redeal(self.cells, self.seed, self.redeals_used)
+        self.pos = rules.positions(self.cells)
 
     def _undo(self, move: GapsMove) -> None:
         info = self._undo_info.pop()
