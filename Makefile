@@ -22,7 +22,7 @@ BUILD_LOG := $(VENV)/compile.log
 # A second environment with every runtime dependency at the lowest version pyproject allows
 LOWEST := .venv-lowest
 
-.PHONY: run test test-lowest lint install clean
+.PHONY: run test test-lowest durations lint install clean
 
 $(RUNTIME): pyproject.toml setup.py build_backend.py
 	$(PYTHON) -m venv $(VENV)
@@ -62,7 +62,9 @@ run: $(RUNTIME)
 # 2 cores, 1,523 tests: one a core 8:14, two a core 7:45 with a helper's load beside it.
 # Serial: PYTEST_JOBS=
 CORES := $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)))")
-PYTEST_JOBS ?= -n $(shell echo $$(( 2 * $(CORES) ))) --dist loadfile
+# --no-loadscope-reorder: the files longest first, as tests/helpers/longest_first.py orders them
+# (xdist's own order, most tests first, left the long browser files to the end)
+PYTEST_JOBS ?= -n $(shell echo $$(( 2 * $(CORES) ))) --dist loadfile --no-loadscope-reorder
 # -rs: the summary names every skipped test and why (the browser tests without Chromium);
 # then the board's logic in Node (tests/js/*.test.mjs: rules.js's answers to the board, input,
 # renderers, the API client), without a browser
@@ -72,6 +74,11 @@ test: $(STAMP) $(BUILT)
 	else echo "SKIPPED: the Node unit tests of the board (tests/js/*.test.mjs): node is not installed"; fi
 	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py
 	$(BIN)/mypy dailydeal
+
+# Each test file's seconds, measured by a whole run, into tests/durations.json: the order
+# make test hands the files out in (longest first). Run it when files grow or move.
+durations: $(STAMP) $(BUILT)
+	$(BIN)/pytest $(PYTEST_JOBS) --store-durations
 
 # The tests again on the lowest versions pyproject.toml allows (CI runs it after `make test`).
 test-lowest:
