@@ -2,11 +2,12 @@
 
 `make test` hands whole files to its workers (``--dist loadfile``: a file's servers and
 browser start once). pytest-xdist's own order puts the files with the most tests first, so
-the few long browser files came last and ran alone at the end (81 s of a 441 s run with
-one or two of four workers busy). Taken longest first instead (the classic LPT rule), the
-last file to start is a short one. Each file's seconds are in ``tests/durations.json``,
-written by ``make durations`` (``pytest --store-durations``); a file not in it counts as
-the median. Stale figures cost time only, never a check: the order within a file is kept.
+the few long browser files came last and ran alone at the end (on a loaded machine: the
+last 85 s of a 937 s run with two of four workers idle). Taken longest first instead (the
+classic LPT rule), the last file to start is a short one. Each file's seconds are in
+``tests/durations.json``, written by ``make durations`` (``pytest --store-durations``); a
+file not in it counts as the median. Stale figures cost time only, never a check: the
+order within a file is kept.
 """
 
 from __future__ import annotations
