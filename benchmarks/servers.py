@@ -57,7 +57,15 @@ def redis_server(tmp: str) -> Iterator[str | None]:
                              "--appendonly", "no", "--dir", tmp],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        time.sleep(0.5)
+        deadline = time.monotonic() + 10
+        while True:  # up once it takes a connection (a fixed wait was 0.5 s each time)
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.02)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         proc.terminate()
@@ -122,7 +130,7 @@ def wait_until_up(base: str, proc: subprocess.Popen[bytes], log: Path, limit: fl
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"the server did not start:\n{log.read_text()[-3000:]}")
-        time.sleep(0.2)
+        time.sleep(0.05)  # a poll: each start waited 0.1 s more on average at 0.2
 
 
 @contextmanager

@@ -281,10 +281,14 @@ def page(browser: Any, site: str, other_origin: str) -> Iterator[Any]:
     assert watch.foreign == [], f"requests to other hosts: {watch.foreign}"
 
 
-@pytest.fixture
-def gunicorn_like_docker(tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def gunicorn_like_docker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """deploy/gunicorn.conf.py as the image runs it (DAILYDEAL_FORWARDED_ALLOW_IPS=*), one
-    worker (tests/test_hostile_server.py, tests/test_hostile_requests.py)."""
+    worker (tests/test_hostile_server.py, tests/test_hostile_requests.py). One server for a
+    module's hostile requests, each test's after the others' (a start and a stop cost about
+    5 s; and a server that took every kind must still answer the next); no traceback in its
+    log at the end."""
+    tmp_path = tmp_path_factory.mktemp("gunicorn")
     env = {**SMALL, "DAILYDEAL_FORWARDED_ALLOW_IPS": "*",
            "DAILYDEAL_TRUSTED_PROXIES": "127.0.0.1",
            "DAILYDEAL_VERIFY_LIMIT": "100000 per minute"}

@@ -35,7 +35,7 @@ def wait_for(check: Any, what: str, log: Path) -> None:
                 return
         except OSError:
             pass
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError(f"{what} did not start:\n" + log.read_text()[-3000:])
 
 
