@@ -130,15 +130,18 @@ WAIT_JS = """(host, [more, exactly, ms]) => new Promise((done) => {
 })"""
 
 # Where a click on the element lands: the middle of its box once the cards' slides have
-# ended (a card dealt slides over the stock; a press mid-slide is test_web_browser's tap on a
-# sliding card), and whether the element is what is there (Playwright's hit check); out of
-# view or covered there (a phone's sticky controls), it is scrolled to the middle of the
-# view first, as Playwright's click does. Playwright's own wait, a box that stays put for
-# two frames, cost 140 ms a click and more round trips; with reduced motion nothing slides
-# and this answers at once.
+# ended (a card dealt slides over the stock; a press mid-slide is test_web_browser's tap on
+# a sliding card; not waited for: the fading ghosts of cards gone, which let the pointer
+# through, and the 2 px lift of a hovered card, a CSS transition), and whether the element
+# is what is there (Playwright's hit check); out of view or covered there (a phone's sticky
+# controls), it is scrolled to the middle of the view first, as Playwright's click does.
+# Playwright's own wait, a box that stays put for two frames, cost 140 ms a click and more
+# round trips; with reduced motion nothing slides and this answers at once.
 AIM_JS = """async (el) => {
   const root = el.getRootNode();
-  const slides = root.getAnimations().filter((a) => a.effect.getTiming().iterations !== Infinity);
+  const slides = root.getAnimations().filter((a) => !(a instanceof CSSTransition)
+    && a.effect.getTiming().iterations !== Infinity
+    && a.effect.target && a.effect.target.matches("[data-card]"));
   await Promise.race([Promise.all(slides.map((a) => a.finished.catch(() => null))),
                       new Promise((done) => setTimeout(done, 2000))]);
   const aim = () => {
