@@ -129,21 +129,23 @@ WAIT_JS = """(host, [more, exactly, ms]) => new Promise((done) => {
   const timer = setTimeout(() => end({timeout: true}), ms);
 })"""
 
-# Where a click on the element lands: the middle of its box once the cards' slides have
-# ended (a card dealt slides over the stock; a press mid-slide is test_web_browser's tap on
-# a sliding card; not waited for: the fading ghosts of cards gone, which let the pointer
-# through, and the 2 px lift of a hovered card, a CSS transition), and whether the element
-# is what is there (Playwright's hit check); out of view or covered there (a phone's sticky
-# controls), it is scrolled to the middle of the view first, as Playwright's click does.
-# Playwright's own wait, a box that stays put for two frames, cost 140 ms a click and more
-# round trips; with reduced motion nothing slides and this answers at once.
+# Where a click on the element lands: the middle of its box once its own slide has ended,
+# and whether the element is what is there (Playwright's hit check); when something covers
+# it (a card dealt slides over the stock), once the other cards' slides have ended too;
+# then, out of view or covered (a phone's sticky controls), scrolled to the middle of the
+# view as Playwright's click does. Not waited for: the fading ghosts of cards gone, which
+# let the pointer through, and the 2 px lift of a hovered card (a CSS transition). A press
+# mid-slide is test_web_browser's tap on a sliding card. Playwright's own wait, a box that
+# stays put for two frames, cost 140 ms a click and more round trips; with reduced motion
+# nothing slides and this answers at once.
 AIM_JS = """async (el) => {
   const root = el.getRootNode();
-  const slides = root.getAnimations().filter((a) => !(a instanceof CSSTransition)
-    && a.effect.getTiming().iterations !== Infinity
-    && a.effect.target && a.effect.target.matches("[data-card]"));
-  await Promise.race([Promise.all(slides.map((a) => a.finished.catch(() => null))),
-                      new Promise((done) => setTimeout(done, 2000))]);
+  const ended = (animations) => Promise.race([
+    Promise.all(animations.filter((a) => !(a instanceof CSSTransition)
+      && a.effect.getTiming().iterations !== Infinity
+      && a.effect.target && a.effect.target.matches("[data-card]"))
+      .map((a) => a.finished.catch(() => null))),
+    new Promise((done) => setTimeout(done, 2000))]);
   const aim = () => {
     const r = el.getBoundingClientRect();
     const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
@@ -152,8 +154,12 @@ AIM_JS = """async (el) => {
     return {x, y, hit: Boolean(there) && el.contains(there),
             there: there ? there.outerHTML.slice(0, 160) : "nothing: out of view"};
   };
+  await ended(el.getAnimations());
   const first = aim();
   if (first.hit) return first;
+  await ended(root.getAnimations());
+  const second = aim();
+  if (second.hit) return second;
   el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
   return aim();
 }"""
