@@ -264,10 +264,27 @@ def browser() -> Iterator[Any]:
         yield chrome
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "motion: a browser test about motion: its page slides the cards"
+    )
+
+
 @pytest.fixture
-def page(browser: Any, site: str, other_origin: str) -> Iterator[Any]:
+def page(
+    browser: Any, site: str, other_origin: str, request: pytest.FixtureRequest
+) -> Iterator[Any]:
+    """A page of a fresh context (desktop size, the clipboard allowed) watched for console
+    errors and requests to other hosts. It prefers reduced motion, as a player may: the
+    cards then jump to their places instead of sliding for 200 ms after each move, which
+    Playwright's clicks waited for (half of the browser tests' time). Tests about motion
+    (a tap on a sliding card, a drag's slide back, a refused move's shake) are marked
+    ``motion`` and get the slides."""
+    motion = request.node.get_closest_marker("motion") is not None
     context = browser.new_context(
-        viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"]
+        viewport=DESKTOP,
+        permissions=["clipboard-read", "clipboard-write"],
+        reduced_motion="no-preference" if motion else "reduce",
     )
     page = context.new_page()
     watch = Watch(hosts(site, other_origin))

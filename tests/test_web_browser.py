@@ -34,6 +34,7 @@ pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
 
 # --- play (a stored solution won by clicking: tests/test_web_browser_wins.py) ------------
+@pytest.mark.motion
 def test_a_tap_on_a_card_still_sliding_is_that_cards(
     page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]],
     seeds: dict[str, int],
@@ -74,6 +75,7 @@ def test_a_tap_on_a_card_still_sliding_is_that_cards(
     assert player.moves() == at + 1
 
 
+@pytest.mark.motion
 def test_an_illegal_click_shows_the_server_reason_and_changes_nothing(
     page: Any, site: str, days: dict[str, dt.date]
 ) -> None:
@@ -141,6 +143,7 @@ def _focused(page: Any) -> dict[str, str]:
     )
 
 
+@pytest.mark.motion
 def test_keyboard_only_play(
     page: Any, site: str, days: dict[str, dt.date], seeds: dict[str, int]
 ) -> None:
@@ -220,6 +223,9 @@ def test_numbered_deal_with_a_64_bit_seed(page: Any, site: str) -> None:
 
 
 # --- embedding ---------------------------------------------------------------------------
+# a whole game won with the cards sliding (and the celebration): most pages of these tests
+# prefer reduced motion (conftest's page)
+@pytest.mark.motion
 def test_the_element_plays_on_another_origin(
     page: Any,
     site: str,

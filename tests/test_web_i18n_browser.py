@@ -113,7 +113,7 @@ def test_every_visible_text_comes_from_a_catalog(
         found += unmarked(page, f"/embed {game}")
     id_ = today_id(days, "gaps", "easy")
     player = open_player(page, f"{site}/play/{id_}?lang=en-XA", "gaps")
-    player.play_all(solutions["gaps"])
+    player.win(solutions["gaps"])
     expect(player.host.locator("[data-verdict]")).to_contain_text("⟦")
     found += unmarked(page, "won")
     solve = player.host.locator("a[data-solve-link]").get_attribute("href")  # the win's page
@@ -175,7 +175,7 @@ def test_a_game_over_is_said_again_in_the_language_the_element_changes_to(
 
     german = json.loads((CATALOGS / "de.json").read_text(encoding="utf-8"))
     player = open_player(page, f"{site}/play/{today_id(days, 'gaps', 'easy')}", "gaps")
-    player.play_all(solutions["gaps"])
+    player.win(solutions["gaps"])
     share = player.host.locator("[data-share]")
     expect(share).to_have_value(re.compile(r"Won in \d+ moves"))
     expect(player.host.locator("[data-verdict]")).to_contain_text("Verified by the server")

@@ -100,6 +100,7 @@ def test_an_offline_reload_keeps_the_progress(
     page.context.set_offline(False)
 
 
+@pytest.mark.motion
 def test_a_card_dragged_onto_its_partner_plays_the_pair(
     page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
 ) -> None:

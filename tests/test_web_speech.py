@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.browser import SKIP, Player, today_id
+from helpers.browser import SKIP, WAIT_JS, Player, today_id
 
 LOCALES = Path(__file__).resolve().parents[1] / "dailydeal" / "web" / "static" / "locales"
 CATALOG = {lang: json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
@@ -270,28 +270,20 @@ class Listener:
         self.key("Enter")
 
     def wait_moves(self, more_than: int) -> tuple[str, int]:
-        """Wait until the board has more than ``more_than`` moves, and then until it is
-        still (the element may play a forced ending by itself); then read where focus is
-        (``self.role``, ``self.at``)."""
-        for _ in range(1000):
-            self.forget()
-            state, n = self.board_name()
-            if n > more_than or state == "won":
-                break
-            self.page.wait_for_timeout(10)
-        else:
+        """Wait until the board has more than ``more_than`` moves (or is won) and is still
+        (no forced ending under way: the element may play one by itself); then read the
+        board and where focus is (``self.role``, ``self.at``). The wait is on the element's
+        data-* hooks, inside the page (helpers' WAIT_JS, one round trip: a poll of the tree
+        every 10 ms and a second reading 20 ms later to see it still were a third of these
+        tests' time); what is checked is read from the accessibility tree, which must agree."""
+        hooks = self.host.evaluate(WAIT_JS, [more_than, None, 10_000])
+        if hooks.get("timeout"):
             raise AssertionError(f"no move after {more_than}; message: {self.message()!r}")
-        # With reduced motion (these tests' contexts) a forced ending plays with no timer, in
-        # the task of the key that began it, so the reading that shows the move shows its
-        # end: a second reading a moment later only guards that (100 ms a move was 40 s).
-        while True:
-            self.page.wait_for_timeout(20)
-            self.forget()
-            again = self.board_name()
-            if again == (state, n):
-                self.role, self.at = self.focused()
-                return state, n
-            state, n = again
+        self.forget()
+        state, n = self.board_name()
+        assert (state, n) == (hooks["state"], hooks["moves"]), (state, n, hooks)
+        self.role, self.at = self.focused()
+        return state, n
 
 
 def places_of(move: str, game: str, lang: str = "en") -> tuple[str, list[str]]:

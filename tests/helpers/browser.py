@@ -108,11 +108,71 @@ def serve_deals(
         forget(path)
 
 
+# The element's move count and state ({moves, state, finishing}) once ``want`` holds: more
+# than ``more`` moves (or a won game) and no forced ending under way, or exactly ``exactly``
+# moves; {..., timeout: true} after ``ms``. A MutationObserver on the element's data-*
+# hooks answers inside the page, in one round trip (a poll from here took three round trips
+# every 10 ms; wait_for_function cannot: it compiles its predicate with eval, which the CSP
+# forbids). The observer's callback runs after the whole task that changed the hooks, so
+# data-finishing, set with the move that makes the rest forced, is seen with that move.
+WAIT_JS = """(host, [more, exactly, ms]) => new Promise((done) => {
+  const now = () => ({moves: Number(host.dataset.moves || 0), state: host.dataset.state || null,
+                      finishing: "finishing" in host.dataset});
+  const ready = (s) => exactly === null
+    ? (s.moves > more || s.state === "won") && !s.finishing
+    : host.hasAttribute("data-moves") && s.moves === exactly;
+  if (ready(now())) return done(now());
+  const end = (extra) => { watch.disconnect(); clearTimeout(timer); done({...now(), ...extra}); };
+  const watch = new MutationObserver(() => ready(now()) && end({}));
+  watch.observe(host, {attributes: true,
+                       attributeFilter: ["data-moves", "data-state", "data-finishing"]});
+  const timer = setTimeout(() => end({timeout: true}), ms);
+})"""
+
+# Where a click on the element lands: the middle of its box once its own slide has ended,
+# and whether the element is what is there (Playwright's hit check); when something covers
+# it (a card dealt slides over the stock), once the other cards' slides have ended too;
+# then, out of view or covered (a phone's sticky controls), scrolled to the middle of the
+# view as Playwright's click does. Not waited for: the fading ghosts of cards gone, which
+# let the pointer through, and the 2 px lift of a hovered card (a CSS transition). A press
+# mid-slide is test_web_browser's tap on a sliding card. Playwright's own wait, a box that
+# stays put for two frames, cost 140 ms a click and more round trips; with reduced motion
+# nothing slides and this answers at once.
+AIM_JS = """async (el) => {
+  const root = el.getRootNode();
+  const ended = (animations) => Promise.race([
+    Promise.all(animations.filter((a) => !(a instanceof CSSTransition)
+      && a.effect.getTiming().iterations !== Infinity
+      && a.effect.target && a.effect.target.matches("[data-card]"))
+      .map((a) => a.finished.catch(() => null))),
+    new Promise((done) => setTimeout(done, 2000))]);
+  const aim = () => {
+    const r = el.getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    const inside = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight;
+    const there = inside ? root.elementFromPoint(x, y) : null;
+    return {x, y, hit: Boolean(there) && el.contains(there),
+            there: there ? there.outerHTML.slice(0, 160) : "nothing: out of view"};
+  };
+  await ended(el.getAnimations());
+  const first = aim();
+  if (first.hit) return first;
+  await ended(root.getAnimations());
+  const second = aim();
+  if (second.hit) return second;
+  el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
+  return aim();
+}"""
+
+STATUS_JS = """(host) => ({moves: Number(host.dataset.moves || 0),
+  state: host.dataset.state || null, finishing: "finishing" in host.dataset})"""
+
+
 class Player:
     """Plays moves on a ``<daily-deal>`` by clicking, waiting for each redraw."""
 
     def __init__(self, page: Any, game: str, element: str = "daily-deal") -> None:
-        self.page = page
+        self.page = page  # a page, or a frame (an element in an iframe)
         self.game = game
         self.host = page.locator(element)
 
@@ -122,34 +182,51 @@ class Player:
     def state(self) -> str:
         return str(self.host.get_attribute("data-state"))
 
+    def status(self) -> dict[str, Any]:
+        """{moves, state, finishing} of the element, read at once (one round trip)."""
+        return self.host.evaluate(STATUS_JS)  # type: ignore[no-any-return]
+
     def click(self, selector: str) -> None:
-        self.host.locator(selector).first.click()
+        """A real mouse click (press and release) on the middle of the element's first
+        ``selector``. Two round trips: where it is, then the click (Playwright's
+        ``locator.click`` waits until a box has stayed put for two frames, a slide's 200 ms
+        after each move, and took 140 ms a click)."""
+        target = self.host.locator(selector).first
+        if not hasattr(self.page, "mouse"):  # a frame: the page's mouse is not at hand
+            target.click()
+            return
+        aim = target.evaluate(AIM_JS)
+        assert aim["hit"], f"{selector} is covered at its middle by {aim['there']}"
+        self.page.mouse.click(aim["x"], aim["y"])
+
+    def wait(self, more: int | None = None, exactly: int | None = None,
+             timeout_ms: int = 10_000) -> dict[str, Any]:
+        got: dict[str, Any] = self.host.evaluate(WAIT_JS, [more, exactly, timeout_ms])
+        if got.get("timeout"):
+            said = self.host.locator("[data-msg]").inner_text()
+            want = f"more than {more}" if exactly is None else f"exactly {exactly}"
+            raise AssertionError(f"not {want} moves in {timeout_ms} ms but {got}; "
+                                 f"the message line: {said!r}")
+        return got
 
     def wait_moves(self, n: int) -> None:
-        from playwright.sync_api import expect
+        """Wait until the element has played exactly ``n`` moves."""
+        self.wait(exactly=n)
 
-        expect(self.host).to_have_attribute("data-moves", str(n))
-
-    def wait_more(self, before: int, timeout_ms: int = 10_000) -> None:
+    def wait_more(self, before: int, timeout_ms: int = 10_000) -> dict[str, Any]:
         """Wait until more than ``before`` moves are played (the element may play more by
-        itself: auto-finish) or the game is won. A poll: no unsafe-eval under the CSP."""
-        for _ in range(timeout_ms // 10):
-            # data-finishing is set with the move that makes the rest forced (one task), so
-            # read after the count: read before, it could miss a finish begun in between
-            if (self.moves() > before or self.state() == "won") and self.host.get_attribute(
-                "data-finishing"
-            ) is None:
-                return
-            self.page.wait_for_timeout(10)
-        said = self.host.locator("[data-msg]").inner_text()
-        raise AssertionError(f"no move after {before} moves; the message line: {said!r}")
+        itself: auto-finish) or the game is won, and no forced ending is under way: the
+        element's status then."""
+        return self.wait(more=before, timeout_ms=timeout_ms)
 
-    def play(self, move: str) -> None:
-        """One move of the notation as clicks; waits until the board shows it played."""
-        before = self.moves()
+    def play(self, move: str, before: int | None = None) -> dict[str, Any]:
+        """One move of the notation as clicks; waits until the board shows it played (the
+        element's status then). ``before``: the moves played before, when known."""
+        if before is None:
+            before = self.moves()
         for selector in self.clicks(move):
             self.click(selector)
-        self.wait_more(before)
+        return self.wait_more(before)
 
     def clicks(self, move: str) -> list[str]:
         card = '[data-card="{}"]'.format
@@ -171,6 +248,20 @@ class Player:
         box.press("Enter")
         self.wait_moves(before + len(moves))
 
+    def win(self, solution: list[str]) -> None:
+        """Win with ``solution``: typed in the notation box up to its last move, which is
+        clicked (or played by the element itself, a forced ending) -- for tests of a won
+        game's page rather than of the clicks (tests/test_web_browser_wins.py clicks whole
+        games; a Gaps line clicked took 10 s here)."""
+        box = self.host.locator("input[name=moves]")
+        before = self.moves()
+        box.fill(" ".join(solution[:-1]))
+        box.press("Enter")
+        now = self.wait_more(before + len(solution) - 2)
+        if now["state"] != "won":
+            self.play_all(solution[-1:])
+        assert self.state() == "won", self.host.locator("[data-msg]").inner_text()
+
     def up_to_first_pair(self, solution: list[str]) -> tuple[list[str], str]:
         """Play a Pyramid ``solution`` up to its first pair: (the moves played, the pair)."""
         start = next(i for i, mv in enumerate(solution) if "+" in mv)
@@ -182,20 +273,23 @@ class Player:
 
     def play_all(self, moves: list[str], finish: bool = True) -> None:
         """Play ``moves``; ``finish``: they are the whole solution (deal what is left)."""
+        now = self.status()
         for move in moves:
-            if self.state() == "won":  # the element finished a forced ending itself
+            if now["state"] == "won":  # the element finished a forced ending itself
                 return
             if self.game == "accordion" and ">" in move:
-                self.deal_until(move.split(">")[0])
-            self.play(move)
+                now = self.deal_until(move.split(">")[0], now)
+            now = self.play(move, now["moves"])
         if finish and self.game == "accordion":  # deals left out at the end (docs/rules.md)
-            while self.state() == "in progress" and self.host.locator(".slot.back").count():
-                self.play("d")
+            while now["state"] == "in progress" and self.host.locator(".slot.back").count():
+                now = self.play("d", now["moves"])
 
-    def deal_until(self, card: str) -> None:
-        """Accordion solutions may leave deals out: deal until ``card`` is in the row."""
+    def deal_until(self, card: str, now: dict[str, Any]) -> dict[str, Any]:
+        """Accordion solutions may leave deals out: deal until ``card`` is in the row (the
+        element's status then; ``now``: its status before)."""
         while not self.host.locator(f'[data-card="{card}"]').count():
-            self.play("d")
+            now = self.play("d", now["moves"])
+        return now
 
 
 # --- the pages' tests: what several browser test modules share -----------------------
