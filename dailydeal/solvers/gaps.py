@@ -77,6 +77,7 @@ from dailydeal.games.rules.gaps import (
 from dailydeal.games.rules.gaps import kept_signature as _kept  # the redeal signature
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
+from dailydeal.solvers.dead_cards import stuck
 from dailydeal.solvers.table import DEAD, PositionTable
 
 CAPPED: Final = "capped"
@@ -217,92 +218,6 @@ def _safe(card: int, board: list[int], pos: list[int]) -> bool:
     return s % COLS == COLS - 1 or board[s + 1] == card + 1
 
 
-def _mark_twos(pos: list[int], mark: list[int], stamp: int, todo: list[int]) -> None:
-    """``_stuck``: mark the 2s not in column 1 (they may move into one) and stack them (a
-    native loop: iterating TWOS would box its items)."""
-    two = 1
-    while two < 52:
-        if pos[two] % COLS != 0 and mark[two] != stamp:
-            mark[two] = stamp
-            todo.append(two)
-        two += 13
-
-
-def _stuck(
-    board: list[int], pos: list[int], gaps: list[int], mark: list[int], most_live: int = 4
-) -> bool:
-    """Whether a position where no 2 in column 1 can move again (``frozen`` in ``_moves``)
-    is lost because some card can never move and stands where no win leaves it.
-
-    The cards that may ever move again (an over-approximation, ``mark``ed): a card moves
-    only into the gap right of its predecessor (a 2: into a column-1 gap). So card Y can
-    move at some later time only if, before it, Y - 1 has moved, or the cell right of Y - 1
-    has become a gap: it is one now, or the card standing there has moved. Start from the
-    cards that can move now and add, until nothing changes, each card whose predecessor,
-    or the card right of its predecessor, was added (a 2 not in column 1: when a column-1
-    card was added; the 2s in column 1 never move, as frozen). By induction on time, no
-    card left out ever moves: the first to move would have had one of its reasons added.
-
-    A won position has card Y in column rank(Y) - 1, in the row of Y's 2 (the row's
-    suit). So the position is lost when a card that never moves again stands in another
-    column, or in a row whose column 1 holds a 2 of another suit (which, frozen, never
-    moves either).
-    Tested against the naive search on small deals (tests/test_solver_gaps.py).
-    Only tried where at most ``most_live`` gaps can take a card (with more, a stuck card
-    is rare and the test costs more than it saves). ``mark`` is a scratch list of 53
-    ints, 0 at first (mark[GAP] counts the calls).
-    """
-    live = 0
-    for g in gaps:
-        if g % COLS == 0 or SUCCESSOR[board[g - 1]] != GAP:
-            live += 1
-    if live > most_live:
-        return False
-    # marked: mark[card] == stamp, a new stamp each call (kept in mark[GAP], a slot no card
-    # uses), so that no loop clears the marks but one in 255 calls: the stamps stay below
-    # 256, ints Python keeps ready-made (a larger one would be allocated at each write)
-    stamp = mark[GAP] + 1
-    if stamp == 256:
-        for i in range(GAP):
-            mark[i] = 0
-        stamp = 1
-    mark[GAP] = stamp
-    todo: list[int] = []
-    for g in gaps:
-        if g % COLS == 0:
-            _mark_twos(pos, mark, stamp, todo)
-        else:
-            card = SUCCESSOR[board[g - 1]]
-            if card != GAP and mark[card] != stamp:
-                mark[card] = stamp
-                todo.append(card)
-    while todo:
-        x = todo.pop()
-        y = SUCCESSOR[x]  # its successor may follow it (none for a king)
-        if y != GAP and mark[y] != stamp:
-            mark[y] = stamp
-            todo.append(y)
-        s = pos[x]
-        if s % COLS == 0:  # column 1 may become a gap: any 2 not there may move in
-            _mark_twos(pos, mark, stamp, todo)
-        else:  # the cell x leaves may take the successor of its left neighbour
-            y = SUCCESSOR[board[s - 1]]
-            if y != GAP and mark[y] != stamp:
-                mark[y] = stamp
-                todo.append(y)
-    for card in range(1, 52):
-        if mark[card] == stamp:
-            continue
-        s = pos[card]
-        if s < 0:  # an ace
-            continue
-        first = board[s - s % COLS]
-        # a 2 in column 1 is never marked: frozen, it never moves
-        if s % COLS != card % 13 - 1 or (first % 13 == 1 and first // 13 != card // 13):
-            return True
-    return False
-
-
 def _replace(gaps: list[int], old: int, new: int) -> None:
     """``gaps[gaps.index(old)] = new`` as a native loop (list.index compares through
     Python's generic comparison; the list holds the 4 gaps)."""
@@ -328,12 +243,13 @@ def _take_back(
     _undo(board, pos, gaps, card, src, dst)
 
 
-# The last round proves a frozen position lost when a card is stuck for good (``_stuck``)
-# where at most this many gaps can take a card; -1: never, the default. Measured side
-# by side at 10 s of CPU (docs/solvers.md, "Dead cards"): with 1, under 1% fewer nodes
-# on most deals for 0.8 of the nodes per second (a call costs about 2 us compiled, a
-# node about 1), no deal more decided; so it is off, and the search is VERSION 14's node
-# for node. Not Final: the tests (and anyone measuring it again) set it.
+# The last round proves a position lost when a card is stuck for good (``dead_cards.stuck``,
+# in C when compiled: a relocation followed where one may still be made) where at most
+# this many gaps can take a card; -1: never, the default. Measured side by side at 10 s of
+# CPU (docs/solvers.md, "Dead cards"): with 2 or 4, 0.8 to 0.9 of the nodes to a proof of
+# loss for 0.75 to 0.85 of the nodes per second (a call costs about a third of a node in
+# C), no deal more decided; so it is off, and the search is VERSION 14's node for node.
+# Not Final: the tests (and anyone measuring it again) set it.
 DEAD_CARDS = -1
 
 UNLIMITED: Final = 255  # the relocations left in the real game (no limit): see ``last_round``
@@ -486,7 +402,6 @@ class _Search:
         # pass, the visit number of a position in an open component. One table, so that
         # a position costs one lookup there (the open ones are forgotten when a pass ends).
         self.known = PositionTable()
-        self.mark = [0] * 53  # _stuck's scratch marks
         # it is aged once it holds more than ``table_limit`` (``limit``, or more while
         # many positions are open): the times it was, and the proofs it dropped
         self.limit = TABLE_LIMIT
@@ -643,10 +558,9 @@ class _Search:
         # (the first to try last) above a mark, -1 - its visit number (moves are >= 0)
         moves = [-1]
         dead_cards = DEAD_CARDS
-        mark = self.mark
         frozen = left == 0 or home == 4
         if not _moves(board, pos, gaps, self.tb, moves, left != 0, frozen) or (
-            frozen and dead_cards >= 0 and _stuck(board, pos, gaps, mark, dead_cards)
+            dead_cards >= 0 and stuck(board, dead_cards, left != 0)
         ):
             if is_won(board):
                 return WON, []
@@ -757,7 +671,7 @@ class _Search:
             moves.append(-1 - counter)
             frozen = left == 0 or home == 4
             if not _moves(board, pos, gaps, self.tb, moves, left != 0, frozen) or (
-                frozen and dead_cards >= 0 and _stuck(board, pos, gaps, mark, dead_cards)
+                dead_cards >= 0 and stuck(board, dead_cards, left != 0)
             ):
                 # blocked (or no move left but relocations), or a card stuck for good
                 while moves.pop() >= 0:  # its moves, if any, then its mark
