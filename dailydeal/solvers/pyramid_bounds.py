@@ -109,6 +109,9 @@ class _MaskInfo:
     chains: dict[int, list[tuple[int, list[int], int, list[int], int]] | None]
     pres: dict[int, list[int]]
     windows: dict[int, dict[int, int]]
+    # The infos of the children the pool bounds recursed into (``Bounds.kid``): by the
+    # place removed, then by the index of the pair in ``pairs`` past SIZE
+    kids: list[_MaskInfo | None]
 
 
 def mask_key(mask: i64) -> int:
@@ -204,7 +207,7 @@ class Bounds:
         self.last_steps = 0  # the pool steps the last ``heuristic`` read
         self.memo_mask = -1
         self.memo_info = _MaskInfo(
-            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}
+            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}, []
         )
 
     def release(self) -> None:
@@ -283,6 +286,7 @@ class Bounds:
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
             lone_pairs, len(self.info_cache), {}, {}, {}, {}, {}, {}, {},
+            [None] * (SIZE + len(pairs)),
         )
         self.info_cache[mask_key(mask)] = got
         return got
@@ -363,6 +367,21 @@ class Bounds:
         info = self.memo_info if mask == self.memo_mask else (
             self.info_cache.get(mask_key(mask)) or self.info(mask)
         )
+        return self.pool_in(info, mask, vset)
+
+    def kid(self, info: _MaskInfo, k: int, child: int) -> _MaskInfo:
+        """The info of ``child``, the mask of ``info`` less the card at place ``k`` (or
+        less the pair ``info.pairs[k - SIZE]``), kept in ``info.kids``: the recursions of
+        the pool bounds go from a mask to its children again and again, and a list read is
+        cheaper than boxing the child's mask and looking it up in ``info_cache``."""
+        got = info.kids[k]
+        if got is None:
+            got = self.info_cache.get(mask_key(child)) or self.info(child)
+            info.kids[k] = got
+        return got
+
+    def pool_in(self, info: _MaskInfo, mask: int, vset: int) -> int:
+        """``pool_steps`` of a mask other than 0, its info given."""
         # Only values some card of the mask pairs with matter (for it and its submasks), so
         # the key keeps just those: more cache hits.
         vset &= info.wanted
@@ -370,7 +389,8 @@ class Bounds:
         if got is not None:
             return got
         if info.king >= 0:
-            best = 1 + self.pool_steps(mask & ~(1 << info.king), vset)
+            child = mask & ~(1 << info.king)
+            best = 1 + (self.pool_in(self.kid(info, info.king, child), child, vset) if child else 0)
         elif info.need_bits & ~vset:
             best = BIG  # a surplus of some value needs talon partners the pool lacks
         else:
@@ -379,8 +399,11 @@ class Bounds:
             # bound) no child can do better. Inlined: the hottest recursion of small solves.
             best = BIG
             floor = info.h
+            k = SIZE
             for a, b in info.pairs:
-                s = 1 + self.pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
+                child = mask & ~(1 << a) & ~(1 << b)
+                s = 1 + (self.pool_in(self.kid(info, k, child), child, vset) if child else 0)
+                k += 1
                 if s < best:
                     best = s
                     if s <= floor:
@@ -392,7 +415,10 @@ class Bounds:
                     bit = v & -v
                     v ^= bit
                     for i in partners[bit_length(bit) - 1]:
-                        s = 1 + self.pool_steps(mask & ~(1 << i), vset)
+                        child = mask & ~(1 << i)
+                        s = 1 + (
+                            self.pool_in(self.kid(info, i, child), child, vset) if child else 0
+                        )
                         if s < best:
                             best = s
                     if best <= floor:
@@ -409,28 +435,38 @@ class Bounds:
         info = self.memo_info if mask == self.memo_mask else (
             self.info_cache.get(mask_key(mask)) or self.info(mask)
         )
+        return self.phase_in(info, mask, va, vb)
+
+    def phase_in(self, info: _MaskInfo, mask: int, va: int, vb: int) -> int:
+        """``two_phase`` of a mask other than 0, its info given."""
         wanted = info.wanted
         va &= wanted
         vb &= wanted
         # When one pool holds the other, every move of the smaller phase fits in the larger.
         if not va & ~vb:
-            return self.pool_steps(mask, vb)
+            return self.pool_in(info, mask, vb)
         if not vb & ~va:
-            return self.pool_steps(mask, va)
+            return self.pool_in(info, mask, va)
         key = va | vb << 14
         got = info.phase.get(key)
         if got is not None:
             return got
         if info.king >= 0:
-            best = 1 + self.two_phase(mask & ~(1 << info.king), va, vb)
+            child = mask & ~(1 << info.king)
+            best = 1 + (self.phase_in(self.kid(info, info.king, child), child, va, vb)
+                        if child else 0)
         else:
             # Both pools at once is a relaxation of the two phases: a tighter floor.
-            floor = max(info.h, self.pool_steps(mask, va | vb))
-            best = self.pool_steps(mask, vb)
+            floor = max(info.h, self.pool_in(info, mask, va | vb))
+            best = self.pool_in(info, mask, vb)
             # The least of 1 + two_phase(child), as in ``pool_steps`` (first-phase moves).
             if best > floor:
+                k = SIZE
                 for a, b in info.pairs:
-                    s = 1 + self.two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
+                    child = mask & ~(1 << a) & ~(1 << b)
+                    s = 1 + (self.phase_in(self.kid(info, k, child), child, va, vb)
+                             if child else 0)
+                    k += 1
                     if s < best:
                         best = s
                         if s <= floor:
@@ -442,7 +478,9 @@ class Bounds:
                     bit = v & -v
                     v ^= bit
                     for i in partners[bit_length(bit) - 1]:
-                        s = 1 + self.two_phase(mask & ~(1 << i), va, vb)
+                        child = mask & ~(1 << i)
+                        s = 1 + (self.phase_in(self.kid(info, i, child), child, va, vb)
+                                 if child else 0)
                         if s < best:
                             best = s
                     if best <= floor:
