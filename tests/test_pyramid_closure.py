@@ -80,6 +80,8 @@ def test_the_cases_reach_both_answers() -> None:
     assert None in got
     assert any(g is not None and g[0] for g in got) and any(g is not None and not g[0]
                                                            for g in got)
+    usable = {PY.usable_values(values, mask, vals) for values, mask, vals, _, _ in CASES}
+    assert len(usable) > 100
     takes = {PY.window_takes(*case) for case in CASES}
     assert -1 in takes and 0 in takes and len(takes) > 5
 
@@ -92,6 +94,7 @@ def test_the_c_build_answers_as_the_reference() -> None:
         assert built.precedence(*case) == PY.precedence(*case), case
         assert built.window_takes(*case) == PY.window_takes(*case), case
         assert built.forced_chain(values, mask, vals) == PY.forced_chain(values, mask, vals), case
+        assert built.usable_values(values, mask, vals) == PY.usable_values(values, mask, vals)
         pre = PY.precedence(values, mask, vals, 0, 0)
         if pre is not None:
             for c in range(SIZE):
@@ -112,3 +115,5 @@ def test_the_c_build_refuses_what_is_not_a_pyramid() -> None:
         built.forced_chain(values, -1, 0)
     with pytest.raises(TypeError):
         built.forced_chain(values, 1)
+    with pytest.raises(OverflowError):
+        built.usable_values(values, 1, -1)

@@ -42,6 +42,7 @@ from dailydeal.games.rules.pyramid import (
 from dailydeal.games.rules.pyramid import pairs as place_pairs
 from dailydeal.solvers.pyramid_closure import blockers, window_takes
 from dailydeal.solvers.pyramid_closure import forced_chain as chain_of
+from dailydeal.solvers.pyramid_closure import usable_values as usable_of
 from dailydeal.solvers.pyramid_plan import bit_length, popcount
 
 if TYPE_CHECKING:
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
 KING_VALUE: Final = KING
 KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
 BIG: Final = 1 << 20  # "impossible" for step counts
-KING_BIT: Final = 1 << KING_VALUE
 # The lanes of ``count_shift`` (12 of 3 bits), every other one, and a bit above each
 EVEN_LANES: Final = 0x1C71C71C7
 EVEN_GUARDS: Final = 0x208208208
@@ -667,57 +667,14 @@ class Bounds:
 
     def usable_values(self, mask: int, pool: int) -> int:
         """Talon values (bits; kings always) that can pair with a card of ``mask`` once it is
-        accessible, in the relaxation where ``pool`` values are unlimited and a pyramid card
-        may pair with any other that can become accessible with it: a card can leave when
-        its blockers can, and it is a king, its partner value is in ``pool``, or a partner
-        card in the pyramid can be accessible with it. Over-approximates what a real play
-        can reach, so every talon value it leaves out really has no usable partner."""
+        accessible, in the relaxation where ``pool`` values are unlimited
+        (``pyramid_closure.usable_values``), cached per mask and pool."""
         table = self.info_of(mask).usable
         got = table.get(pool)
-        if got is not None:
-            return got
-        values = self.values
-        pv = self.place_bits
-        m: i64 = mask
-        vals: i64 = pool
-        gone: i64 = ~m  # places that can leave (or are gone)
-        # Every condition only grows with ``gone``: the same closure in any order. The
-        # places are walked by their bits (highest first), a card's partners among the
-        # places of the partner value.
-        changed = True
-        while changed:
-            changed = False
-            rest = m & ~gone
-            while rest:
-                i = bit_length(rest) - 1
-                rest ^= 1 << i
-                bi: i64 = BLOCKERS[i]
-                if bi & ~gone:
-                    continue
-                v: i64 = values[i]
-                ok = v == KING_VALUE or vals >> (PAIR_SUM - v) & 1
-                if not ok:
-                    cand: i64 = m & pv[PAIR_SUM - v] & ~bi
-                    while cand:
-                        j = bit_length(cand) - 1
-                        cand ^= 1 << j
-                        bj: i64 = BLOCKERS[j]
-                        if not bj & ~gone and not bj >> i & 1:
-                            ok = True
-                            break
-                if ok:
-                    gone |= 1 << i
-                    changed = True
-        found: i64 = KING_BIT
-        rest = m
-        while rest:
-            i = bit_length(rest) - 1
-            rest ^= 1 << i
-            bi = BLOCKERS[i]
-            if not bi & ~gone and values[i] != KING_VALUE:
-                found |= 1 << (PAIR_SUM - values[i])
-        table[pool] = found
-        return found
+        if got is None:
+            got = usable_of(self.values, mask, pool)
+            table[pool] = got
+        return got
 
     def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
         """The waste cards (positions in ``low``) that can still be used before the next

@@ -301,6 +301,60 @@ static PyObject *py_forced_chain(PyObject *module, PyObject *const *args, Py_ssi
     return Py_BuildValue("(NN)", chain, pres);
 }
 
+static PyObject *py_usable_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint8_t values[SIZE];
+    uint32_t mask, pool, place_bits[14] = {0};
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "expected (values, mask, pool)");
+        return NULL;
+    }
+    if (read_values(args[0], values) < 0 || read_bits(args[1], SIZE, &mask) < 0 ||
+        read_bits(args[2], 32, &pool) < 0)
+        return NULL;
+    for (int i = 0; i < SIZE; i++)
+        place_bits[values[i]] |= 1u << i;
+    uint32_t gone = ~mask; /* places that can leave (or are gone) */
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        uint32_t rest = mask & ~gone;
+        while (rest) {
+            int i = 31 - __builtin_clz(rest);
+            rest ^= 1u << i;
+            uint32_t bi = blockers[i];
+            if (bi & ~gone)
+                continue;
+            int v = values[i];
+            int ok = v == KING || (pool >> (PAIR_SUM - v) & 1);
+            if (!ok) {
+                uint32_t cand = mask & place_bits[PAIR_SUM - v] & ~bi;
+                while (cand) {
+                    int j = 31 - __builtin_clz(cand);
+                    cand ^= 1u << j;
+                    uint32_t bj = blockers[j];
+                    if (!(bj & ~gone) && !(bj >> i & 1)) {
+                        ok = 1;
+                        break;
+                    }
+                }
+            }
+            if (ok) {
+                gone |= 1u << i;
+                changed = 1;
+            }
+        }
+    }
+    uint32_t found = 1u << KING;
+    for (uint32_t rest = mask; rest;) {
+        int i = 31 - __builtin_clz(rest);
+        rest ^= 1u << i;
+        if (!(blockers[i] & ~gone) && values[i] != KING)
+            found |= 1u << (PAIR_SUM - values[i]);
+    }
+    return PyLong_FromUnsignedLong(found);
+}
+
 static PyObject *py_has_partner(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     uint32_t pre[SIZE], cand, c;
@@ -345,6 +399,7 @@ static PyMethodDef module_methods[] = {
     {"forced_chain", (PyCFunction)(void (*)(void))py_forced_chain, METH_FASTCALL, NULL},
     {"has_partner", (PyCFunction)(void (*)(void))py_has_partner, METH_FASTCALL, NULL},
     {"precedence", (PyCFunction)(void (*)(void))py_precedence, METH_FASTCALL, NULL},
+    {"usable_values", (PyCFunction)(void (*)(void))py_usable_values, METH_FASTCALL, NULL},
     {"window_takes", (PyCFunction)(void (*)(void))py_window_takes, METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL},
 };

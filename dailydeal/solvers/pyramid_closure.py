@@ -170,3 +170,51 @@ def forced_chain(values: bytes, mask: int, vals: int) -> tuple[Chain, list[int]]
         index[i] = len(got)
         got.append((PAIR_SUM - v, before, i, above, pre[i]))
     return got, pre
+
+
+def usable_values(values: bytes, mask: int, pool: int) -> int:
+    """Talon values (bits; kings always) that can pair with a card of ``mask`` once it is
+    accessible, in the relaxation where ``pool`` values (bits) are unlimited and a pyramid
+    card may pair with any other that can become accessible with it: a card can leave when
+    its blockers can, and it is a king, its partner value is in ``pool``, or a partner card
+    in the pyramid can be accessible with it. Over-approximates what a real play can reach,
+    so every talon value it leaves out really has no usable partner."""
+    place_bits = [0] * 14
+    for i in range(SIZE):
+        place_bits[values[i]] |= 1 << i
+    gone = ~mask  # places that can leave (or are gone)
+    # Every condition only grows with ``gone``: the same closure in any order. The places
+    # are walked by their bits (highest first), a card's partners among the places of the
+    # partner value.
+    changed = True
+    while changed:
+        changed = False
+        rest = mask & ~gone
+        while rest:
+            i = rest.bit_length() - 1
+            rest ^= 1 << i
+            bi = _BLOCKERS[i]
+            if bi & ~gone:
+                continue
+            v = values[i]
+            ok = v == KING or bool(pool >> (PAIR_SUM - v) & 1)
+            if not ok:
+                cand = mask & place_bits[PAIR_SUM - v] & ~bi
+                while cand:
+                    j = cand.bit_length() - 1
+                    cand ^= 1 << j
+                    bj = _BLOCKERS[j]
+                    if not bj & ~gone and not bj >> i & 1:
+                        ok = True
+                        break
+            if ok:
+                gone |= 1 << i
+                changed = True
+    found = 1 << KING
+    rest = mask
+    while rest:
+        i = rest.bit_length() - 1
+        rest ^= 1 << i
+        if not _BLOCKERS[i] & ~gone and values[i] != KING:
+            found |= 1 << (PAIR_SUM - values[i])
+    return found
