@@ -54,7 +54,7 @@ from dailydeal.games import Game
 from dailydeal.games.pyramid import Pyramid
 from dailydeal.games.rules.pyramid import SIZE, is_won, may_recycle
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult
-from dailydeal.solvers.pyramid_bounds import BIG, KING_VALUE, Bounds, count_shift
+from dailydeal.solvers.pyramid_bounds import BIG, KING_VALUE, Bounds, count_shift, mask_key
 from dailydeal.solvers.pyramid_plan import (
     E_KING,
     E_PAIR,
@@ -236,9 +236,11 @@ class _Search:
             return True
         bounds = self.bounds
         info = bounds.memo_info if mask == bounds.memo_mask else (
-            bounds.info_cache.get(mask) or bounds.info(mask)
+            bounds.info_cache.get(mask_key(mask)) or bounds.info(mask)
         )
-        key = info.index << COUNTS_BITS | counts
+        # The mask's index folded onto the counts too (one to one): raw, the keys' low
+        # bits are the counts alone, shared by many masks (5.2 probes an insertion, 2.0).
+        key = info.index << COUNTS_BITS | (counts ^ info.index)
         known = self.pool_table.get(key)
         if known is not None:
             return known

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Final
 
 from dailydeal.cards import Card
 from dailydeal.games.rules.pyramid import (
-    COVERS,
     KING,
     PAIR_SUM,
     SIZE,
@@ -41,17 +40,19 @@ from dailydeal.games.rules.pyramid import (
     value,
 )
 from dailydeal.games.rules.pyramid import pairs as place_pairs
+from dailydeal.solvers.pyramid_closure import blockers, window_takes
+from dailydeal.solvers.pyramid_closure import forced_chain as chain_of
+from dailydeal.solvers.pyramid_closure import usable_values as usable_of
 from dailydeal.solvers.pyramid_plan import bit_length, popcount
 
 if TYPE_CHECKING:
     # Native 64-bit ints for the compiled build (mypyc), as in ``pyramid_plan``: the masks
-    # of the precedence walk are at most 28 bits.
+    # of the bit walks are at most 28 bits.
     from mypy_extensions import i64
 
 KING_VALUE: Final = KING
 KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
 BIG: Final = 1 << 20  # "impossible" for step counts
-KING_BIT: Final = 1 << KING_VALUE
 # The lanes of ``count_shift`` (12 of 3 bits), every other one, and a bit above each
 EVEN_LANES: Final = 0x1C71C71C7
 EVEN_GUARDS: Final = 0x208208208
@@ -59,17 +60,9 @@ ODD_LANES: Final = EVEN_LANES << 3
 ODD_GUARDS: Final = EVEN_GUARDS << 3
 
 
-def _blockers() -> tuple[int, ...]:
-    """Bits of every place that must leave before each place is accessible (the covering
-    cards, theirs, and so on)."""
-    below = [0] * SIZE
-    for i in reversed(range(SIZE)):
-        for c in COVERS[i]:
-            below[i] |= 1 << c | below[c]
-    return tuple(below)
-
-
-BLOCKERS: Final = _blockers()
+# Bits of every place that must leave before each place is accessible (the covering
+# cards, theirs, and so on)
+BLOCKERS: Final[tuple[int, ...]] = blockers()
 
 
 def _behind() -> tuple[int, ...]:
@@ -116,6 +109,18 @@ class _MaskInfo:
     chains: dict[int, list[tuple[int, list[int], int, list[int], int]] | None]
     pres: dict[int, list[int]]
     windows: dict[int, dict[int, int]]
+    # The infos of the children the pool bounds recursed into (``Bounds.kid``): by the
+    # place removed, then by the index of the pair in ``pairs`` past SIZE
+    kids: list[_MaskInfo | None]
+
+
+def mask_key(mask: i64) -> int:
+    """The key of a mask in ``Bounds.info_cache``: its high places folded onto its low
+    ones. A dict finds an int key's slot from its low bits, which are the top of the
+    pyramid, gone in most masks met: raw, the keys crowd into a few slots and probe on
+    (4.9 probes an insertion among one search's 1,319 masks, 2.5 folded). x ^ x >> k is
+    one to one."""
+    return mask ^ mask >> 14
 
 
 def count_shift(w: int) -> int:
@@ -154,21 +159,6 @@ def redrawn(rank: int, steps: int, room: int, every: int, weight: int) -> int:
     term = with_draws(rank, steps, room)
     half = (rank + every + weight + 1) >> 1
     return half if half > term else term
-
-
-def has_partner(pre: list[int], cand: i64, c: i64) -> bool:
-    """Whether a pyramid card of ``cand`` (places, as bits) may leave with the card at
-    place ``c``: one that must leave neither before it nor after it (``pre``:
-    ``Bounds.precedence``)."""
-    prec: i64 = pre[c]
-    while cand:
-        x = cand & -cand
-        cand ^= x
-        if not prec & x:
-            prex: i64 = pre[bit_length(x) - 1]
-            if not prex >> c & 1:
-                return True
-    return False
 
 
 class Bounds:
@@ -217,7 +207,7 @@ class Bounds:
         self.last_steps = 0  # the pool steps the last ``heuristic`` read
         self.memo_mask = -1
         self.memo_info = _MaskInfo(
-            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}
+            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}, []
         )
 
     def release(self) -> None:
@@ -240,7 +230,7 @@ class Bounds:
         """``info(mask)``, through a one-entry memo (``memo_mask``)."""
         if mask == self.memo_mask:
             return self.memo_info
-        got = self.info_cache.get(mask) or self.info(mask)
+        got = self.info_cache.get(mask_key(mask)) or self.info(mask)
         self.memo_mask = mask
         self.memo_info = got
         return got
@@ -253,7 +243,7 @@ class Bounds:
         classes of max(#v, #(13-v)) steps. If #v > #(13-v), at least the excess of v-cards
         must pair with talon cards of value 13-v (``need``).
         """
-        got = self.info_cache.get(mask)
+        got = self.info_cache.get(mask_key(mask))
         if got is not None:
             return got
         values = self.values
@@ -296,8 +286,9 @@ class Bounds:
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
             lone_pairs, len(self.info_cache), {}, {}, {}, {}, {}, {}, {},
+            [None] * (SIZE + len(pairs)),
         )
-        self.info_cache[mask] = got
+        self.info_cache[mask_key(mask)] = got
         return got
 
     def heuristic(self, mask: int, tal: i64, p: i64) -> int:
@@ -374,8 +365,23 @@ class Bounds:
         if mask == 0:
             return 0
         info = self.memo_info if mask == self.memo_mask else (
-            self.info_cache.get(mask) or self.info(mask)
+            self.info_cache.get(mask_key(mask)) or self.info(mask)
         )
+        return self.pool_in(info, mask, vset)
+
+    def kid(self, info: _MaskInfo, k: int, child: int) -> _MaskInfo:
+        """The info of ``child``, the mask of ``info`` less the card at place ``k`` (or
+        less the pair ``info.pairs[k - SIZE]``), kept in ``info.kids``: the recursions of
+        the pool bounds go from a mask to its children again and again, and a list read is
+        cheaper than boxing the child's mask and looking it up in ``info_cache``."""
+        got = info.kids[k]
+        if got is None:
+            got = self.info_cache.get(mask_key(child)) or self.info(child)
+            info.kids[k] = got
+        return got
+
+    def pool_in(self, info: _MaskInfo, mask: int, vset: int) -> int:
+        """``pool_steps`` of a mask other than 0, its info given."""
         # Only values some card of the mask pairs with matter (for it and its submasks), so
         # the key keeps just those: more cache hits.
         vset &= info.wanted
@@ -383,7 +389,8 @@ class Bounds:
         if got is not None:
             return got
         if info.king >= 0:
-            best = 1 + self.pool_steps(mask & ~(1 << info.king), vset)
+            child = mask & ~(1 << info.king)
+            best = 1 + (self.pool_in(self.kid(info, info.king, child), child, vset) if child else 0)
         elif info.need_bits & ~vset:
             best = BIG  # a surplus of some value needs talon partners the pool lacks
         else:
@@ -392,8 +399,11 @@ class Bounds:
             # bound) no child can do better. Inlined: the hottest recursion of small solves.
             best = BIG
             floor = info.h
+            k = SIZE
             for a, b in info.pairs:
-                s = 1 + self.pool_steps(mask & ~(1 << a) & ~(1 << b), vset)
+                child = mask & ~(1 << a) & ~(1 << b)
+                s = 1 + (self.pool_in(self.kid(info, k, child), child, vset) if child else 0)
+                k += 1
                 if s < best:
                     best = s
                     if s <= floor:
@@ -405,7 +415,10 @@ class Bounds:
                     bit = v & -v
                     v ^= bit
                     for i in partners[bit_length(bit) - 1]:
-                        s = 1 + self.pool_steps(mask & ~(1 << i), vset)
+                        child = mask & ~(1 << i)
+                        s = 1 + (
+                            self.pool_in(self.kid(info, i, child), child, vset) if child else 0
+                        )
                         if s < best:
                             best = s
                     if best <= floor:
@@ -420,30 +433,40 @@ class Bounds:
         if mask == 0:
             return 0
         info = self.memo_info if mask == self.memo_mask else (
-            self.info_cache.get(mask) or self.info(mask)
+            self.info_cache.get(mask_key(mask)) or self.info(mask)
         )
+        return self.phase_in(info, mask, va, vb)
+
+    def phase_in(self, info: _MaskInfo, mask: int, va: int, vb: int) -> int:
+        """``two_phase`` of a mask other than 0, its info given."""
         wanted = info.wanted
         va &= wanted
         vb &= wanted
         # When one pool holds the other, every move of the smaller phase fits in the larger.
         if not va & ~vb:
-            return self.pool_steps(mask, vb)
+            return self.pool_in(info, mask, vb)
         if not vb & ~va:
-            return self.pool_steps(mask, va)
+            return self.pool_in(info, mask, va)
         key = va | vb << 14
         got = info.phase.get(key)
         if got is not None:
             return got
         if info.king >= 0:
-            best = 1 + self.two_phase(mask & ~(1 << info.king), va, vb)
+            child = mask & ~(1 << info.king)
+            best = 1 + (self.phase_in(self.kid(info, info.king, child), child, va, vb)
+                        if child else 0)
         else:
             # Both pools at once is a relaxation of the two phases: a tighter floor.
-            floor = max(info.h, self.pool_steps(mask, va | vb))
-            best = self.pool_steps(mask, vb)
+            floor = max(info.h, self.pool_in(info, mask, va | vb))
+            best = self.pool_in(info, mask, vb)
             # The least of 1 + two_phase(child), as in ``pool_steps`` (first-phase moves).
             if best > floor:
+                k = SIZE
                 for a, b in info.pairs:
-                    s = 1 + self.two_phase(mask & ~(1 << a) & ~(1 << b), va, vb)
+                    child = mask & ~(1 << a) & ~(1 << b)
+                    s = 1 + (self.phase_in(self.kid(info, k, child), child, va, vb)
+                             if child else 0)
+                    k += 1
                     if s < best:
                         best = s
                         if s <= floor:
@@ -455,7 +478,9 @@ class Bounds:
                     bit = v & -v
                     v ^= bit
                     for i in partners[bit_length(bit) - 1]:
-                        s = 1 + self.two_phase(mask & ~(1 << i), va, vb)
+                        child = mask & ~(1 << i)
+                        s = 1 + (self.phase_in(self.kid(info, i, child), child, va, vb)
+                                 if child else 0)
                         if s < best:
                             best = s
                     if best <= floor:
@@ -642,57 +667,14 @@ class Bounds:
 
     def usable_values(self, mask: int, pool: int) -> int:
         """Talon values (bits; kings always) that can pair with a card of ``mask`` once it is
-        accessible, in the relaxation where ``pool`` values are unlimited and a pyramid card
-        may pair with any other that can become accessible with it: a card can leave when
-        its blockers can, and it is a king, its partner value is in ``pool``, or a partner
-        card in the pyramid can be accessible with it. Over-approximates what a real play
-        can reach, so every talon value it leaves out really has no usable partner."""
+        accessible, in the relaxation where ``pool`` values are unlimited
+        (``pyramid_closure.usable_values``), cached per mask and pool."""
         table = self.info_of(mask).usable
         got = table.get(pool)
-        if got is not None:
-            return got
-        values = self.values
-        pv = self.place_bits
-        m: i64 = mask
-        vals: i64 = pool
-        gone: i64 = ~m  # places that can leave (or are gone)
-        # Every condition only grows with ``gone``: the same closure in any order. The
-        # places are walked by their bits (highest first), a card's partners among the
-        # places of the partner value.
-        changed = True
-        while changed:
-            changed = False
-            rest = m & ~gone
-            while rest:
-                i = bit_length(rest) - 1
-                rest ^= 1 << i
-                bi: i64 = BLOCKERS[i]
-                if bi & ~gone:
-                    continue
-                v: i64 = values[i]
-                ok = v == KING_VALUE or vals >> (PAIR_SUM - v) & 1
-                if not ok:
-                    cand: i64 = m & pv[PAIR_SUM - v] & ~bi
-                    while cand:
-                        j = bit_length(cand) - 1
-                        cand ^= 1 << j
-                        bj: i64 = BLOCKERS[j]
-                        if not bj & ~gone and not bj >> i & 1:
-                            ok = True
-                            break
-                if ok:
-                    gone |= 1 << i
-                    changed = True
-        found: i64 = KING_BIT
-        rest = m
-        while rest:
-            i = bit_length(rest) - 1
-            rest ^= 1 << i
-            bi = BLOCKERS[i]
-            if not bi & ~gone and values[i] != KING_VALUE:
-                found |= 1 << (PAIR_SUM - values[i])
-        table[pool] = found
-        return found
+        if got is None:
+            got = usable_of(self.values, mask, pool)
+            table[pool] = got
+        return got
 
     def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
         """The waste cards (positions in ``low``) that can still be used before the next
@@ -721,68 +703,6 @@ class Bounds:
                 usable = self.usable_values(mask, pool)
         return low
 
-    def precedence(self, mask: int, vals: int, inside: int, ivals: int) -> list[int] | None:
-        """For each card c of the mask, the cards that must leave before it (``pre[c]``,
-        see ``forced_chain``), when the talon cards left have the values ``vals``, and the
-        cards of ``inside`` can only leave with talon cards of the values ``ivals``. None
-        when some card cannot leave at all."""
-        values = self.values
-        pv = self.place_bits
-        m: i64 = mask
-        places = [i for i in reversed(range(SIZE)) if m >> i & 1]
-        pre = [0] * SIZE
-        for i in places:
-            pre[i] = BLOCKERS[i] & m
-        # The cards that must pair in the pyramid: no talon partner left, not a king.
-        only = [
-            i for i in places
-            if values[i] != KING_VALUE
-            and not (ivals if inside >> i & 1 else vals) >> (PAIR_SUM - values[i]) & 1
-        ]
-        lost = False
-        changed = bool(only)
-        while changed and not lost:
-            changed = False
-            for c in only:
-                cand: i64 = m & pv[PAIR_SUM - values[c]]
-                meet: i64 = m
-                prec: i64 = pre[c]
-                some = False
-                while cand:
-                    x = cand & -cand
-                    cand ^= x
-                    prej: i64 = pre[bit_length(x) - 1]
-                    if prec & x or prej >> c & 1:
-                        continue
-                    some = True
-                    meet &= prej
-                if not some:
-                    lost = True
-                    break
-                meet &= ~(1 << c)
-                if meet & ~prec:
-                    pre[c] = prec | meet
-                    changed = True
-            if lost:
-                break
-            # What must leave before a card that must leave before c, leaves before c.
-            for i in places:
-                t: i64 = pre[i]
-                closed: i64 = t
-                while t:
-                    x = t & -t
-                    t ^= x
-                    closed |= pre[bit_length(x) - 1]
-                if closed != pre[i]:
-                    pre[i] = closed
-                    changed = True
-                if closed >> i & 1:
-                    lost = True
-                    break
-        if lost:
-            return None
-        return pre
-
     def window_blocked(
         self, mask: int, vals: int, place: int, inside: int, above: int, table: dict[int, int]
     ) -> bool:
@@ -792,11 +712,12 @@ class Bounds:
         counting: those with no possible pyramid partner each take a card of ``above`` of
         their partner value, their own.
 
-        ``table``: for this mask and ``vals`` (``chain_key``), by the values of ``above``,
-        ``place`` and ``inside`` (a key of 47 bits, where one key for all would take 89
-        and a long int's arithmetic), what the cards need: -1 when ``precedence`` says
-        they cannot leave, else how many cards of ``above`` of each value they take
-        (``count_shift`` lanes, as ``counts_of``). The counts of ``above`` are compared
+        ``table``: for this mask and ``vals`` (``chain_key``), by the values of ``above``
+        and ``inside`` (a key of 42 bits, where one key for all would take 89 and a long
+        int's arithmetic; ``place`` is not in it, as the answer does not depend on it),
+        what the cards need (``window_takes``): -1 when ``precedence`` says they cannot
+        leave, else how many cards of ``above`` of each value they take (``count_shift``
+        lanes, as ``counts_of``). The counts of ``above`` are compared
         at every call: the key holds only its values, and two sets of the same values
         with different counts of one are different answers (the table once held the
         answer itself, so the first call's answer stood for both: a set with enough cards
@@ -804,23 +725,10 @@ class Bounds:
         info = self.info_of(mask)
         wanted = info.wanted
         ivals = self.values_of(above)
-        key = (ivals & wanted) | place << 14 | inside << 19
+        key = (ivals & wanted) | inside << 14
         takes = table.get(key)
         if takes is None:
-            pre = self.precedence(mask, vals, inside, ivals)
-            takes = -1
-            if pre is not None:
-                values = self.values
-                pv = self.place_bits
-                takes = 0
-                t = inside
-                while t:
-                    x = t & -t
-                    t ^= x
-                    c = bit_length(x) - 1
-                    v = values[c]
-                    if v != KING_VALUE and not has_partner(pre, mask & pv[PAIR_SUM - v], c):
-                        takes += 1 << count_shift(PAIR_SUM - v)  # at most 4 a value
+            takes = window_takes(self.values, mask, vals, inside, ivals)
             table[key] = takes
         if takes < 0:
             return True
@@ -862,36 +770,14 @@ class Bounds:
         cached = info.chains.get(key)
         if cached is not None or key in info.chains:
             return cached
-        pre = self.precedence(mask, vals, 0, 0)
-        if pre is None:
+        got = chain_of(self.values, mask, vals)
+        if got is None:
             info.chains[key] = None
             return None
-        values = self.values
-        pv = self.place_bits
-        places = [i for i in reversed(range(SIZE)) if mask >> i & 1]
-        # c before d makes pre[c] a strict subset of pre[d]: fewer first is an order in
-        # which every card comes after those that must leave before it.
-        places.sort(key=lambda i: popcount(pre[i]))
-        index: dict[int, int] = {}
-        got: list[tuple[int, list[int], int, list[int], int]] = []
-        for i in places:
-            v = values[i]
-            if v == KING_VALUE:
-                continue
-            if has_partner(pre, mask & pv[PAIR_SUM - v], i):
-                continue  # a pyramid partner may take it
-            above = [k for place, k in index.items() if pre[i] >> place & 1]
-            # Only the nearest ones: the cursor of each is at least that of those above it.
-            covered = set()
-            for k in above:
-                covered.update(got[k][1])
-                covered.update(got[k][3])
-            before = [k for k in above if k not in covered]
-            index[i] = len(got)
-            got.append((PAIR_SUM - v, before, i, above, pre[i]))
-        info.chains[key] = got
+        chain, pre = got
+        info.chains[key] = chain
         info.pres[key] = pre
-        return got
+        return chain
 
     def passes_needed(self, mask: i64, tal: i64, p: i64, most: i64 = BIG) -> tuple[int, int]:
         """(S, c): every solution recycles at least S times, and if exactly S, draws at
