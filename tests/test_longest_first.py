@@ -17,18 +17,18 @@ class Item:
 
 def test_files_come_longest_first_each_in_its_own_order() -> None:
     items = [Item(n) for n in (
-        "tests/a.py::x", "tests/a.py::y", "tests/b.py::x", "tests/c.py::z", "tests/b.py::y",
-        "tests/d.py::w",
+        "unit/a::x", "unit/a::y", "unit/b::x", "unit/c::z", "unit/b::y",
+        "unit/d::w",
     )]
-    seconds = {"tests/a.py": 1.0, "tests/b.py": 30.0, "tests/c.py": 5.0}
+    seconds = {"unit/a": 1.0, "unit/b": 30.0, "unit/c": 5.0}
     order = [i.nodeid for i in longest_first(items, seconds)]
-    # d.py is not in the table: it counts as the median (5 s), after c.py (seen first)
-    assert order == ["tests/b.py::x", "tests/b.py::y", "tests/c.py::z", "tests/d.py::w",
-                     "tests/a.py::x", "tests/a.py::y"]
+    # unit/d is not in the table: it counts as the median (5 s), after unit/c (seen first)
+    assert order == ["unit/b::x", "unit/b::y", "unit/c::z", "unit/d::w",
+                     "unit/a::x", "unit/a::y"]
     # no table: the files in the order they were first collected
     assert [i.nodeid for i in longest_first(items, {})] == [
-        "tests/a.py::x", "tests/a.py::y", "tests/b.py::x", "tests/b.py::y", "tests/c.py::z",
-        "tests/d.py::w"]
+        "unit/a::x", "unit/a::y", "unit/b::x", "unit/b::y", "unit/c::z",
+        "unit/d::w"]
 
 
 def test_the_table_names_test_files_with_seconds(tmp_path: Path) -> None:
@@ -36,5 +36,5 @@ def test_the_table_names_test_files_with_seconds(tmp_path: Path) -> None:
     assert DURATIONS.parent == ROOT / "tests" and table
     assert all(name.startswith("tests/test_") and s >= 0 for name, s in table.items())
     assert load(tmp_path / "none.json") == {}
-    (tmp_path / "t.json").write_text(json.dumps({"tests/test_x.py": 2}), encoding="utf-8")
-    assert load(tmp_path / "t.json") == {"tests/test_x.py": 2.0}
+    (tmp_path / "t.json").write_text(json.dumps({"unit/test_x": 2}), encoding="utf-8")
+    assert load(tmp_path / "t.json") == {"unit/test_x": 2.0}
