@@ -5,13 +5,11 @@ masks and talon values."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import python_source
 
 from dailydeal import native
 from dailydeal.games.rules.pyramid import COVERS, SIZE
@@ -19,20 +17,7 @@ from dailydeal.solvers import new_game
 from dailydeal.solvers import pyramid_closure as built
 from dailydeal.solvers.pyramid_bounds import Bounds
 
-SOURCE = Path(__file__).resolve().parents[1] / "dailydeal" / "solvers" / "pyramid_closure.py"
-
-
-def reference() -> ModuleType:
-    """pyramid_closure.py itself, whatever build ``dailydeal.solvers.pyramid_closure``
-    imported."""
-    spec = importlib.util.spec_from_file_location("pyramid_closure_reference", SOURCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PY = reference()
+PY = python_source("pyramid_closure")
 
 
 def need_c() -> None:

@@ -7,14 +7,12 @@ so cells are free, so a naive search over ``push``/``pop`` is cheap and exact.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import python_source
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -658,16 +656,6 @@ def _frozen_walks() -> Iterator[tuple[Gaps, int | None]]:
     return _walks(_no_redeal_class(), sizes, 20, 16, lambda free, i: 900 + i + 31 * free)
 
 
-def _dead_cards_reference() -> ModuleType:
-    """dead_cards.py itself, whatever build ``dailydeal.solvers.dead_cards`` imported."""
-    source = Path(__file__).resolve().parents[1] / "dailydeal" / "solvers" / "dead_cards.py"
-    spec = importlib.util.spec_from_file_location("dead_cards_reference", source)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_stuck_cards_prove_loss() -> None:
     """``stuck`` (a card that can never move again, where no win leaves it) only calls
     lost what the naive search cannot win, with the relocations the frozen rules assume
@@ -676,7 +664,7 @@ def test_stuck_cards_prove_loss() -> None:
     imports (C when compiled) and the reference, dead_cards.py, answer alike."""
     from dailydeal.solvers.dead_cards import stuck
 
-    reference = _dead_cards_reference().stuck
+    reference = python_source("dead_cards").stuck
     counts = {"stuck": 0, "lost": 0, "won": 0}
     for game, limit in _frozen_walks():
         cells = list(game.cells)
@@ -700,7 +688,7 @@ def test_stuck_cards_prove_loss_with_relocations() -> None:
     answer is wrong nowhere within 2 relocations. docs/solvers.md says so.)"""
     from dailydeal.solvers.dead_cards import stuck
 
-    reference = _dead_cards_reference().stuck
+    reference = python_source("dead_cards").stuck
     counts = {"stuck": 0, "lost": 0, "won": 0}
     for free, away in ((12, 1), (13, 1)):
         for i in range(12):
@@ -731,7 +719,7 @@ def test_the_c_dead_card_test_is_the_reference() -> None:
 
     if not dead_cards.NATIVE:
         pytest.skip("the dead-card test is not compiled here")
-    reference = _dead_cards_reference().stuck
+    reference = python_source("dead_cards").stuck
     answers = {True: 0, False: 0}
     boards = [list(small_deal(i, _no_redeal_class(), 13).cells) for i in range(3)]
     for i in range(60):

@@ -4,30 +4,17 @@ the same, operation for operation, and drop the same proofs when aged."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import python_source
 
 from dailydeal import native
 from dailydeal.solvers import table as built
 
-SOURCE = Path(__file__).resolve().parents[1] / "dailydeal" / "solvers" / "table.py"
-
-
-def reference() -> ModuleType:
-    """table.py itself, whatever build ``dailydeal.solvers.table`` imported."""
-    spec = importlib.util.spec_from_file_location("table_reference", SOURCE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PY = reference()
+PY = python_source("table")
 BUILDS = [pytest.param(PY, id="python")]
 if built.NATIVE:
     BUILDS.append(pytest.param(built, id="c"))

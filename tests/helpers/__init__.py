@@ -9,6 +9,7 @@ move generators. Fixtures shared by several test modules live in tests/conftest.
 from __future__ import annotations
 
 import http.client
+import importlib.util
 import json
 import signal
 import subprocess
@@ -17,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +39,17 @@ def wait_for(check: Any, what: str, log: Path) -> None:
             pass
         time.sleep(0.05)
     raise AssertionError(f"{what} did not start:\n" + log.read_text()[-3000:])
+
+
+def python_source(name: str) -> ModuleType:
+    """dailydeal/solvers/``name``.py itself, whatever build ``dailydeal.solvers.<name>``
+    imported (the reference a C build is held equal to)."""
+    path = ROOT / "dailydeal" / "solvers" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_reference", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def fill_workers(pid: int) -> int:
