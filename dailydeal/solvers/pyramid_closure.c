@@ -68,17 +68,23 @@ static int read_bits(PyObject *obj, int bits, uint32_t *out)
     return 0;
 }
 
-/* precedence() into pre[SIZE]; 0, or 1 when some card cannot leave at all */
-static int closure(const uint8_t *values, uint32_t mask, uint32_t vals, uint32_t inside,
-                   uint32_t ivals, uint32_t *pre)
+/* place_bits[v]: the places of value v (v from 1 to 13), as bits */
+static void fill_place_bits(const uint8_t *values, uint32_t *place_bits)
 {
-    uint32_t place_bits[14] = {0};
+    for (int v = 0; v <= KING; v++)
+        place_bits[v] = 0;
+    for (int i = 0; i < SIZE; i++)
+        place_bits[values[i]] |= 1u << i;
+}
+
+/* precedence() into pre[SIZE]; 0, or 1 when some card cannot leave at all */
+static int closure(const uint8_t *values, const uint32_t *place_bits, uint32_t mask,
+                   uint32_t vals, uint32_t inside, uint32_t ivals, uint32_t *pre)
+{
     int places[SIZE], only[SIZE];
     int n = 0, k = 0;
-    for (int i = 0; i < SIZE; i++) {
-        place_bits[values[i]] |= 1u << i;
+    for (int i = 0; i < SIZE; i++)
         pre[i] = 0;
-    }
     for (int i = SIZE - 1; i >= 0; i--) {
         if (!(mask >> i & 1))
             continue;
@@ -159,6 +165,7 @@ static int read_args(PyObject *const *args, Py_ssize_t nargs, uint8_t *values, u
     return 0;
 }
 
+/* the SIZE masks of ``pre`` (or of ``blockers``) as a list of ints */
 static PyObject *pre_list(const uint32_t *pre)
 {
     PyObject *out = PyList_New(SIZE);
@@ -197,10 +204,11 @@ static PyObject *index_list(uint32_t bits)
 static PyObject *py_precedence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     uint8_t values[SIZE];
-    uint32_t mask, vals, inside, ivals, pre[SIZE];
+    uint32_t mask, vals, inside, ivals, pre[SIZE], place_bits[KING + 1];
     if (read_args(args, nargs, values, &mask, &vals, &inside, &ivals) < 0)
         return NULL;
-    if (closure(values, mask, vals, inside, ivals, pre))
+    fill_place_bits(values, place_bits);
+    if (closure(values, place_bits, mask, vals, inside, ivals, pre))
         Py_RETURN_NONE;
     return pre_list(pre);
 }
@@ -208,10 +216,11 @@ static PyObject *py_precedence(PyObject *module, PyObject *const *args, Py_ssize
 static PyObject *py_window_takes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     uint8_t values[SIZE];
-    uint32_t mask, vals, inside, ivals, pre[SIZE];
+    uint32_t mask, vals, inside, ivals, pre[SIZE], place_bits[KING + 1];
     if (read_args(args, nargs, values, &mask, &vals, &inside, &ivals) < 0)
         return NULL;
-    if (closure(values, mask, vals, inside, ivals, pre))
+    fill_place_bits(values, place_bits);
+    if (closure(values, place_bits, mask, vals, inside, ivals, pre))
         return PyLong_FromLong(-1);
     long long takes = 0;
     uint32_t t = inside;
@@ -222,11 +231,7 @@ static PyObject *py_window_takes(PyObject *module, PyObject *const *args, Py_ssi
         int v = values[c];
         if (v == KING)
             continue;
-        uint32_t cand = 0;
-        for (int i = 0; i < SIZE; i++)
-            if (values[i] == PAIR_SUM - v)
-                cand |= 1u << i;
-        if (!partner(pre, mask & cand, c))
+        if (!partner(pre, mask & place_bits[PAIR_SUM - v], c))
             takes += 1LL << 3 * (PAIR_SUM - v - 1);
     }
     return PyLong_FromLongLong(takes);
@@ -235,7 +240,7 @@ static PyObject *py_window_takes(PyObject *module, PyObject *const *args, Py_ssi
 static PyObject *py_forced_chain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     uint8_t values[SIZE];
-    uint32_t mask, vals, pre[SIZE], place_bits[14] = {0};
+    uint32_t mask, vals, pre[SIZE], place_bits[KING + 1];
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "expected (values, mask, vals)");
         return NULL;
@@ -243,10 +248,9 @@ static PyObject *py_forced_chain(PyObject *module, PyObject *const *args, Py_ssi
     if (read_values(args[0], values) < 0 || read_bits(args[1], SIZE, &mask) < 0 ||
         read_bits(args[2], 32, &vals) < 0)
         return NULL;
-    if (closure(values, mask, vals, 0, 0, pre))
+    fill_place_bits(values, place_bits);
+    if (closure(values, place_bits, mask, vals, 0, 0, pre))
         Py_RETURN_NONE;
-    for (int i = 0; i < SIZE; i++)
-        place_bits[values[i]] |= 1u << i;
     /* the places from the highest, stably sorted by how many cards must leave first */
     int places[SIZE], n = 0;
     for (int i = SIZE - 1; i >= 0; i--) {
@@ -304,7 +308,7 @@ static PyObject *py_forced_chain(PyObject *module, PyObject *const *args, Py_ssi
 static PyObject *py_usable_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     uint8_t values[SIZE];
-    uint32_t mask, pool, place_bits[14] = {0};
+    uint32_t mask, pool, place_bits[KING + 1];
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "expected (values, mask, pool)");
         return NULL;
@@ -312,8 +316,7 @@ static PyObject *py_usable_values(PyObject *module, PyObject *const *args, Py_ss
     if (read_values(args[0], values) < 0 || read_bits(args[1], SIZE, &mask) < 0 ||
         read_bits(args[2], 32, &pool) < 0)
         return NULL;
-    for (int i = 0; i < SIZE; i++)
-        place_bits[values[i]] |= 1u << i;
+    fill_place_bits(values, place_bits);
     uint32_t gone = ~mask; /* places that can leave (or are gone) */
     int changed = 1;
     while (changed) {
@@ -380,17 +383,11 @@ static PyObject *py_has_partner(PyObject *module, PyObject *const *args, Py_ssiz
 
 static PyObject *py_blockers(PyObject *module, PyObject *unused)
 {
-    PyObject *out = PyTuple_New(SIZE);
-    if (out == NULL)
+    PyObject *list = pre_list(blockers);
+    if (list == NULL)
         return NULL;
-    for (int i = 0; i < SIZE; i++) {
-        PyObject *x = PyLong_FromUnsignedLong(blockers[i]);
-        if (x == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, x);
-    }
+    PyObject *out = PyList_AsTuple(list);
+    Py_DECREF(list);
     return out;
 }
 
