@@ -1012,7 +1012,7 @@ def test_bounds_along_reference_lines_from_the_deal(variant: str | None) -> None
 
 def test_window_blocked_counts_the_cards_above_not_only_their_values() -> None:
     """``window_blocked`` caches by the values of the talon cards ``above`` (with the
-    place and the cards inside): two 5s that must leave before the 7 on top, with no 8 in
+    cards inside): two 5s that must leave before the 7 on top, with no 8 in
     the pyramid, need two 8s above. One 8 blocks them, two do not, whichever is asked
     first (the table once kept the first answer for both: two 8s called blocked after one,
     a pass count above the truth)."""
@@ -1029,14 +1029,14 @@ def test_window_blocked_counts_the_cards_above_not_only_their_values() -> None:
     vals = bounds.values_of(bounds.full)
     inside = 0b110
     one, two = 0b001, 0b011  # talon positions: 8C; 8C and 8S
-    assert bounds.window_blocked(mask, vals, 0, inside, one, {})
-    assert not bounds.window_blocked(mask, vals, 0, inside, two, {})
+    assert bounds.window_blocked(mask, vals, inside, one, {})
+    assert not bounds.window_blocked(mask, vals, inside, two, {})
     table: dict[int, int] = {}
-    assert bounds.window_blocked(mask, vals, 0, inside, one, table)
-    assert not bounds.window_blocked(mask, vals, 0, inside, two, table)
+    assert bounds.window_blocked(mask, vals, inside, one, table)
+    assert not bounds.window_blocked(mask, vals, inside, two, table)
     table = {}
-    assert not bounds.window_blocked(mask, vals, 0, inside, two, table)
-    assert bounds.window_blocked(mask, vals, 0, inside, one, table)
+    assert not bounds.window_blocked(mask, vals, inside, two, table)
+    assert bounds.window_blocked(mask, vals, inside, one, table)
 
 
 def test_relaxed_seed_59_is_won_in_60_moves() -> None:

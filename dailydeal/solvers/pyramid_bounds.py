@@ -704,9 +704,9 @@ class Bounds:
         return low
 
     def window_blocked(
-        self, mask: int, vals: int, place: int, inside: int, above: int, table: dict[int, int]
+        self, mask: int, vals: int, inside: int, above: int, table: dict[int, int]
     ) -> bool:
-        """Can the cards ``inside`` (those that must leave before the card at ``place``)
+        """Can the cards ``inside`` (those that must leave before a card of the chain)
         not all leave when they may only take talon cards among ``above`` (a set of talon
         positions)? By ``precedence`` with only the values of ``above`` for them, then by
         counting: those with no possible pyramid partner each take a card of ``above`` of
@@ -714,7 +714,8 @@ class Bounds:
 
         ``table``: for this mask and ``vals`` (``chain_key``), by the values of ``above``
         and ``inside`` (a key of 42 bits, where one key for all would take 89 and a long
-        int's arithmetic; ``place`` is not in it, as the answer does not depend on it),
+        int's arithmetic; the card they leave before is not in it, as the answer does not
+        depend on it),
         what the cards need (``window_takes``): -1 when ``precedence`` says they cannot
         leave, else how many cards of ``above`` of each value they take (``count_shift``
         lanes, as ``counts_of``). The counts of ``above`` are compared
@@ -919,7 +920,7 @@ class Bounds:
                                     windows = tables.get(ckey)
                                     if windows is None:
                                         windows = tables[ckey] = {}
-                                if self.window_blocked(mask, vals, place, window, rest, windows):
+                                if self.window_blocked(mask, vals, window, rest, windows):
                                     t = -1
             if t < 0:
                 ahead = wb >> (c0 + 1)
