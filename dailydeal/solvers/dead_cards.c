@@ -1,6 +1,6 @@
 /* The Gaps solver's dead-card test in C: dead_cards.py is the reference (the proof, and
  * the same answer for every board: tests/test_solver_gaps.py compares both). Its cost is
- * reading the 52 cells of the list; the fixpoint runs on bytes. */
+ * reading the 52 cells of the list; the fixpoint runs on the bits of one word. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -90,7 +90,7 @@ static PyObject *stuck(PyObject *module, PyObject *const *args, Py_ssize_t nargs
      * the card that may fill the cell it leaves); and the cards that prove the position
      * lost if they never move (in another column than a win leaves them, or in a row
      * headed by a 2 of another suit, which must never move either: the final test) */
-    uint64_t enables[GAP + 1];
+    uint64_t enables[GAP + 1] = {0}; /* 0 for a card not on the board: it never moves */
     uint64_t misplaced = 0;
     for (int card = 1; card < CELLS; card++) {
         if (!(seen & BIT(card)))
