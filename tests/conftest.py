@@ -264,12 +264,6 @@ def browser() -> Iterator[Any]:
         yield chrome
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "motion: a browser test about motion: its page slides the cards"
-    )
-
-
 @pytest.fixture
 def page(
     browser: Any, site: str, other_origin: str, request: pytest.FixtureRequest
