@@ -65,11 +65,16 @@ CORES := $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)))")
 # --no-loadscope-reorder: the files longest first, as tests/helpers/longest_first.py orders them
 # (xdist's own order, most tests first, left the long browser files to the end)
 PYTEST_JOBS ?= -n $(shell echo $$(( 2 * $(CORES) ))) --dist loadfile --no-loadscope-reorder
+# PYTHONDONTWRITEBYTECODE (set on these machines) is left out of the tests: with it, each of
+# the five pytest processes rewrote the asserts of every test module again (collection
+# 5.5 s a process; 2.1 s with the caches), and each server or command a test starts
+# compiled its imports again.
+TEST_ENV := PYTHONDONTWRITEBYTECODE=
 # -rs: the summary names every skipped test and why (the browser tests without Chromium);
 # then the board's logic in Node (tests/js/*.test.mjs: rules.js's answers to the board, input,
 # renderers, the API client), without a browser
 test: $(STAMP) $(BUILT)
-	$(BIN)/pytest -rs $(PYTEST_JOBS)
+	$(TEST_ENV) $(BIN)/pytest -rs $(PYTEST_JOBS)
 	@if command -v node >/dev/null; then node --test tests/js/; \
 	else echo "SKIPPED: the Node unit tests of the board (tests/js/*.test.mjs): node is not installed"; fi
 	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py
@@ -78,16 +83,19 @@ test: $(STAMP) $(BUILT)
 # Each test file's seconds, measured by a whole run, into tests/durations.json: the order
 # make test hands the files out in (longest first). Run it when files grow or move.
 durations: $(STAMP) $(BUILT)
-	$(BIN)/pytest $(PYTEST_JOBS) --store-durations
+	$(TEST_ENV) $(BIN)/pytest $(PYTEST_JOBS) --store-durations
 
-# The tests again on the lowest versions pyproject.toml allows (CI runs it after `make test`).
+# The tests again on the lowest versions pyproject.toml allows (CI runs it after `make test`),
+# the browser tests in Debian's full chromium where make test drives the headless shell
+# (tests/helpers/browser.py): CI tries every page in both.
+FULL_CHROMIUM := $(shell command -v chromium)
 test-lowest:
 	$(PYTHON) -m venv $(LOWEST)
 	$(LOWEST)/bin/pip install --quiet --upgrade pip
 	$(LOWEST)/bin/python .ci/lowest_constraints.py pyproject.toml > $(LOWEST)/constraints.txt
 	$(LOWEST)/bin/pip install --quiet -c $(LOWEST)/constraints.txt -e '.[dev]'
 	@echo "lowest versions allowed by pyproject.toml:" && cat $(LOWEST)/constraints.txt
-	$(LOWEST)/bin/pytest -p no:cacheprovider $(PYTEST_JOBS) $(PYTEST_ARGS)
+	$(TEST_ENV) TEST_CHROMIUM=$(FULL_CHROMIUM) $(LOWEST)/bin/pytest -p no:cacheprovider $(PYTEST_JOBS) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check dailydeal tests benchmarks setup.py build_backend.py

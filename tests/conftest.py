@@ -26,9 +26,11 @@ from helpers.browser import (
     DESKTOP,
     EVENTS_JS,
     HOST_PAGE,
+    SKIP,
     WATCHES,
     Watch,
     chromium,
+    chromium_for_tests,
     hosts,
     script_url,
     serve,
@@ -53,6 +55,11 @@ from dailydeal.solvers import solve
 
 # test files longest first (make test's workers end together); --store-durations
 pytest_plugins = ["helpers.longest_first"]
+
+
+def pytest_report_header() -> str:
+    """Which Chromium the browser tests drive (helpers/browser.py: chromium_for_tests)."""
+    return f"browser tests: {SKIP or chromium_for_tests()}"
 
 CANDIDATE_SEEDS = (2, 1, 4, 5, 3, 6, 8, 9, 10, 11)  # tried in turn until the solver wins one
 # A node budget, never a clock: the same seeds and solutions on a slow or loaded machine

@@ -287,7 +287,7 @@ def test_8_the_player_posts_a_move_list_too_long_for_a_url(
     tmp_path: Path, deal_rows: list[dict[str, Any]], now: dt.datetime, days: dict[str, dt.date]
 ) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from helpers.browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
+    from helpers.browser import CHROMIUM_ARGS, chromium_for_tests, serve_deals, why_no_browser
 
     if (reason := why_no_browser()) is not None:
         pytest.skip(reason)
@@ -297,7 +297,7 @@ def test_8_the_player_posts_a_move_list_too_long_for_a_url(
     moves = (["d"] * 24 + ["r"]) * 100  # a legal game of 2,500 moves: 10 KB as ?moves=
     asked: list[tuple[str, str]] = []
     with serve_deals(tmp_path / "web.db", deal_rows, now) as site, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=chromium_for_tests(), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
             page.add_init_script(

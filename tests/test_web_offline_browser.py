@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.browser import CHROMIUM_ARGS, chromium_path, serve_deals, why_no_browser
+from helpers.browser import CHROMIUM_ARGS, chromium_for_tests, serve_deals, why_no_browser
 
 from dailydeal.daily.store import deal_id
 from dailydeal.web.i18n import words
@@ -140,7 +140,7 @@ def test_chromium_finds_the_site_installable(browser: Any, site: str, tmp_path: 
     """What Chromium itself says (the DevTools protocol's installability check), in a
     profile on disk: a Playwright context is incognito, where nothing installs."""
     context = browser.browser_type.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=chromium_path(), args=CHROMIUM_ARGS,
+        str(tmp_path / "profile"), executable_path=chromium_for_tests(), args=CHROMIUM_ARGS,
         service_workers="allow",
     )
     try:

@@ -39,11 +39,32 @@ CHROMIUM_ARGS = [
 ]
 
 
+# The tests' browser: Debian's chromium-headless-shell when installed, the same Chromium
+# (156) without the desktop browser around it, and what Playwright itself runs headless. It
+# costs a third of the CPU: a new context with a play page 0.7 core-seconds against 1.7 for
+# the full browser, a move 42 to 56 ms against 54 to 63, the browser test files (``-n 2``)
+# 281 core-seconds against 380; the suite is CPU-bound on 2 cores (docs/architecture.md,
+# "Tests"). Else Debian's chromium. TEST_CHROMIUM names another: ``make test-lowest`` runs the
+# suite in the full browser, so CI tries every page in both.
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+FULL_CHROMIUM = "/usr/bin/chromium"
+
+
 def chromium_path() -> str | None:
-    """Debian's Chromium (the brief's), else one on the PATH."""
-    if os.access("/usr/bin/chromium", os.X_OK):
-        return "/usr/bin/chromium"
+    """Debian's Chromium, the desktop browser (the benchmarks: what a player runs)."""
+    if os.access(FULL_CHROMIUM, os.X_OK):
+        return FULL_CHROMIUM
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def chromium_for_tests() -> str | None:
+    """The browser the tests drive: TEST_CHROMIUM, else the headless shell, else Chromium."""
+    named = os.environ.get("TEST_CHROMIUM")
+    if named:
+        return named if os.access(named, os.X_OK) else None
+    if os.access(HEADLESS_SHELL, os.X_OK):
+        return HEADLESS_SHELL
+    return chromium_path()
 
 
 def why_no_browser() -> str | None:
@@ -53,18 +74,23 @@ def why_no_browser() -> str | None:
             "browser tests skipped: the Python package playwright is missing "
             "(pip install -e '.[dev]')"
         )
-    if chromium_path() is None:
-        return "browser tests skipped: no Chromium (apt-get install chromium; .ci/run does)"
+    named = os.environ.get("TEST_CHROMIUM")
+    if named and chromium_for_tests() is None:
+        return f"browser tests skipped: TEST_CHROMIUM={named} is not a program"
+    if chromium_for_tests() is None:
+        return ("browser tests skipped: no Chromium (apt-get install chromium-headless-shell "
+                "or chromium; .ci/run does)")
     return None
 
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, started by Playwright (headless): the browser, closed after."""
+    """The tests' Chromium (``chromium_for_tests``), started by Playwright: the browser,
+    closed after."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=chromium_for_tests(), args=CHROMIUM_ARGS)
         try:
             yield browser
         finally:
