@@ -57,9 +57,10 @@ from dailydeal.solvers import solve
 pytest_plugins = ["helpers.longest_first"]
 
 
-def pytest_report_header() -> str:
-    """Which Chromium the browser tests drive (helpers/browser.py: chromium_for_tests)."""
-    return f"browser tests: {SKIP or chromium_for_tests()}"
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Which Chromium the browser tests drove (helpers/browser.py: chromium_for_tests), said
+    at the end of the run, -q or not."""
+    terminalreporter.write_line(SKIP or f"browser tests: {chromium_for_tests()}")
 
 CANDIDATE_SEEDS = (2, 1, 4, 5, 3, 6, 8, 9, 10, 11)  # tried in turn until the solver wins one
 # A node budget, never a clock: the same seeds and solutions on a slow or loaded machine
