@@ -585,14 +585,20 @@ static uint32_t *arena_take(counter_t *pc, size_t words)
     return got;
 }
 
-/* PassCounter.key(): mask | the values of ``vals`` the mask's cards pair with << SIZE */
-static inline uint64_t table_key(const counter_t *pc, uint32_t mask, uint32_t vals)
+/* the talon values the cards of ``mask`` pair with (kings aside) */
+static inline uint32_t wanted_of(const counter_t *pc, uint32_t mask)
 {
     uint32_t wanted = 0;
     for (int v = 1; v < KING; v++)
         if (mask & pc->pb[v])
             wanted |= 1u << (PAIR_SUM - v);
-    return (uint64_t)mask | (uint64_t)(vals & wanted) << SIZE;
+    return wanted;
+}
+
+/* PassCounter.key(): mask | the values of ``vals`` the mask's cards pair with << SIZE */
+static inline uint64_t table_key(const counter_t *pc, uint32_t mask, uint32_t vals)
+{
+    return (uint64_t)mask | (uint64_t)(vals & wanted_of(pc, mask)) << SIZE;
 }
 
 /* the chain of (mask, vals) under ``key``, from the table or made; its offset in the
@@ -633,13 +639,14 @@ static long long chain_at(counter_t *pc, uint64_t key, uint32_t mask, uint32_t v
     return offset;
 }
 
-/* PassCounter.window_blocked(): 1, 0, or -1 with an exception set */
-static int counter_blocked(counter_t *pc, uint32_t mask, uint32_t vals, uint32_t inside,
-                           uint32_t above)
+/* PassCounter.window_blocked(): 1, 0, or -1 with an exception set; ``wanted``: the
+ * mask's (wanted_of) */
+static int counter_blocked(counter_t *pc, uint32_t mask, uint32_t vals, uint32_t wanted,
+                           uint32_t inside, uint32_t above)
 {
     uint32_t ivals = values_of(pc->vb, above);
-    uint64_t key = table_key(pc, mask, vals) + 1;
-    uint64_t wkey = table_key(pc, mask, ivals) >> SIZE | (uint64_t)inside << 14;
+    uint64_t key = ((uint64_t)mask | (uint64_t)(vals & wanted) << SIZE) + 1;
+    uint64_t wkey = (ivals & wanted) | (uint64_t)inside << 14;
     if (grow_windows(pc) < 0)
         return -1;
     size_t at = slot_of(key, wkey, pc->windows_cap);
@@ -673,39 +680,34 @@ static int counter_passes(counter_t *pc, uint32_t mask, uint32_t tal, int p, lon
                           long long *need, long long *far)
 {
     const uint32_t *vb = pc->vb, *pb = pc->pb;
-    uint32_t vals = values_of(vb, tal);
-    uint64_t key = table_key(pc, mask, vals);
+    uint32_t vals = values_of(vb, tal), wanted = wanted_of(pc, mask);
+    uint64_t key = (uint64_t)mask | (uint64_t)(vals & wanted) << SIZE;
     long long offset = chain_at(pc, key, mask, vals);
     if (offset < 0)
         return -1;
+    /* the chain's record, read in place: nothing below adds to the arena (a window only
+     * to its own table), so it does not move */
+    uint32_t *rec = pc->arena + offset;
     *need = BIG;
     *far = -1;
-    if (pc->arena[offset] == LOST)
+    if (rec[0] == LOST)
         return 0;
-    int count = (int)pc->arena[offset];
+    int count = (int)rec[0];
     *need = 0;
     if (count == 0)
         return 0;
-    uint32_t pre[SIZE], before[SIZE], aboves[SIZE];
-    int ws[SIZE], places[SIZE];
-    {
-        const uint32_t *rec = pc->arena + offset; /* read before the arena may move */
-        memcpy(pre, rec + 3, sizeof pre);
-        for (int e = 0; e < count; e++) {
-            ws[e] = (int)(rec[CHAIN_HEAD + 3 * e] & 255);
-            places[e] = (int)(rec[CHAIN_HEAD + 3 * e] >> 8);
-            before[e] = rec[CHAIN_HEAD + 3 * e + 1];
-            aboves[e] = rec[CHAIN_HEAD + 3 * e + 2];
-        }
-    }
+    const uint32_t *pre = rec + 3, *entries = rec + CHAIN_HEAD;
+    int places[SIZE];
+    for (int e = 0; e < count; e++)
+        places[e] = (int)(entries[3 * e] >> 8);
     int have_bad = 0; /* bad: talon cards that never leave, looked up at the first gap */
     uint32_t bad = 0, kings = vb[KING];
     int takers = bits_in(mask & ~pb[KING]);
     long long start = p, latest = start, times[SIZE];
     for (int e = 0; e < count; e++) {
-        int w = ws[e];
+        int w = (int)(entries[3 * e] & 255);
         long long t0 = start;
-        for (uint32_t b = before[e]; b; b &= b - 1)
+        for (uint32_t b = entries[3 * e + 1]; b; b &= b - 1)
             if (times[low_index(b)] > t0)
                 t0 = times[low_index(b)];
         uint32_t wb = tal & vb[w];
@@ -723,7 +725,6 @@ static int counter_passes(counter_t *pc, uint32_t mask, uint32_t tal, int p, lon
             } else {
                 uint32_t gap = tal & upto(c0) & ~upto(j);
                 if (!have_bad) {
-                    uint32_t *rec = pc->arena + offset;
                     if (!rec[1]) {
                         uint32_t usable = usable_of(pc->values, pb, mask, vals), ok = 0;
                         for (int u = 1; u <= KING; u++)
@@ -767,7 +768,7 @@ static int counter_passes(counter_t *pc, uint32_t mask, uint32_t tal, int p, lon
                         if (j >= p || t0 >> 5) {
                             window = 0;
                             long long drawn = t0 >> 5 << 5 | j;
-                            for (uint32_t b = aboves[e]; b; b &= b - 1)
+                            for (uint32_t b = entries[3 * e + 2]; b; b &= b - 1)
                                 if (times[low_index(b)] > drawn)
                                     window |= 1u << places[low_index(b)];
                             if (window)
@@ -776,7 +777,7 @@ static int counter_passes(counter_t *pc, uint32_t mask, uint32_t tal, int p, lon
                                         window |= x & -x;
                         }
                         if (window) {
-                            int got = counter_blocked(pc, mask, vals, window, rest);
+                            int got = counter_blocked(pc, mask, vals, wanted, window, rest);
                             if (got < 0)
                                 return -1;
                             if (got)
@@ -874,7 +875,7 @@ static PyObject *counter_window_blocked(counter_t *pc, PyObject *const *args,
     if (read_bits(args[0], SIZE, &mask) < 0 || read_bits(args[1], 32, &vals) < 0 ||
         read_bits(args[2], SIZE, &inside) < 0 || read_bits(args[3], pc->n, &above) < 0)
         return NULL;
-    int got = counter_blocked(pc, mask, vals, inside, above);
+    int got = counter_blocked(pc, mask, vals, wanted_of(pc, mask), inside, above);
     if (got < 0)
         return NULL;
     return PyBool_FromLong(got);
