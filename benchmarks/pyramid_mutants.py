@@ -84,8 +84,9 @@ def run(name: str) -> tuple[bool, float, str]:
     """(caught, seconds, the first failing test or the tail of pytest's output)."""
     _, target, old, new = MUTANTS[name]
     with tempfile.TemporaryDirectory(prefix="mutant-") as tmp:
-        # The package and the tests, so that nothing is imported from the working tree.
-        for part in ("dailydeal", "tests"):
+        # The package and the tests (and the benchmarks' helpers they import), so that
+        # nothing is imported from the working tree.
+        for part in ("dailydeal", "tests", "benchmarks"):
             shutil.copytree(
                 ROOT / part, Path(tmp) / part,
                 ignore=shutil.ignore_patterns("*.so", "__pycache__"),
