@@ -269,6 +269,30 @@ def test_the_c_build_counts_the_passes_as_the_reference() -> None:
             assert c.passes_needed(mask, tal, p, PY.BIG) == py.passes_needed(mask, tal, p, PY.BIG)
 
 
+def test_the_c_build_reads_the_waste_as_the_reference() -> None:
+    """``reachable_waste`` (the waste below the cursor, the stock's values as the pool),
+    ``staying`` (up to the cursor, and up to the talon's end) and ``usable_values``, with
+    a counter a deal (its tables in use): the reference's answers, and both kinds of
+    answer reached (a waste cut short and whole, cards that stay and none)."""
+    need_c()
+    cut = whole = stay = 0
+    for (values, tvalues), positions in by_deal(SEARCHED + RANDOM + EDGES).items():
+        c, py = built.PassCounter(values, tvalues), PY.PassCounter(values, tvalues)
+        for _, _, mask, tal, p in positions:
+            low = tal & ((1 << p) - 1)
+            stock = sum(1 << w for w in range(1, 14) if (tal >> p << p) & py.vb[w])
+            free = py.reachable_waste(mask, low, stock)
+            assert c.reachable_waste(mask, low, stock) == free, (values, tvalues, mask, tal, p)
+            cut += free != low
+            whole += free == low and low != 0
+            for last in (p - 1, tal.bit_length() - 1):
+                staying = py.staying(mask, tal, last)
+                assert c.staying(mask, tal, last) == staying, (values, tvalues, mask, tal, last)
+                stay += staying > 0
+            assert c.usable_values(mask, stock) == py.usable_values(mask, stock)
+    assert cut > 100 and whole > 100 and stay > 100, (cut, whole, stay)
+
+
 def test_the_c_build_blocks_the_windows_as_the_reference() -> None:
     """``window_blocked`` on the random positions' chains: each chain card's cards that
     must leave first as the window, random talon cards left as what they may take."""
@@ -324,5 +348,13 @@ def test_the_c_build_refuses_what_is_not_a_position() -> None:
         c.passes_needed(mask, tal, p, "1")
     with pytest.raises(OverflowError, match=f"{n} bits"):
         c.window_blocked(mask, 0, 0, 1 << n)
+    with pytest.raises(OverflowError, match=f"{n} bits"):
+        c.reachable_waste(mask, 1 << n, 0)
+    with pytest.raises(ValueError, match="last"):
+        c.staying(mask, tal, -2)
+    with pytest.raises(TypeError, match="expected"):
+        c.staying(mask, tal)
+    with pytest.raises(OverflowError):
+        c.usable_values(mask, -1)
     assert c.passes_needed(mask, tal, p, 1) == PY.PassCounter(values, tvalues).passes_needed(
         mask, tal, p, 1)

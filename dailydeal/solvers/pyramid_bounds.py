@@ -652,33 +652,6 @@ class Bounds:
             table[pool] = got
         return got
 
-    def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
-        """The waste cards (positions in ``low``) that can still be used before the next
-        recycle, with the values ``pool`` from the stock: the top ones, down to the first
-        that can never leave the waste this pass. Cards are used top first, each (kings
-        aside) with its own pyramid partner, so the run stops at a card that needs more
-        partners of its value than the pyramid holds, or whose partners cannot become
-        accessible even with the cards above it in the pool (``usable_values``)."""
-        caps = info.caps
-        tvalues = self.tvalues
-        wanted = info.wanted
-        pool &= wanted
-        usable = self.usable_values(mask, pool)
-        used = 0  # 3 bits per value (at most 4 talon cards of a value), not a list
-        t = low
-        while t:
-            j = bit_length(t) - 1
-            w = tvalues[j]
-            if used >> (3 * w) & 7 == caps[w] or not usable >> w & 1:
-                return low >> (j + 1) << (j + 1)
-            used += 1 << (3 * w)
-            t ^= 1 << j
-            bit = 1 << w & wanted
-            if bit & ~pool:
-                pool |= bit
-                usable = self.usable_values(mask, pool)
-        return low
-
     def passes_needed(self, mask: i64, tal: i64, p: i64, most: i64 = BIG) -> tuple[int, int]:
         """(S, c): every solution recycles at least S times, and if exactly S, draws at
         least up to talon position ``c`` in its last pass (c = -1: no such position). S is
@@ -742,37 +715,20 @@ class Bounds:
             return steps + popcount(stock & ((2 << far) - 1))
         return steps
 
-    def staying(self, mask: int, tal: int, last: int) -> int:
-        """How many talon cards at positions up to ``last`` never leave: those of values
-        ``usable_values`` rules out, and for each value (kings aside) those beyond the
-        pyramid cards it pairs with (``caps``). Every pass that gets there draws them."""
-        info = self.info_of(mask)
-        upto = tal & ((2 << last) - 1)
-        bad = upto & ~self.usable_positions(mask, self.values_of(tal) & info.wanted)
-        left = upto & ~bad
-        total = popcount(bad)
-        caps = info.caps
-        vb = self.value_bits
-        for u in range(1, 13):
-            extra = popcount(left & vb[u]) - caps[u]
-            if extra > 0:
-                total += extra
-        return total
-
     def threshold_bound(
         self, mask: int, tal: int, p: int, rec: int, need: int = -1, far: int = -1
     ) -> int:
         """A bound on the steps left from the pyramid and the talon order (BIG: lost).
 
         Without a recycle, a solution can use the top waste cards that can still leave the
-        waste this pass (``reachable_waste``) and the stock cards up to some rank R, at the
-        cost of R draws: min over R of R + pool_steps. With a recycle it first draws the
-        whole stock and recycles (a first phase that may use those waste and stock cards),
-        then draws again up to some talon position: the second phase only has the values
-        found there, and only the cards the first phase could not have removed are charged
-        (``pass_bound`` with ``two_phase``). In either pass, a drawn card that no pyramid
-        card can ever take (``usable_values``) buries the cards before it, which splits the
-        pass into phases too (``blocked_pass``).
+        waste this pass (``PassCounter.reachable_waste``) and the stock cards up to some
+        rank R, at the cost of R draws: min over R of R + pool_steps. With a recycle it
+        first draws the whole stock and recycles (a first phase that may use those waste and
+        stock cards), then draws again up to some talon position: the second phase only has
+        the values found there, and only the cards the first phase could not have removed
+        are charged (``pass_bound`` with ``two_phase``). In either pass, a drawn card that
+        no pyramid card can ever take (``usable_values``) buries the cards before it, which
+        splits the pass into phases too (``blocked_pass``).
 
         ``passes_needed`` says how many recycles every solution makes (S) and how far its
         last pass draws: with S >= 1 the first case goes, with S >= 2 the pass after the
@@ -792,7 +748,7 @@ class Bounds:
             return BIG
         if self.passes is not None and need > self.passes - 1 - rec:
             return BIG
-        free = self.reachable_waste(info, mask, low, self.values_of(stock))
+        free = self.counter.reachable_waste(mask, low, self.values_of(stock))
         best = BIG
         if need == 0:
             reach = -1
@@ -808,8 +764,8 @@ class Bounds:
                 # one card each, and every card that stays in the talon for good.
                 reach = bit_length(tal) - 1
                 draws += need - 1
-                draws += max(1, self.staying(mask, tal, far))
-                draws += (need - 2) * max(1, self.staying(mask, tal, reach))
+                draws += max(1, self.counter.staying(mask, tal, far))
+                draws += (need - 2) * max(1, self.counter.staying(mask, tal, reach))
             elif need == 1:
                 reach = bit_length(tal & ((2 << far) - 1)) - 1
             if draws + floor < best:

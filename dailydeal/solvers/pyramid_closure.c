@@ -468,6 +468,9 @@ static inline uint32_t upto(int c) { return (uint32_t)((2ULL << c) - 1); } /* bi
  */
 #define LOST 0xFFFFFFFFu
 #define CHAIN_HEAD (3 + SIZE)
+/* the window part of a key in the windows' table that holds usable_values() of (mask,
+ * pool) instead: above every window's (42 bits) */
+#define USABLE_WKEY (1ull << 63)
 
 typedef struct {
     uint64_t key; /* key + 1; 0: empty */
@@ -637,6 +640,77 @@ static long long chain_at(counter_t *pc, uint64_t key, uint32_t mask, uint32_t v
     pc->chains[at].at = (uint32_t)offset;
     pc->chains_used++;
     return offset;
+}
+
+/* PassCounter.usable_values() through the windows' table (USABLE_WKEY); -1 with an
+ * exception set */
+static long long counter_usable(counter_t *pc, uint32_t mask, uint32_t pool, uint32_t wanted)
+{
+    uint64_t key = ((uint64_t)mask | (uint64_t)(pool & wanted) << SIZE) + 1;
+    if (grow_windows(pc) < 0)
+        return -1;
+    size_t at = slot_of(key, USABLE_WKEY, pc->windows_cap);
+    for (;;) {
+        window_slot *slot = &pc->windows[at];
+        if (!slot->key) {
+            slot->key = key;
+            slot->wkey = USABLE_WKEY;
+            slot->takes = usable_of(pc->values, pc->pb, mask, pool);
+            pc->windows_used++;
+            return slot->takes;
+        }
+        if (slot->key == key && slot->wkey == USABLE_WKEY)
+            return slot->takes;
+        at = (at + 1) & (pc->windows_cap - 1);
+    }
+}
+
+/* PassCounter.reachable_waste(); -1 with an exception set */
+static long long counter_reachable(counter_t *pc, uint32_t mask, uint32_t low, uint32_t pool)
+{
+    uint32_t wanted = wanted_of(pc, mask);
+    long long usable = counter_usable(pc, mask, pool, wanted);
+    if (usable < 0)
+        return -1;
+    uint64_t used = 0; /* 3 bits per value */
+    for (uint32_t t = low; t;) {
+        int j = 31 - __builtin_clz(t);
+        int w = pc->tvalues[j];
+        int cap = w == KING ? SIZE : bits_in(mask & pc->pb[PAIR_SUM - w]);
+        if ((int)(used >> (3 * w) & 7) == cap || !(usable >> w & 1))
+            return low >> (j + 1) << (j + 1);
+        used += 1ull << (3 * w);
+        t ^= 1u << j;
+        if (!(pool >> w & 1)) {
+            pool |= 1u << w;
+            usable = counter_usable(pc, mask, pool, wanted);
+            if (usable < 0)
+                return -1;
+        }
+    }
+    return low;
+}
+
+/* PassCounter.staying(); -1 with an exception set */
+static long long counter_staying(counter_t *pc, uint32_t mask, uint32_t tal, int last)
+{
+    const uint32_t *vb = pc->vb;
+    uint32_t upto_last = last >= 0 ? tal & upto(last) : 0;
+    long long usable = counter_usable(pc, mask, values_of(vb, tal), wanted_of(pc, mask));
+    if (usable < 0)
+        return -1;
+    uint32_t bad = upto_last;
+    for (int u = 1; u <= KING; u++)
+        if (usable >> u & 1)
+            bad &= ~vb[u];
+    uint32_t left = upto_last & ~bad;
+    long long total = bits_in(bad);
+    for (int u = 1; u < KING; u++) {
+        int extra = bits_in(left & vb[u]) - bits_in(mask & pc->pb[PAIR_SUM - u]);
+        if (extra > 0)
+            total += extra;
+    }
+    return total;
 }
 
 /* PassCounter.window_blocked(): 1, 0, or -1 with an exception set; ``wanted``: the
@@ -881,6 +955,55 @@ static PyObject *counter_window_blocked(counter_t *pc, PyObject *const *args,
     return PyBool_FromLong(got);
 }
 
+static PyObject *counter_usable_values(counter_t *pc, PyObject *const *args,
+                                       Py_ssize_t nargs)
+{
+    uint32_t mask, pool;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "expected (mask, pool)");
+        return NULL;
+    }
+    if (read_bits(args[0], SIZE, &mask) < 0 || read_bits(args[1], 32, &pool) < 0)
+        return NULL;
+    long long got = counter_usable(pc, mask, pool, wanted_of(pc, mask));
+    return got < 0 ? NULL : PyLong_FromLongLong(got);
+}
+
+static PyObject *counter_reachable_waste(counter_t *pc, PyObject *const *args,
+                                         Py_ssize_t nargs)
+{
+    uint32_t mask, low, pool;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "expected (mask, low, pool)");
+        return NULL;
+    }
+    if (read_bits(args[0], SIZE, &mask) < 0 || read_bits(args[1], pc->n, &low) < 0 ||
+        read_bits(args[2], 32, &pool) < 0)
+        return NULL;
+    long long got = counter_reachable(pc, mask, low, pool);
+    return got < 0 ? NULL : PyLong_FromLongLong(got);
+}
+
+static PyObject *counter_staying_method(counter_t *pc, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint32_t mask, tal;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "expected (mask, tal, last)");
+        return NULL;
+    }
+    if (read_bits(args[0], SIZE, &mask) < 0 || read_bits(args[1], pc->n, &tal) < 0)
+        return NULL;
+    long last = PyLong_AsLong(args[2]);
+    if (last == -1 && PyErr_Occurred())
+        return NULL;
+    if (last < -1 || last >= TALON) {
+        PyErr_SetString(PyExc_ValueError, "last: a talon position, or -1");
+        return NULL;
+    }
+    long long got = counter_staying(pc, mask, tal, (int)last);
+    return got < 0 ? NULL : PyLong_FromLongLong(got);
+}
+
 static PyObject *counter_key(counter_t *pc, PyObject *const *args, Py_ssize_t nargs)
 {
     uint32_t mask, vals;
@@ -903,6 +1026,11 @@ static PyMethodDef counter_methods[] = {
     {"clear", (PyCFunction)counter_clear_method, METH_NOARGS, NULL},
     {"key", (PyCFunction)(void (*)(void))counter_key, METH_FASTCALL, NULL},
     {"passes_needed", (PyCFunction)(void (*)(void))counter_passes_needed, METH_FASTCALL, NULL},
+    {"reachable_waste", (PyCFunction)(void (*)(void))counter_reachable_waste, METH_FASTCALL,
+     NULL},
+    {"staying", (PyCFunction)(void (*)(void))counter_staying_method, METH_FASTCALL, NULL},
+    {"usable_values", (PyCFunction)(void (*)(void))counter_usable_values, METH_FASTCALL,
+     NULL},
     {"window_blocked", (PyCFunction)(void (*)(void))counter_window_blocked, METH_FASTCALL,
      NULL},
     {NULL, NULL, 0, NULL},

@@ -274,12 +274,14 @@ class PassCounter:
         # by ``key`` << 42 | the window's talon values (as ``key`` keeps them) | its cards
         # << 14
         self.windows: dict[int, int] = {}
+        self.usable_by_pool: dict[int, int] = {}  # ``usable_values``, by ``key(mask, pool)``
 
     def clear(self) -> None:
         """Drop the tables (the end of a solve)."""
         self.chains = {}
         self.usable = {}
         self.windows = {}
+        self.usable_by_pool = {}
 
     def key(self, mask: int, vals: int) -> int:
         """The key of the tables: the mask and the talon values ``vals`` its cards pair with
@@ -290,6 +292,64 @@ class PassCounter:
             if mask & place_bits[v]:
                 wanted |= 1 << (PAIR_SUM - v)
         return mask | (vals & wanted) << SIZE
+
+    def usable_values(self, mask: int, pool: int) -> int:
+        """``usable_values`` of the mask and the pool values ``pool``, through the table."""
+        key = self.key(mask, pool)
+        got = self.usable_by_pool.get(key)
+        if got is None:
+            got = self.usable_by_pool[key] = usable_values(self.values, mask, pool)
+        return got
+
+    def reachable_waste(self, mask: int, low: int, pool: int) -> int:
+        """The waste cards (positions in ``low``) that can still be used before the next
+        recycle, with the values ``pool`` from the stock: the top ones, down to the first
+        that can never leave the waste this pass. Cards are used top first, each (kings
+        aside) with its own pyramid partner, so the run stops at a card that needs more
+        partners of its value than the mask holds, or whose partners cannot become
+        accessible even with the cards above it in the pool (``usable_values``)."""
+        tvalues = self.tvalues
+        place_bits = self.place_bits
+        usable = self.usable_values(mask, pool)
+        used = 0  # 3 bits per value (at most 4 talon cards of a value), not a list
+        t = low
+        while t:
+            j = t.bit_length() - 1
+            w = tvalues[j]
+            # the cards of the mask a talon card of value w can pair with (kings: any)
+            cap = SIZE if w == KING else (mask & place_bits[PAIR_SUM - w]).bit_count()
+            if used >> (3 * w) & 7 == cap or not usable >> w & 1:
+                return low >> (j + 1) << (j + 1)
+            used += 1 << (3 * w)
+            t ^= 1 << j
+            if not pool >> w & 1:
+                pool |= 1 << w
+                usable = self.usable_values(mask, pool)
+        return low
+
+    def staying(self, mask: int, tal: int, last: int) -> int:
+        """How many talon cards at positions up to ``last`` (-1: none) never leave: those
+        of values ``usable_values`` rules out (with the values of ``tal`` as the pool),
+        and for each value (kings aside) those beyond the cards of the mask it pairs with.
+        Every pass that gets there draws them."""
+        vb = self.vb
+        upto = tal & ((2 << last) - 1) if last >= 0 else 0
+        pool = 0
+        for w in range(1, 14):
+            if tal & vb[w]:
+                pool |= 1 << w
+        usable = self.usable_values(mask, pool)
+        bad = upto
+        for u in range(1, 14):
+            if usable >> u & 1:
+                bad &= ~vb[u]
+        left = upto & ~bad
+        total = bad.bit_count()
+        for u in range(1, KING):
+            extra = (left & vb[u]).bit_count() - (mask & self.place_bits[PAIR_SUM - u]).bit_count()
+            if extra > 0:
+                total += extra
+        return total
 
     def window_blocked(self, mask: int, vals: int, inside: int, above: int) -> bool:
         """Can the cards ``inside`` (those that must leave before a card of the chain) not
