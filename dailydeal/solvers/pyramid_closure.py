@@ -256,10 +256,12 @@ def talon_bits(tvalues: bytes) -> list[int]:
 
 class PassCounter:
     """``passes_needed`` for one deal (the pyramid's ``values``, the talon's ``tvalues``),
-    with tables of what it reads per mask and talon values, kept until ``clear``: the chain
-    and its precedence (``forced_chain``), the talon positions whose values can leave
-    (``usable_values``) and what the cards of a window take (``window_takes``). The tables
-    keep the answers of pure functions of their keys: they change no answer."""
+    and the two reads of the waste of ``Bounds.threshold_bound`` (``reachable_waste``,
+    ``staying``), with tables of what they read per mask and talon values, kept until
+    ``clear``: the chain and its precedence (``forced_chain``), the talon positions whose
+    values can leave and the usable values by pool (``usable_values``), and what the cards
+    of a window take (``window_takes``). The tables keep the answers of pure functions of
+    their keys: they change no answer."""
 
     def __init__(self, values: bytes, tvalues: bytes) -> None:
         self.values = values
