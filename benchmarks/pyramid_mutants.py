@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/pyramid_mutants.py [--only NAME ...] [--list]
 
-Each mutant is one textual change of ``dailydeal/solvers/pyramid_bounds.py`` that breaks a
-rule of the bounds (the rules argued in its docstrings) and makes them claim too much. For
+Each mutant is one textual change of ``dailydeal/solvers/pyramid_bounds.py`` or of
+``pyramid_closure.py`` (the pass count, the reference of its C build) that breaks a rule
+of the bounds (the rules argued in its docstrings) and makes them claim too much. For
 each, the package is copied to a temporary directory, the change applied there (the
 working tree is never touched), and the admissibility tests of
 ``tests/test_solver_pyramid.py`` run against the copy in pure Python (stopping at the first
@@ -22,7 +23,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET = Path("dailydeal/solvers/pyramid_bounds.py")
+BOUNDS = Path("dailydeal/solvers/pyramid_bounds.py")
+CLOSURE = Path("dailydeal/solvers/pyramid_closure.py")
 
 # The tests that check the bounds against exact costs, fewest recycles and reference lines.
 TESTS = (
@@ -31,40 +33,47 @@ TESTS = (
     " or property_bounds_admissible or draw_counting or inherited"
 )
 
-# name: (what the mutant breaks, the text replaced, its replacement)
-MUTANTS: dict[str, tuple[str, str, str]] = {
+# name: (what the mutant breaks, the file, the text replaced, its replacement)
+MUTANTS: dict[str, tuple[str, Path, str, str]] = {
     "partner-rule-with-talon-partner": (
         "the partner rule applied to cards that still have a talon partner",
-        "            and not (ivals if inside >> i & 1 else vals) >> (PAIR_SUM - values[i]) & 1\n",
-        "            and True\n",
+        CLOSURE,
+        "        and not (ivals if inside >> i & 1 else vals) >> (PAIR_SUM - values[i]) & 1\n",
+        "        and True\n",
     ),
     "window-not-in-waste": (
         "the window without its condition that the cards are in the waste",
+        CLOSURE,
         "                            if j >= p or t0 >> 5:\n",
         "                            if False:\n",
     ),
     "window-every-chain-card": (
         "the window with every chain card in it",
+        CLOSURE,
         "                                    if times[k] > drawn:\n",
         "                                    if True:\n",
     ),
     "window-draw-without-pass": (
         "the draw's time taken without its pass",
+        CLOSURE,
         "                                drawn = t0 >> 5 << 5 | j",
         "                                drawn = j",
     ),
     "window-count-off-by-one": (
         "the count of the cards above off by one",
-        "                    if takes[w] > popcount(above & vb[w]):\n",
-        "                    if takes[w] >= popcount(above & vb[w]):\n",
+        CLOSURE,
+        "            if takes >> 3 * (w - 1) & 7 > (above & vb[w]).bit_count():\n",
+        "            if takes >> 3 * (w - 1) & 7 >= (above & vb[w]).bit_count():\n",
     ),
     "6c97fb2-late-at-earliest-cursor": (
         "6c97fb2: the chain cards late only after the earliest cursor (issue 28)",
-        "                            if tk >= end:\n",
-        "                            if tk > t0:\n",
+        CLOSURE,
+        "                            if times[k] >= end:\n",
+        "                            if times[k] > t0:\n",
     ),
     "recycle-counted-twice": (
         "blocked_pass charges a recycle the caller already counts (VERSION 3 to 7)",
+        BOUNDS,
         "            total = popcount(counted) + (0 if again else 1)\n",
         "            total = popcount(counted) + 1\n",
     ),
@@ -73,16 +82,17 @@ MUTANTS: dict[str, tuple[str, str, str]] = {
 
 def run(name: str) -> tuple[bool, float, str]:
     """(caught, seconds, the first failing test or the tail of pytest's output)."""
-    _, old, new = MUTANTS[name]
+    _, target, old, new = MUTANTS[name]
     with tempfile.TemporaryDirectory(prefix="mutant-") as tmp:
-        # The package and the tests, so that nothing is imported from the working tree.
-        for part in ("dailydeal", "tests"):
+        # The package and the tests (and the benchmarks' helpers they import), so that
+        # nothing is imported from the working tree.
+        for part in ("dailydeal", "tests", "benchmarks"):
             shutil.copytree(
                 ROOT / part, Path(tmp) / part,
                 ignore=shutil.ignore_patterns("*.so", "__pycache__"),
             )
         shutil.copy(ROOT / "pyproject.toml", tmp)
-        path = Path(tmp) / TARGET
+        path = Path(tmp) / target
         text = path.read_text(encoding="utf-8")
         if text.count(old) != 1:
             raise SystemExit(f"mutant {name}: the text to replace is not there exactly once")
@@ -113,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants")
     args = parser.parse_args(argv)
     if args.list:
-        for name, (what, _, _) in MUTANTS.items():
+        for name, (what, _, _, _) in MUTANTS.items():
             print(f"{name}: {what}")
         return 0
     missed = 0

@@ -23,7 +23,8 @@ from dailydeal.games.rules.pyramid import free_places
 from dailydeal.solvers import pyramid as pyramid_solver
 from dailydeal.solvers import solve, solve_position
 from dailydeal.solvers.base import Budget
-from dailydeal.solvers.pyramid_bounds import BIG, BLOCKERS, Bounds
+from dailydeal.solvers.pyramid_bounds import BIG, Bounds
+from dailydeal.solvers.pyramid_closure import PassCounter, blockers, forced_chain
 from dailydeal.solvers.pyramid_plan import (
     bit_length,
     canonical_removal,
@@ -35,6 +36,7 @@ from dailydeal.solvers.pyramid_plan import (
 from dailydeal.verify import verify
 
 VARIANTS: list[str | None] = [None, "passes=1", "passes=2", "passes=3"]
+BLOCKERS = blockers()  # the places that must leave before each place is accessible
 
 
 def naive_shortest(game: Game[Any], limit: int = 200_000) -> int | None:
@@ -684,9 +686,9 @@ def test_partners_that_must_leave_first_make_a_chain_card() -> None:
     solver = pyramid_solver._Search(game, Budget())
     mask, tal, p, _ = unpack(solver.start)
     bounds = solver.bounds
-    chain = bounds.forced_chain(mask, bounds.values_of(tal))
-    assert chain is not None
-    assert 3 in [entry[2] for entry in chain]
+    got = forced_chain(bounds.values, mask, bounds.values_of(tal))
+    assert got is not None
+    assert 3 in [entry[2] for entry in got[0]]
     need, _ = bounds.passes_needed(mask, tal, p)
     assert need == 1
     assert fewest_recycles(game) == 1
@@ -714,8 +716,9 @@ def test_chain_of_cards_that_must_leave_first_is_admissible() -> None:
                 if fewest is None:
                     continue
                 assert need <= fewest, (seed, variant, left, need, fewest)
-                chain = bounds.forced_chain(mask, bounds.values_of(tal))
-                assert chain is not None
+                got = forced_chain(bounds.values, mask, bounds.values_of(tal))
+                assert got is not None
+                chain = got[0]
                 covering = 0
                 places = [i for i in range(28) if mask >> i & 1]
                 for i in places:
@@ -1011,11 +1014,11 @@ def test_bounds_along_reference_lines_from_the_deal(variant: str | None) -> None
 
 
 def test_window_blocked_counts_the_cards_above_not_only_their_values() -> None:
-    """``window_blocked`` caches by the values of the talon cards ``above`` (with the
-    cards inside): two 5s that must leave before the 7 on top, with no 8 in
-    the pyramid, need two 8s above. One 8 blocks them, two do not, whichever is asked
-    first (the table once kept the first answer for both: two 8s called blocked after one,
-    a pass count above the truth)."""
+    """``PassCounter.window_blocked`` keeps what the cards take by the values of the
+    talon cards ``above`` (with the cards inside): two 5s that must leave before the 7 on
+    top, with no 8 in the pyramid, need two 8s above. One 8 blocks them, two do not,
+    whichever is asked first (the table once kept the first answer for both: two 8s
+    called blocked after one, a pass count above the truth)."""
     pyramid = ["7H", "5H", "5D"] + [
         "AC", "AD", "AH", "AS", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D",
         "4H", "4S", "9C", "9D", "9H", "9S", "TC", "TD", "TH", "TS", "JC",
@@ -1029,14 +1032,15 @@ def test_window_blocked_counts_the_cards_above_not_only_their_values() -> None:
     vals = bounds.values_of(bounds.full)
     inside = 0b110
     one, two = 0b001, 0b011  # talon positions: 8C; 8C and 8S
-    assert bounds.window_blocked(mask, vals, inside, one, {})
-    assert not bounds.window_blocked(mask, vals, inside, two, {})
-    table: dict[int, int] = {}
-    assert bounds.window_blocked(mask, vals, inside, one, table)
-    assert not bounds.window_blocked(mask, vals, inside, two, table)
-    table = {}
-    assert not bounds.window_blocked(mask, vals, inside, two, table)
-    assert bounds.window_blocked(mask, vals, inside, one, table)
+    assert PassCounter(bounds.values, bounds.tvalues).window_blocked(mask, vals, inside, one)
+    assert not PassCounter(bounds.values, bounds.tvalues).window_blocked(
+        mask, vals, inside, two)
+    counter = PassCounter(bounds.values, bounds.tvalues)
+    assert counter.window_blocked(mask, vals, inside, one)
+    assert not counter.window_blocked(mask, vals, inside, two)
+    counter = PassCounter(bounds.values, bounds.tvalues)
+    assert not counter.window_blocked(mask, vals, inside, two)
+    assert counter.window_blocked(mask, vals, inside, one)
 
 
 def test_relaxed_seed_59_is_won_in_60_moves() -> None:

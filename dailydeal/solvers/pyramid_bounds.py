@@ -40,8 +40,7 @@ from dailydeal.games.rules.pyramid import (
     value,
 )
 from dailydeal.games.rules.pyramid import pairs as place_pairs
-from dailydeal.solvers.pyramid_closure import blockers, window_takes
-from dailydeal.solvers.pyramid_closure import forced_chain as chain_of
+from dailydeal.solvers.pyramid_closure import BIG, PassCounter
 from dailydeal.solvers.pyramid_closure import usable_values as usable_of
 from dailydeal.solvers.pyramid_plan import bit_length, popcount
 
@@ -52,27 +51,6 @@ if TYPE_CHECKING:
 
 KING_VALUE: Final = KING
 KEY_SHIFT: Final = SIZE  # cache keys: pyramid mask | pool values << KEY_SHIFT
-BIG: Final = 1 << 20  # "impossible" for step counts
-# The lanes of ``count_shift`` (12 of 3 bits), every other one, and a bit above each
-EVEN_LANES: Final = 0x1C71C71C7
-EVEN_GUARDS: Final = 0x208208208
-ODD_LANES: Final = EVEN_LANES << 3
-ODD_GUARDS: Final = EVEN_GUARDS << 3
-
-
-# Bits of every place that must leave before each place is accessible (the covering
-# cards, theirs, and so on)
-BLOCKERS: Final[tuple[int, ...]] = blockers()
-
-
-def _behind() -> tuple[int, ...]:
-    """Bits of every place that each place blocks (``BLOCKERS`` the other way round)."""
-    return tuple(
-        sum(1 << x for x in range(SIZE) if BLOCKERS[x] >> y & 1) for y in range(SIZE)
-    )
-
-
-BEHIND: Final = _behind()
 
 
 @dataclass(slots=True)
@@ -105,10 +83,6 @@ class _MaskInfo:
     phase: dict[int, int]  # ``two_phase`` by va | vb << 14 (those of ``wanted``)
     usable: dict[int, int]  # ``usable_values`` by the pool
     usable_pos: dict[int, int]  # ``usable_positions`` by the pool
-    # ``forced_chain``, its ``precedence`` and ``window_blocked``'s tables, by ``chain_key``
-    chains: dict[int, list[tuple[int, list[int], int, list[int], int]] | None]
-    pres: dict[int, list[int]]
-    windows: dict[int, dict[int, int]]
     # The infos of the children the pool bounds recursed into (``Bounds.kid``): by the
     # place removed, then by the index of the pair in ``pairs`` past SIZE
     kids: list[_MaskInfo | None]
@@ -202,18 +176,20 @@ class Bounds:
                     if v != KING_VALUE:
                         ct[x] += 1 << count_shift(v)
         self.info_cache: dict[int, _MaskInfo] = {}
+        self.counter = PassCounter(self.values, self.tvalues)  # ``passes_needed``
         # The last mask ``info_of`` answered, and its info: the bounds of one position ask
         # for the same mask again and again, and a compare is cheaper than a dict lookup.
         self.last_steps = 0  # the pool steps the last ``heuristic`` read
         self.memo_mask = -1
         self.memo_info = _MaskInfo(
-            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, {}, {}, {}, []
+            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, []
         )
 
     def release(self) -> None:
         """Drop the caches (the end of a solve: ``pyramid._solve``)."""
         self.memo_mask = -1
         self.info_cache = {}
+        self.counter.clear()
 
     def values_of(self, talon_set: int) -> int:
         """The values (as bits) of the talon cards in a set of positions."""
@@ -285,7 +261,7 @@ class Bounds:
                 lone_pairs.append((b, a, values[a]))
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
-            lone_pairs, len(self.info_cache), {}, {}, {}, {}, {}, {}, {},
+            lone_pairs, len(self.info_cache), {}, {}, {}, {},
             [None] * (SIZE + len(pairs)),
         )
         self.info_cache[mask_key(mask)] = got
@@ -676,265 +652,41 @@ class Bounds:
             table[pool] = got
         return got
 
-    def reachable_waste(self, info: _MaskInfo, mask: int, low: int, pool: int) -> int:
-        """The waste cards (positions in ``low``) that can still be used before the next
-        recycle, with the values ``pool`` from the stock: the top ones, down to the first
-        that can never leave the waste this pass. Cards are used top first, each (kings
-        aside) with its own pyramid partner, so the run stops at a card that needs more
-        partners of its value than the pyramid holds, or whose partners cannot become
-        accessible even with the cards above it in the pool (``usable_values``)."""
-        caps = info.caps
-        tvalues = self.tvalues
-        wanted = info.wanted
-        pool &= wanted
-        usable = self.usable_values(mask, pool)
-        used = 0  # 3 bits per value (at most 4 talon cards of a value), not a list
-        t = low
-        while t:
-            j = bit_length(t) - 1
-            w = tvalues[j]
-            if used >> (3 * w) & 7 == caps[w] or not usable >> w & 1:
-                return low >> (j + 1) << (j + 1)
-            used += 1 << (3 * w)
-            t ^= 1 << j
-            bit = 1 << w & wanted
-            if bit & ~pool:
-                pool |= bit
-                usable = self.usable_values(mask, pool)
-        return low
-
-    def window_blocked(
-        self, mask: int, vals: int, inside: int, above: int, table: dict[int, int]
-    ) -> bool:
-        """Can the cards ``inside`` (those that must leave before a card of the chain)
-        not all leave when they may only take talon cards among ``above`` (a set of talon
-        positions)? By ``precedence`` with only the values of ``above`` for them, then by
-        counting: those with no possible pyramid partner each take a card of ``above`` of
-        their partner value, their own.
-
-        ``table``: for this mask and ``vals`` (``chain_key``), by the values of ``above``
-        and ``inside`` (a key of 42 bits, where one key for all would take 89 and a long
-        int's arithmetic; the card they leave before is not in it, as the answer does not
-        depend on it),
-        what the cards need (``window_takes``): -1 when ``precedence`` says they cannot
-        leave, else how many cards of ``above`` of each value they take (``count_shift``
-        lanes, as ``counts_of``). The counts of ``above`` are compared
-        at every call: the key holds only its values, and two sets of the same values
-        with different counts of one are different answers (the table once held the
-        answer itself, so the first call's answer stood for both: a set with enough cards
-        could be called blocked, a pass count above the truth)."""
-        info = self.info_of(mask)
-        wanted = info.wanted
-        ivals = self.values_of(above)
-        key = (ivals & wanted) | inside << 14
-        takes = table.get(key)
-        if takes is None:
-            takes = window_takes(self.values, mask, vals, inside, ivals)
-            table[key] = takes
-        if takes < 0:
-            return True
-        # Any lane where the cards take more than ``above`` holds? Every other lane at
-        # once, a guard bit above each (lanes hold 0 to 4): a lane's guard is borrowed
-        # exactly when it takes more.
-        have = self.counts_of(above)
-        return (
-            ((have & EVEN_LANES) | EVEN_GUARDS) - (takes & EVEN_LANES)
-        ) & EVEN_GUARDS != EVEN_GUARDS or (
-            ((have & ODD_LANES) | ODD_GUARDS) - (takes & ODD_LANES)
-        ) & ODD_GUARDS != ODD_GUARDS
-
-    def chain_key(self, mask: int, vals: int) -> int:
-        """The key of ``forced_chain``'s caches in the mask's info (``chains``, ``pres``,
-        ``windows``): the talon values it needs."""
-        return vals & self.info_of(mask).wanted
-
-    def forced_chain(
-        self, mask: int, vals: int
-    ) -> list[tuple[int, list[int], int, list[int], int]] | None:
-        """The mask's cards that can only leave with a talon card (``passes_needed``), in an
-        order where the cards that must leave before a card come first: (talon value w that
-        pairs with it, indices of the nearest earlier entries that must leave before it, its
-        place, indices of all the earlier entries that must leave before it). ``vals``: the
-        values (bits) of the talon cards left. None when the position is lost.
-
-        Which cards must leave before a card c (``pre[c]``, strictly before the step that
-        removes c, in every solution): the cards covering it; what must leave before any of
-        those; and when no talon card of c's partner value is left (c is not a king), c
-        leaves in the same step as one of its possible pyramid partners j, so what must
-        leave before every such j (other than c) leaves before c too. A pyramid card j is
-        no possible partner of c when j must leave before c, or c before j. A card with no
-        possible pyramid partner must leave with a talon card (a chain card); with no talon
-        card of its partner value either, the position is lost, and so it is when a card
-        would have to leave before itself."""
-        key = self.chain_key(mask, vals)
-        info = self.info_of(mask)
-        cached = info.chains.get(key)
-        if cached is not None or key in info.chains:
-            return cached
-        got = chain_of(self.values, mask, vals)
-        if got is None:
-            info.chains[key] = None
-            return None
-        chain, pre = got
-        info.chains[key] = chain
-        info.pres[key] = pre
-        return chain
-
     def passes_needed(self, mask: i64, tal: i64, p: i64, most: i64 = BIG) -> tuple[int, int]:
         """(S, c): every solution recycles at least S times, and if exactly S, draws at
         least up to talon position ``c`` in its last pass (c = -1: no such position). S is
         BIG when the position is lost, or needs more than ``most`` recycles.
 
-        The waste is a stack. A pyramid card with no pyramid partner it can ever leave
-        with (``forced_chain``: none outside the cards that must leave before it and those
-        that must leave after it) must leave with a talon card of the partner value w, and
-        only after the cards that must leave before it. Time is the draw cursor (pass,
-        position of the last card drawn), which never goes back. At cursor c a card j of
-        value w can be taken only if it is c, or lies below c in the waste and every card
+        The waste is a stack. A pyramid card with no pyramid partner it can ever leave with
+        (``pyramid_closure.forced_chain``: none outside the cards that must leave before it
+        and those that must leave after it) must leave with a talon card of the partner
+        value w, and only after the cards that must leave before it. Time is the draw cursor
+        (pass, position of the last card drawn), which never goes back. At cursor c a card j
+        of value w can be taken only if it is c, or lies below c in the waste and every card
         above it (talon positions j+1..c) leaves first; a card leaves only if
         ``usable_values`` allows its value, and each one but a king with a pyramid card of
         its own, accessible by then: not the waiting card, nor one it covers, nor one under
         a card of the chain whose cursor comes later. When that fails, the card's cursor
         moves on to the next draw of a card of value w, skipping the cursors in between,
         where the gap is larger but fewer chain cards are still to leave: so the test is
-        made once for all of them, with the gap at the first and, as leaving later, only
-        the chain cards whose cursor is at that next draw or after it (issue 28: reading
-        them at the first cursor alone was not admissible). When every card of value w the
-        waiting card could take in this pass is in the waste now, the one it takes stays
-        there until it leaves, so the cards that must leave before it take talon cards
-        above the lowest of them only (``window_blocked``). So each such card's earliest
+        made once for all of them, with the gap at the first and, as leaving later, only the
+        chain cards whose cursor is at that next draw or after it (issue 28: reading them at
+        the first cursor alone was not admissible). When every card of value w the waiting
+        card could take in this pass is in the waste now, the one it takes stays there until
+        it leaves, so the cards that must leave before it take talon cards above the lowest
+        of them only (``pyramid_closure.window_blocked``). So each such card's earliest
         cursor is the first one, from the latest of the cards that must leave before it,
         where a card of value w is takeable; the latest of them is a lower bound on where
         every solution's cursor must get to. Cards removed meanwhile only make the talon
-        smaller, which this ignores (the cards of ``tal`` between j and c count even if
-        they may have gone already: they had to leave, so the conditions above hold for
-        them all the same).
+        smaller, which this ignores (the cards of ``tal`` between j and c count even if they
+        may have gone already: they had to leave, so the conditions above hold for them all
+        the same).
+
+        ``pyramid_closure.PassCounter`` counts (in C in the compiled build: the walk, the
+        chain and the windows on words on the stack, its tables in C, no Python object
+        made but the answer; docs/solvers.md, "Pyramid's node").
         """
-        vals = self.values_of(tal)
-        chain = self.forced_chain(mask, vals)
-        if chain is None:
-            return BIG, -1
-        if not chain:
-            return 0, -1
-        ckey = self.chain_key(mask, vals)
-        windows: dict[int, int] | None = None  # ``info.windows[ckey]``, once needed
-        bad: i64 = -1  # cards that never leave, looked up at the first gap
-        vb = self.value_bits
-        kings: i64 = vb[KING_VALUE]
-        tvalues = self.tvalues
-        pv = self.place_bits
-        # Each talon card that leaves, kings aside, takes a pyramid card of its own.
-        takers: i64 = 2 * popcount(mask) - (self.info_of(mask)).weight
-        start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
-        times: list[int] = []
-        # the places of the chain's entries so far (``chain[k][2]``, without unpacking
-        # the entry's tuple again)
-        places: list[int] = []
-        latest = start
-        pre: list[int] = []
-        for w, before, place, above, inside in chain:
-            t0 = start
-            for k in before:
-                tk: i64 = times[k]
-                if tk > t0:
-                    t0 = tk
-            wb: i64 = tal & vb[w]
-            if not wb:
-                return BIG, -1
-            c0 = (t0 & 31) - 1
-            t: i64 = -1
-            below: i64 = wb & ((2 << c0) - 1) if c0 >= 0 else 0
-            if below:
-                j = bit_length(below) - 1
-                if j == c0:
-                    t = t0
-                else:
-                    gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
-                    if bad < 0:
-                        bad = tal & ~self.usable_positions(mask, ckey)  # ckey: vals & wanted
-                    if not gap & bad and popcount(gap & ~kings) < takers:
-                        # The cards of the gap leave before this one does, each but a
-                        # king with a pyramid card of its own accessible by then: not
-                        # this one, none it covers, and none under a card of the chain
-                        # that leaves later, at any cursor up to the next draw of a card
-                        # of value w (those the card skips when the test fails).
-                        late: i64 = 1 << place
-                        ahead = wb >> (c0 + 1)
-                        if ahead:  # the time of the next draw of a card of value w
-                            end = (t0 >> 5) << 5 | (bit_length(ahead & -ahead) + c0 + 1)
-                        else:
-                            end = ((t0 >> 5) + 1) << 5
-                        for k in range(len(times)):
-                            tk = times[k]
-                            if tk >= end:
-                                late |= 1 << places[k]
-                        t = t0
-                        # the late cards and those they block: no partner by then
-                        out = late
-                        y = late
-                        while y:
-                            x = y & -y
-                            y ^= x
-                            out |= BEHIND[bit_length(x) - 1]
-                        g = gap & ~kings
-                        while g:
-                            u = tvalues[bit_length(g & -g) - 1]
-                            ub: i64 = g & vb[u]
-                            g ^= ub
-                            if popcount(ub) > popcount(mask & pv[PAIR_SUM - u] & ~out):
-                                t = -1
-                                break
-                        if t >= 0:
-                            # The card of value w this card takes in the pass of t0 (one
-                            # under cursor c0, or none) stays in the waste from its draw
-                            # until this card leaves, and buries the cards under it: the
-                            # cards that must leave first and leave after that draw take
-                            # talon cards above the lowest of them. When those cards are
-                            # all in the waste now (this pass), that is all the cards
-                            # that must leave first; otherwise the chain cards among them
-                            # whose cursor is at the top one or later, and those that
-                            # must leave after one of these.
-                            low = bit_length(below & -below) - 1
-                            rest = tal >> (low + 1) << (low + 1)
-                            window: i64 = inside
-                            if j >= p or t0 >> 5:
-                                window = 0
-                                drawn = t0 >> 5 << 5 | j  # the time of its draw, less 1
-                                for k in above:
-                                    tk = times[k]
-                                    if tk > drawn:
-                                        window |= 1 << places[k]
-                                if window:
-                                    if not pre:
-                                        pre = self.info_of(mask).pres[ckey]
-                                    x = inside & ~window
-                                    while x:
-                                        y = x & -x
-                                        x ^= y
-                                        prey: i64 = pre[bit_length(y) - 1]
-                                        if prey & window:
-                                            window |= y
-                            if window:
-                                if windows is None:
-                                    tables = self.info_of(mask).windows
-                                    windows = tables.get(ckey)
-                                    if windows is None:
-                                        windows = tables[ckey] = {}
-                                if self.window_blocked(mask, vals, window, rest, windows):
-                                    t = -1
-            if t < 0:
-                ahead = wb >> (c0 + 1)
-                if ahead:
-                    t = (t0 >> 5) << 5 | (bit_length(ahead & -ahead) + c0 + 1)
-                else:
-                    t = ((t0 >> 5) + 1) << 5 | bit_length(wb & -wb)
-            times.append(t)
-            places.append(place)
-            if t > latest:
-                latest = t
-                if t >> 5 > most:
-                    return BIG, -1
-        return latest >> 5, (latest & 31) - 1
+        return self.counter.passes_needed(mask, tal, p, most)
 
     def quick_bound(self, mask: int, tal: int, p: int, rec: int, need: int, far: int) -> int:
         """A cheap bound from ``passes_needed`` alone (BIG: lost), tried before the
@@ -963,37 +715,20 @@ class Bounds:
             return steps + popcount(stock & ((2 << far) - 1))
         return steps
 
-    def staying(self, mask: int, tal: int, last: int) -> int:
-        """How many talon cards at positions up to ``last`` never leave: those of values
-        ``usable_values`` rules out, and for each value (kings aside) those beyond the
-        pyramid cards it pairs with (``caps``). Every pass that gets there draws them."""
-        info = self.info_of(mask)
-        upto = tal & ((2 << last) - 1)
-        bad = upto & ~self.usable_positions(mask, self.values_of(tal) & info.wanted)
-        left = upto & ~bad
-        total = popcount(bad)
-        caps = info.caps
-        vb = self.value_bits
-        for u in range(1, 13):
-            extra = popcount(left & vb[u]) - caps[u]
-            if extra > 0:
-                total += extra
-        return total
-
     def threshold_bound(
         self, mask: int, tal: int, p: int, rec: int, need: int = -1, far: int = -1
     ) -> int:
         """A bound on the steps left from the pyramid and the talon order (BIG: lost).
 
         Without a recycle, a solution can use the top waste cards that can still leave the
-        waste this pass (``reachable_waste``) and the stock cards up to some rank R, at the
-        cost of R draws: min over R of R + pool_steps. With a recycle it first draws the
-        whole stock and recycles (a first phase that may use those waste and stock cards),
-        then draws again up to some talon position: the second phase only has the values
-        found there, and only the cards the first phase could not have removed are charged
-        (``pass_bound`` with ``two_phase``). In either pass, a drawn card that no pyramid
-        card can ever take (``usable_values``) buries the cards before it, which splits the
-        pass into phases too (``blocked_pass``).
+        waste this pass (``PassCounter.reachable_waste``) and the stock cards up to some
+        rank R, at the cost of R draws: min over R of R + pool_steps. With a recycle it
+        first draws the whole stock and recycles (a first phase that may use those waste and
+        stock cards), then draws again up to some talon position: the second phase only has
+        the values found there, and only the cards the first phase could not have removed
+        are charged (``pass_bound`` with ``two_phase``). In either pass, a drawn card that
+        no pyramid card can ever take (``usable_values``) buries the cards before it, which
+        splits the pass into phases too (``blocked_pass``).
 
         ``passes_needed`` says how many recycles every solution makes (S) and how far its
         last pass draws: with S >= 1 the first case goes, with S >= 2 the pass after the
@@ -1013,7 +748,7 @@ class Bounds:
             return BIG
         if self.passes is not None and need > self.passes - 1 - rec:
             return BIG
-        free = self.reachable_waste(info, mask, low, self.values_of(stock))
+        free = self.counter.reachable_waste(mask, low, self.values_of(stock))
         best = BIG
         if need == 0:
             reach = -1
@@ -1029,8 +764,8 @@ class Bounds:
                 # one card each, and every card that stays in the talon for good.
                 reach = bit_length(tal) - 1
                 draws += need - 1
-                draws += max(1, self.staying(mask, tal, far))
-                draws += (need - 2) * max(1, self.staying(mask, tal, reach))
+                draws += max(1, self.counter.staying(mask, tal, far))
+                draws += (need - 2) * max(1, self.counter.staying(mask, tal, reach))
             elif need == 1:
                 reach = bit_length(tal & ((2 << far) - 1)) - 1
             if draws + floor < best:

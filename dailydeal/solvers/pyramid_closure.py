@@ -1,17 +1,19 @@
-"""Pyramid solver: which pyramid cards must leave before which (``precedence``), and what
-the cards of a window take (``window_takes``), for ``dailydeal.solvers.pyramid_bounds``.
+"""Pyramid solver: which pyramid cards must leave before which (``precedence``), what
+the cards of a window take (``window_takes``), and the recycles a position needs
+(``passes_needed``, built on them), for ``dailydeal.solvers.pyramid_bounds``.
 
 This module is the reference. ``pyramid_closure.c`` beside it is the same functions in C
 (setup.py builds it with the compiled solvers, and it imports under this name): the same
-answers, step for step. They are the costliest calls of a search node that a cache does
-not answer (``window_blocked``'s misses: about 23,000 instructions a call compiled by
-mypyc, its 28 masks boxed in a list and rescanned until nothing changes), and each call is
-one call from the compiled bounds, so in C the call's price is paid once for all that
-work (docs/solvers.md, "Pyramid's node").
+answers, step for step. ``passes_needed`` is the costliest bound of a search node (a
+third of its instructions when compiled by mypyc: the closure's 28 masks boxed in a list
+and rescanned until nothing changes, the chain's tuples, the tables of its windows), and
+it is one call from the compiled bounds, so in C the call's price is paid once for all
+that work, on masks held in words on the stack (docs/solvers.md, "Pyramid's node").
 
 A place is an index 0 to 27 of the pyramid (row by row from the top); a mask has bit i set
 for each place still holding its card; ``values`` is the value (1 to 13) of the card dealt
-to each place, as bytes.
+to each place, as bytes; ``tvalues`` those of the talon positions (waste bottom to top,
+then the stock in drawing order), and a talon set has bit j set for position j.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from typing import Final
 from dailydeal.games.rules.pyramid import COVERS, KING, PAIR_SUM, SIZE
 
 NATIVE: Final = 0  # 1 in the C build
+BIG: Final = 1 << 20  # "impossible" for step and recycle counts (``pyramid_bounds``)
+TALON: Final = 52 - SIZE  # talon positions at most
 
 
 def blockers() -> tuple[int, ...]:
@@ -34,6 +38,16 @@ def blockers() -> tuple[int, ...]:
 
 
 _BLOCKERS: Final = blockers()
+
+
+def behind() -> tuple[int, ...]:
+    """Bits of every place that each place blocks (``blockers`` the other way round)."""
+    return tuple(
+        sum(1 << x for x in range(SIZE) if _BLOCKERS[x] >> y & 1) for y in range(SIZE)
+    )
+
+
+_BEHIND: Final = behind()
 
 
 def has_partner(pre: list[int], cand: int, c: int) -> bool:
@@ -51,7 +65,7 @@ def has_partner(pre: list[int], cand: int, c: int) -> bool:
 
 def precedence(values: bytes, mask: int, vals: int, inside: int, ivals: int) -> list[int] | None:
     """For each card c of the mask, the cards that must leave before it (``pre[c]``, see
-    ``Bounds.forced_chain``), when the talon cards left have the values ``vals`` (bits),
+    ``forced_chain``), when the talon cards left have the values ``vals`` (bits),
     and the cards of ``inside`` can only leave with talon cards of the values ``ivals``.
     None when some card cannot leave at all."""
     place_bits = [0] * 14
@@ -107,7 +121,7 @@ def precedence(values: bytes, mask: int, vals: int, inside: int, ivals: int) -> 
 
 def window_takes(values: bytes, mask: int, vals: int, inside: int, ivals: int) -> int:
     """What the cards of ``inside`` take from the talon when they may only leave with talon
-    cards of the values ``ivals`` (``Bounds.window_blocked``): -1 when ``precedence`` says
+    cards of the values ``ivals`` (``window_blocked``): -1 when ``precedence`` says
     some card cannot leave at all, else how many talon cards of each value w they take
     at least, 3 bits a value from bit 3 * (w - 1) (``pyramid_bounds.count_shift``): one
     for each card of ``inside`` with no possible pyramid partner (``has_partner``)."""
@@ -132,18 +146,30 @@ def window_takes(values: bytes, mask: int, vals: int, inside: int, ivals: int) -
     return takes
 
 
-Chain = list[tuple[int, list[int], int, list[int], int]]  # ``Bounds.forced_chain``'s entries
+Chain = list[tuple[int, list[int], int, list[int], int]]  # ``forced_chain``'s entries
 
 
 def forced_chain(values: bytes, mask: int, vals: int) -> tuple[Chain, list[int]] | None:
-    """``Bounds.forced_chain`` (its docstring says what the chain is) and the ``precedence``
-    it was read from, for the mask and the values (bits) ``vals`` of the talon cards left;
-    None when the position is lost. The entries are the mask's cards with no possible
-    pyramid partner but kings, fewest cards that must leave before them first (c before d
-    makes pre[c] a strict subset of pre[d]), places from the highest among equals: (talon
-    value w that pairs with it, indices of the nearest earlier entries that must leave
-    before it, its place, indices of all the earlier entries that must leave before it,
-    the cards that must leave before it)."""
+    """The mask's cards that can only leave with a talon card (``passes_needed``), and the
+    ``precedence`` it was read from, for the mask and the values (bits) ``vals`` of the
+    talon cards left; None when the position is lost.
+
+    Which cards must leave before a card c (``pre[c]``, strictly before the step that
+    removes c, in every solution): the cards covering it; what must leave before any of
+    those; and when no talon card of c's partner value is left (c is not a king), c
+    leaves in the same step as one of its possible pyramid partners j, so what must leave
+    before every such j (other than c) leaves before c too. A pyramid card j is no
+    possible partner of c when j must leave before c, or c before j. A card with no
+    possible pyramid partner must leave with a talon card (a chain card); with no talon
+    card of its partner value either, the position is lost, and so it is when a card
+    would have to leave before itself.
+
+    The entries are the mask's cards with no possible pyramid partner but kings, fewest
+    cards that must leave before them first (c before d makes pre[c] a strict subset of
+    pre[d]), places from the highest among equals: (talon value w that pairs with it,
+    indices of the nearest earlier entries that must leave before it, its place, indices
+    of all the earlier entries that must leave before it, the cards that must leave
+    before it)."""
     pre = precedence(values, mask, vals, 0, 0)
     if pre is None:
         return None
@@ -218,3 +244,271 @@ def usable_values(values: bytes, mask: int, pool: int) -> int:
         if not _BLOCKERS[i] & ~gone and values[i] != KING:
             found |= 1 << (PAIR_SUM - values[i])
     return found
+
+
+def talon_bits(tvalues: bytes) -> list[int]:
+    """[w]: the talon positions holding a card of value w (0 to 13), as bits."""
+    got = [0] * 14
+    for j, w in enumerate(tvalues):
+        got[w] |= 1 << j
+    return got
+
+
+class PassCounter:
+    """``passes_needed`` for one deal (the pyramid's ``values``, the talon's ``tvalues``),
+    and the two reads of the waste of ``Bounds.threshold_bound`` (``reachable_waste``,
+    ``staying``), with tables of what they read per mask and talon values, kept until
+    ``clear``: the chain and its precedence (``forced_chain``), the talon positions whose
+    values can leave and the usable values by pool (``usable_values``), and what the cards
+    of a window take (``window_takes``). The tables keep the answers of pure functions of
+    their keys: they change no answer."""
+
+    def __init__(self, values: bytes, tvalues: bytes) -> None:
+        self.values = values
+        self.tvalues = tvalues
+        self.vb = talon_bits(tvalues)
+        self.place_bits = [0] * 14
+        for i in range(SIZE):
+            self.place_bits[values[i]] |= 1 << i
+        # by ``key``
+        self.chains: dict[int, tuple[Chain, list[int]] | None] = {}
+        self.usable: dict[int, int] = {}
+        # by ``key`` << 42 | the window's talon values (as ``key`` keeps them) | its cards
+        # << 14
+        self.windows: dict[int, int] = {}
+        self.usable_by_pool: dict[int, int] = {}  # ``usable_values``, by ``key(mask, pool)``
+
+    def clear(self) -> None:
+        """Drop the tables (the end of a solve)."""
+        self.chains = {}
+        self.usable = {}
+        self.windows = {}
+        self.usable_by_pool = {}
+
+    def key(self, mask: int, vals: int) -> int:
+        """The key of the tables: the mask and the talon values ``vals`` its cards pair with
+        (the others change no answer)."""
+        place_bits = self.place_bits
+        wanted = 0
+        for v in range(1, KING):
+            if mask & place_bits[v]:
+                wanted |= 1 << (PAIR_SUM - v)
+        return mask | (vals & wanted) << SIZE
+
+    def usable_values(self, mask: int, pool: int) -> int:
+        """``usable_values`` of the mask and the pool values ``pool``, through the table."""
+        key = self.key(mask, pool)
+        got = self.usable_by_pool.get(key)
+        if got is None:
+            got = self.usable_by_pool[key] = usable_values(self.values, mask, pool)
+        return got
+
+    def reachable_waste(self, mask: int, low: int, pool: int) -> int:
+        """The waste cards (positions in ``low``) that can still be used before the next
+        recycle, with the values ``pool`` from the stock: the top ones, down to the first
+        that can never leave the waste this pass. Cards are used top first, each (kings
+        aside) with its own pyramid partner, so the run stops at a card that needs more
+        partners of its value than the mask holds, or whose partners cannot become
+        accessible even with the cards above it in the pool (``usable_values``)."""
+        tvalues = self.tvalues
+        place_bits = self.place_bits
+        usable = self.usable_values(mask, pool)
+        used = 0  # 3 bits per value (at most 4 talon cards of a value), not a list
+        t = low
+        while t:
+            j = t.bit_length() - 1
+            w = tvalues[j]
+            # the cards of the mask a talon card of value w can pair with (kings: any)
+            cap = SIZE if w == KING else (mask & place_bits[PAIR_SUM - w]).bit_count()
+            if used >> (3 * w) & 7 == cap or not usable >> w & 1:
+                return low >> (j + 1) << (j + 1)
+            used += 1 << (3 * w)
+            t ^= 1 << j
+            if not pool >> w & 1:
+                pool |= 1 << w
+                usable = self.usable_values(mask, pool)
+        return low
+
+    def staying(self, mask: int, tal: int, last: int) -> int:
+        """How many talon cards at positions up to ``last`` (-1: none) never leave: those
+        of values ``usable_values`` rules out (with the values of ``tal`` as the pool),
+        and for each value (kings aside) those beyond the cards of the mask it pairs with.
+        Every pass that gets there draws them."""
+        vb = self.vb
+        upto = tal & ((2 << last) - 1) if last >= 0 else 0
+        pool = 0
+        for w in range(1, 14):
+            if tal & vb[w]:
+                pool |= 1 << w
+        usable = self.usable_values(mask, pool)
+        bad = upto
+        for u in range(1, 14):
+            if usable >> u & 1:
+                bad &= ~vb[u]
+        left = upto & ~bad
+        total = bad.bit_count()
+        for u in range(1, KING):
+            extra = (left & vb[u]).bit_count() - (mask & self.place_bits[PAIR_SUM - u]).bit_count()
+            if extra > 0:
+                total += extra
+        return total
+
+    def window_blocked(self, mask: int, vals: int, inside: int, above: int) -> bool:
+        """Can the cards ``inside`` (those that must leave before a card of the chain) not
+        all leave when they may only take talon cards among ``above`` (a set of talon
+        positions)? By ``precedence`` with only the values of ``above`` for them
+        (``window_takes``: -1, they cannot), then by counting: those with no possible
+        pyramid partner each take a card of ``above`` of their partner value, their own,
+        so ``above`` must hold as many of each value as they take (the counts, not only
+        the values: one 8 is not two). ``vals``: the values of the talon cards left."""
+        vb = self.vb
+        ivals = 0
+        for w in range(1, 14):
+            if above & vb[w]:
+                ivals |= 1 << w
+        # the window's values, as the key: only those its cards pair with count
+        wkey = self.key(mask, vals) << 42 | self.key(mask, ivals) >> SIZE | inside << 14
+        takes = self.windows.get(wkey)
+        if takes is None:
+            takes = window_takes(self.values, mask, vals, inside, ivals)
+            self.windows[wkey] = takes
+        if takes < 0:
+            return True
+        for w in range(1, KING):
+            if takes >> 3 * (w - 1) & 7 > (above & vb[w]).bit_count():
+                return True
+        return False
+
+    def passes_needed(self, mask: int, tal: int, p: int, most: int) -> tuple[int, int]:
+        """``Bounds.passes_needed`` (its docstring says what is counted and why it is a
+        lower bound): (S, c), every solution recycles at least S times, and if exactly S,
+        draws at least up to talon position c in its last pass (-1: no such position); S
+        is ``BIG`` when the position is lost or needs more than ``most`` recycles.
+        ``tal``: the talon positions left; ``p``: the first stock position (the cards
+        under it are the waste)."""
+        values = self.values
+        tvalues = self.tvalues
+        vb = self.vb
+        place_bits = self.place_bits
+        vals = 0
+        for w in range(1, 14):
+            if tal & vb[w]:
+                vals |= 1 << w
+        key = self.key(mask, vals)
+        if key in self.chains:
+            got = self.chains[key]
+        else:
+            got = self.chains[key] = forced_chain(values, mask, vals)
+        if got is None:
+            return BIG, -1
+        chain, pre = got
+        if not chain:
+            return 0, -1
+        bad = -1  # talon cards that never leave (``usable_values``), looked up at the first gap
+        kings = vb[KING]
+        # Each talon card that leaves, kings aside, takes a pyramid card of its own.
+        takers = (mask & ~place_bits[KING]).bit_count()
+        start = p  # times: pass << 5 | (cursor position + 1); the start is pass 0 at p - 1
+        times: list[int] = []
+        places: list[int] = []  # the places of the chain's entries so far
+        latest = start
+        for w, before, place, above, inside in chain:
+            t0 = start
+            for k in before:
+                if times[k] > t0:
+                    t0 = times[k]
+            wb = tal & vb[w]
+            if not wb:
+                return BIG, -1
+            c0 = (t0 & 31) - 1
+            t = -1
+            below = wb & ((2 << c0) - 1) if c0 >= 0 else 0
+            if below:
+                j = below.bit_length() - 1
+                if j == c0:
+                    t = t0
+                else:
+                    gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
+                    if bad < 0:
+                        ok = self.usable.get(key)
+                        if ok is None:
+                            usable = usable_values(values, mask, vals)
+                            ok = 0
+                            for u in range(1, 14):
+                                if usable >> u & 1:
+                                    ok |= vb[u]
+                            self.usable[key] = ok
+                        bad = tal & ~ok
+                    if not gap & bad and (gap & ~kings).bit_count() < takers:
+                        # The cards of the gap leave before this one does, each but a
+                        # king with a pyramid card of its own accessible by then: not
+                        # this one, none it covers, and none under a card of the chain
+                        # that leaves later, at any cursor up to the next draw of a card
+                        # of value w (those the card skips when the test fails).
+                        late = 1 << place
+                        ahead = wb >> (c0 + 1)
+                        if ahead:  # the time of the next draw of a card of value w
+                            end = (t0 >> 5) << 5 | ((ahead & -ahead).bit_length() + c0 + 1)
+                        else:
+                            end = ((t0 >> 5) + 1) << 5
+                        for k in range(len(times)):
+                            if times[k] >= end:
+                                late |= 1 << places[k]
+                        t = t0
+                        # the late cards and those they block: no partner by then
+                        out = late
+                        y = late
+                        while y:
+                            x = y & -y
+                            y ^= x
+                            out |= _BEHIND[x.bit_length() - 1]
+                        g = gap & ~kings
+                        while g:
+                            u = tvalues[(g & -g).bit_length() - 1]
+                            ub = g & vb[u]
+                            g ^= ub
+                            partners = mask & place_bits[PAIR_SUM - u] & ~out
+                            if ub.bit_count() > partners.bit_count():
+                                t = -1
+                                break
+                        if t >= 0:
+                            # The card of value w this card takes in the pass of t0 (one
+                            # under cursor c0, or none) stays in the waste from its draw
+                            # until this card leaves, and buries the cards under it: the
+                            # cards that must leave first and leave after that draw take
+                            # talon cards above the lowest of them. When those cards are
+                            # all in the waste now (this pass), that is all the cards
+                            # that must leave first; otherwise the chain cards among them
+                            # whose cursor is at the top one or later, and those that
+                            # must leave after one of these.
+                            low = (below & -below).bit_length() - 1
+                            rest = tal >> (low + 1) << (low + 1)
+                            window = inside
+                            if j >= p or t0 >> 5:
+                                window = 0
+                                drawn = t0 >> 5 << 5 | j  # the time of its draw, less 1
+                                for k in above:
+                                    if times[k] > drawn:
+                                        window |= 1 << places[k]
+                                if window:
+                                    x = inside & ~window
+                                    while x:
+                                        y = x & -x
+                                        x ^= y
+                                        if pre[y.bit_length() - 1] & window:
+                                            window |= y
+                            if window and self.window_blocked(mask, vals, window, rest):
+                                t = -1
+            if t < 0:
+                ahead = wb >> (c0 + 1)
+                if ahead:
+                    t = (t0 >> 5) << 5 | ((ahead & -ahead).bit_length() + c0 + 1)
+                else:
+                    t = ((t0 >> 5) + 1) << 5 | (wb & -wb).bit_length()
+            times.append(t)
+            places.append(place)
+            if t > latest:
+                latest = t
+                if t >> 5 > most:
+                    return BIG, -1
+        return latest >> 5, (latest & 31) - 1
