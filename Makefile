@@ -29,9 +29,13 @@ $(RUNTIME): pyproject.toml setup.py build_backend.py
 	DAILYDEAL_PURE_PYTHON=1 $(BIN)/pip install --quiet --no-compile -e .
 	@touch $@
 
+# The tests' environment compiled to bytecode once here (the runtime was installed with
+# --no-compile, so that `make run` serves at once): else the first processes of `make test`
+# all compile the same dependencies at the same time.
 $(STAMP): $(RUNTIME)
 	$(BIN)/pip install --quiet --upgrade pip
 	DAILYDEAL_PURE_PYTHON=1 $(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib dailydeal >/dev/null || true
 	@touch $@
 
 # The compiled solvers, in place (setup.py: the Python source runs until the build is
