@@ -472,27 +472,27 @@ static inline uint32_t upto(int c) { return (uint32_t)((2ULL << c) - 1); } /* bi
  * pool) instead: above every window's (42 bits) */
 #define USABLE_WKEY (1ull << 63)
 
+/* a slot of either table: the chains' (wkey 0, value the chain's offset in the arena) and
+ * the windows' (wkey the window's part or USABLE_WKEY, value what it takes or the usable
+ * values) */
 typedef struct {
-    uint64_t key; /* key + 1; 0: empty */
-    uint32_t at;  /* the chain's offset in the arena */
-} chain_slot;
+    uint64_t key, wkey; /* key + 1 (0: empty), and the second part */
+    long long value;
+} slot_t;
 
 typedef struct {
-    uint64_t key, wkey; /* key + 1 (0: empty), and the window's part */
-    long long takes;
-} window_slot;
+    slot_t *slots;
+    size_t cap, used;
+} table_t;
 
 typedef struct {
     PyObject_HEAD
     uint8_t values[SIZE], tvalues[TALON];
     int n;
     uint32_t pb[KING + 1], vb[KING + 1];
-    chain_slot *chains;
-    size_t chains_cap, chains_used;
+    table_t chains, windows;
     uint32_t *arena;
     size_t arena_cap, arena_used;
-    window_slot *windows;
-    size_t windows_cap, windows_used;
 } counter_t;
 
 static inline size_t slot_of(uint64_t key, uint64_t wkey, size_t cap)
@@ -501,67 +501,62 @@ static inline size_t slot_of(uint64_t key, uint64_t wkey, size_t cap)
     return (size_t)(h >> 32) & (cap - 1);
 }
 
+static void table_free(table_t *t)
+{
+    PyMem_Free(t->slots);
+    t->slots = NULL;
+    t->cap = t->used = 0;
+}
+
 static void counter_clear(counter_t *pc)
 {
-    PyMem_Free(pc->chains);
+    table_free(&pc->chains);
+    table_free(&pc->windows);
     PyMem_Free(pc->arena);
-    PyMem_Free(pc->windows);
-    pc->chains = NULL;
     pc->arena = NULL;
-    pc->windows = NULL;
-    pc->chains_cap = pc->chains_used = pc->arena_cap = pc->arena_used = 0;
-    pc->windows_cap = pc->windows_used = 0;
+    pc->arena_cap = pc->arena_used = 0;
 }
 
-/* room for one more chain slot; -1 (MemoryError set) when there is none */
-static int grow_chains(counter_t *pc)
+/* The slot of (key, wkey) in ``t`` (key + 1): the one that holds it, or the empty one it
+ * goes in (key 0: the caller fills it with table_put); the table grows first so that one
+ * more fits at most half full. NULL (MemoryError set) when there is no room. */
+static slot_t *table_slot(table_t *t, uint64_t key, uint64_t wkey)
 {
-    if ((pc->chains_used + 1) * 2 <= pc->chains_cap)
-        return 0;
-    size_t cap = pc->chains_cap ? pc->chains_cap * 2 : 1024;
-    chain_slot *slots = PyMem_Calloc(cap, sizeof(chain_slot));
-    if (slots == NULL) {
-        PyErr_NoMemory();
-        return -1;
+    if ((t->used + 1) * 2 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 1024;
+        slot_t *slots = PyMem_Calloc(cap, sizeof(slot_t));
+        if (slots == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        for (size_t i = 0; i < t->cap; i++) {
+            slot_t *old = &t->slots[i];
+            if (!old->key)
+                continue;
+            size_t at = slot_of(old->key, old->wkey, cap);
+            while (slots[at].key)
+                at = (at + 1) & (cap - 1);
+            slots[at] = *old;
+        }
+        PyMem_Free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
     }
-    for (size_t i = 0; i < pc->chains_cap; i++) {
-        chain_slot *old = &pc->chains[i];
-        if (!old->key)
-            continue;
-        size_t at = slot_of(old->key, 0, cap);
-        while (slots[at].key)
-            at = (at + 1) & (cap - 1);
-        slots[at] = *old;
-    }
-    PyMem_Free(pc->chains);
-    pc->chains = slots;
-    pc->chains_cap = cap;
-    return 0;
+    size_t at = slot_of(key, wkey, t->cap);
+    while (t->slots[at].key && !(t->slots[at].key == key && t->slots[at].wkey == wkey))
+        at = (at + 1) & (t->cap - 1);
+    return &t->slots[at];
 }
 
-static int grow_windows(counter_t *pc)
+/* fill the empty ``slot`` table_slot gave for (key, wkey) */
+static inline long long table_put(table_t *t, slot_t *slot, uint64_t key, uint64_t wkey,
+                                  long long value)
 {
-    if ((pc->windows_used + 1) * 2 <= pc->windows_cap)
-        return 0;
-    size_t cap = pc->windows_cap ? pc->windows_cap * 2 : 1024;
-    window_slot *slots = PyMem_Calloc(cap, sizeof(window_slot));
-    if (slots == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t i = 0; i < pc->windows_cap; i++) {
-        window_slot *old = &pc->windows[i];
-        if (!old->key)
-            continue;
-        size_t at = slot_of(old->key, old->wkey, cap);
-        while (slots[at].key)
-            at = (at + 1) & (cap - 1);
-        slots[at] = *old;
-    }
-    PyMem_Free(pc->windows);
-    pc->windows = slots;
-    pc->windows_cap = cap;
-    return 0;
+    slot->key = key;
+    slot->wkey = wkey;
+    slot->value = value;
+    t->used++;
+    return value;
 }
 
 /* ``words`` more words at the arena's end; NULL (MemoryError set) when there is no room */
@@ -608,14 +603,11 @@ static inline uint64_t table_key(const counter_t *pc, uint32_t mask, uint32_t va
  * arena, or -1 with an exception set */
 static long long chain_at(counter_t *pc, uint64_t key, uint32_t mask, uint32_t vals)
 {
-    if (grow_chains(pc) < 0)
+    slot_t *slot = table_slot(&pc->chains, key + 1, 0);
+    if (slot == NULL)
         return -1;
-    size_t at = slot_of(key + 1, 0, pc->chains_cap);
-    while (pc->chains[at].key) {
-        if (pc->chains[at].key == key + 1)
-            return pc->chains[at].at;
-        at = (at + 1) & (pc->chains_cap - 1);
-    }
+    if (slot->key)
+        return slot->value;
     uint32_t pre[SIZE];
     chain_t chain;
     int lost = chain_of(pc->values, pc->pb, mask, vals, pre, &chain);
@@ -636,10 +628,7 @@ static long long chain_at(counter_t *pc, uint64_t key, uint32_t mask, uint32_t v
             rec[CHAIN_HEAD + 3 * e + 2] = chain.above[e];
         }
     }
-    pc->chains[at].key = key + 1;
-    pc->chains[at].at = (uint32_t)offset;
-    pc->chains_used++;
-    return offset;
+    return table_put(&pc->chains, slot, key + 1, 0, offset);
 }
 
 /* PassCounter.usable_values() through the windows' table (USABLE_WKEY); -1 with an
@@ -647,22 +636,13 @@ static long long chain_at(counter_t *pc, uint64_t key, uint32_t mask, uint32_t v
 static long long counter_usable(counter_t *pc, uint32_t mask, uint32_t pool, uint32_t wanted)
 {
     uint64_t key = ((uint64_t)mask | (uint64_t)(pool & wanted) << SIZE) + 1;
-    if (grow_windows(pc) < 0)
+    slot_t *slot = table_slot(&pc->windows, key, USABLE_WKEY);
+    if (slot == NULL)
         return -1;
-    size_t at = slot_of(key, USABLE_WKEY, pc->windows_cap);
-    for (;;) {
-        window_slot *slot = &pc->windows[at];
-        if (!slot->key) {
-            slot->key = key;
-            slot->wkey = USABLE_WKEY;
-            slot->takes = usable_of(pc->values, pc->pb, mask, pool);
-            pc->windows_used++;
-            return slot->takes;
-        }
-        if (slot->key == key && slot->wkey == USABLE_WKEY)
-            return slot->takes;
-        at = (at + 1) & (pc->windows_cap - 1);
-    }
+    if (slot->key)
+        return slot->value;
+    return table_put(&pc->windows, slot, key, USABLE_WKEY,
+                     usable_of(pc->values, pc->pb, mask, pool));
 }
 
 /* PassCounter.reachable_waste(); -1 with an exception set */
@@ -721,26 +701,12 @@ static int counter_blocked(counter_t *pc, uint32_t mask, uint32_t vals, uint32_t
     uint32_t ivals = values_of(pc->vb, above);
     uint64_t key = ((uint64_t)mask | (uint64_t)(vals & wanted) << SIZE) + 1;
     uint64_t wkey = (ivals & wanted) | (uint64_t)inside << 14;
-    if (grow_windows(pc) < 0)
+    slot_t *slot = table_slot(&pc->windows, key, wkey);
+    if (slot == NULL)
         return -1;
-    size_t at = slot_of(key, wkey, pc->windows_cap);
-    long long takes;
-    for (;;) {
-        window_slot *slot = &pc->windows[at];
-        if (!slot->key) {
-            takes = takes_of(pc->values, pc->pb, mask, vals, inside, ivals);
-            slot->key = key;
-            slot->wkey = wkey;
-            slot->takes = takes;
-            pc->windows_used++;
-            break;
-        }
-        if (slot->key == key && slot->wkey == wkey) {
-            takes = slot->takes;
-            break;
-        }
-        at = (at + 1) & (pc->windows_cap - 1);
-    }
+    long long takes = slot->key ? slot->value
+        : table_put(&pc->windows, slot, key, wkey,
+                    takes_of(pc->values, pc->pb, mask, vals, inside, ivals));
     if (takes < 0)
         return 1;
     for (int w = 1; w < KING; w++)
