@@ -92,7 +92,8 @@ durations: $(STAMP) $(BUILT)
 # The tests again on the lowest versions pyproject.toml allows (CI runs it after `make test`),
 # the browser tests in Debian's full chromium where make test drives the headless shell
 # (tests/helpers/browser.py): CI tries every page in both.
-FULL_CHROMIUM := $(shell command -v chromium)
+# (looked up when test-lowest runs, not at every make)
+FULL_CHROMIUM = $(shell command -v chromium)
 test-lowest:
 	$(PYTHON) -m venv $(LOWEST)
 	$(LOWEST)/bin/pip install --quiet --upgrade pip

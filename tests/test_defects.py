@@ -287,33 +287,29 @@ def test_8_the_player_posts_a_move_list_too_long_for_a_url(
     tmp_path: Path, deal_rows: list[dict[str, Any]], now: dt.datetime, days: dict[str, dt.date]
 ) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from helpers.browser import CHROMIUM_ARGS, chromium_for_tests, serve_deals, why_no_browser
+    from helpers.browser import chromium, serve_deals, why_no_browser
 
     if (reason := why_no_browser()) is not None:
         pytest.skip(reason)
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     id_ = f"{days['today']}-pyramid-easy"
     moves = (["d"] * 24 + ["r"]) * 100  # a legal game of 2,500 moves: 10 KB as ?moves=
     asked: list[tuple[str, str]] = []
-    with serve_deals(tmp_path / "web.db", deal_rows, now) as site, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_for_tests(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.add_init_script(
-                f"localStorage.setItem('dailydeal.v1.progress.{id_}', '{json.dumps(moves)}')"
-            )
-            page.on("request", lambda r: asked.append((r.method, r.url)))
-            page.goto(f"{site}/play/{id_}")
-            # the game saved in this browser is back (played by rules.js in the page)
-            player = page.locator("daily-deal")
-            expect(player).to_have_attribute("data-moves", str(len(moves)), timeout=20_000)
-            # a hint for it cannot be a URL: the player POSTs the moves, and is answered
-            with page.expect_response(lambda r: "/hint" in r.url, timeout=30_000) as hint:
-                player.locator('[data-action="hint"]').click()
-            assert hint.value.status < 400, hint.value.status
-        finally:
-            browser.close()
+    with serve_deals(tmp_path / "web.db", deal_rows, now) as site, chromium() as browser:
+        page = browser.new_page()
+        page.add_init_script(
+            f"localStorage.setItem('dailydeal.v1.progress.{id_}', '{json.dumps(moves)}')"
+        )
+        page.on("request", lambda r: asked.append((r.method, r.url)))
+        page.goto(f"{site}/play/{id_}")
+        # the game saved in this browser is back (played by rules.js in the page)
+        player = page.locator("daily-deal")
+        expect(player).to_have_attribute("data-moves", str(len(moves)), timeout=20_000)
+        # a hint for it cannot be a URL: the player POSTs the moves, and is answered
+        with page.expect_response(lambda r: "/hint" in r.url, timeout=30_000) as hint:
+            player.locator('[data-action="hint"]').click()
+        assert hint.value.status < 400, hint.value.status
     hints = [(method, url) for method, url in asked if "/hint" in url]
     assert ("POST", f"{site}{API}/deals/{id_}/hint") in hints, hints
     assert all(len(url) < 8000 for _, url in asked), [len(url) for _, url in asked]

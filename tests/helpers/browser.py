@@ -41,11 +41,11 @@ CHROMIUM_ARGS = [
 
 # The tests' browser: Debian's chromium-headless-shell when installed, the same Chromium
 # (156) without the desktop browser around it, and what Playwright itself runs headless. It
-# costs a third of the CPU: a new context with a play page 0.7 core-seconds against 1.7 for
-# the full browser, a move 42 to 56 ms against 54 to 63, the browser test files (``-n 2``)
-# 281 core-seconds against 380; the suite is CPU-bound on 2 cores (docs/architecture.md,
-# "Tests"). Else Debian's chromium. TEST_CHROMIUM names another: ``make test-lowest`` runs the
-# suite in the full browser, so CI tries every page in both.
+# costs a third of the CPU: a new context with a play page 0.45 to 0.7 core-seconds against
+# 1.5 to 1.8 for the full browser, a move 42 to 56 ms against 54 to 63, the browser test
+# files (``-n 2``) 281 core-seconds against 380; the suite is CPU-bound on 2 cores
+# (docs/architecture.md, "Tests"). Else Debian's chromium. TEST_CHROMIUM names another:
+# ``make test-lowest`` runs the suite in the full browser, so CI tries every page in both.
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 FULL_CHROMIUM = "/usr/bin/chromium"
 
@@ -74,10 +74,9 @@ def why_no_browser() -> str | None:
             "browser tests skipped: the Python package playwright is missing "
             "(pip install -e '.[dev]')"
         )
-    named = os.environ.get("TEST_CHROMIUM")
-    if named and chromium_for_tests() is None:
-        return f"browser tests skipped: TEST_CHROMIUM={named} is not a program"
     if chromium_for_tests() is None:
+        if named := os.environ.get("TEST_CHROMIUM"):
+            return f"browser tests skipped: TEST_CHROMIUM={named} is not a program"
         return ("browser tests skipped: no Chromium (apt-get install chromium-headless-shell "
                 "or chromium; .ci/run does)")
     return None
