@@ -284,6 +284,41 @@ def test_arrow_keys_skip_covered_pyramid_cards_and_names_say_what_cards_show(
     assert pairs and all(label.startswith(shown) and len(shown) >= 2 for shown, label in pairs)
 
 
+# Every element of the board marked (a property, not an attribute: the DOM is not touched);
+# after a move, [the rows not marked (new), the places not marked, the places in all].
+MARK_JS = """host => {
+  for (const el of host.shadowRoot.querySelectorAll('[data-board] *')) el.ddOld = true;
+}"""
+FRESH_JS = """(host, rows) => {
+  const fresh = (sel) => [...host.shadowRoot.querySelectorAll(sel)].filter((el) => !el.ddOld);
+  const places = '[data-card], [data-gap], .card.empty';
+  const name = (el) => el.dataset.card || el.dataset.gap || el.dataset.place;
+  const all = host.shadowRoot.querySelectorAll(places).length;
+  return [fresh(rows).length, fresh(places).map(name), all];
+}"""
+
+
+@pytest.mark.parametrize(("game", "rows"), [("pyramid", ".pyr-row"), ("gaps", ".cells")])
+def test_a_move_redraws_the_places_it_changed_not_their_rows(
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]], game: str,
+    rows: str,
+) -> None:
+    """board.js patches a move in: the rows keep their elements, and only the places whose
+    card, marks or name changed are new (a card moved or gone, the place it left, a card
+    uncovered, a gap that now takes another card). Each row drawn again, a Gaps move laid
+    out 38 cards again and rastered their rows (docs/architecture.md "Tests")."""
+    player = open_player(page, f"{site}/play/{today_id(days, game)}", game)
+    for move in solutions[game][:8]:
+        if move in ("d", "r", "R"):  # a draw changes no row; a redeal deals every place
+            player.type_moves([move])
+            continue
+        player.host.evaluate(MARK_JS)
+        player.type_moves([move])
+        new_rows, fresh, places = player.host.evaluate(FRESH_JS, rows)
+        assert new_rows == 0, (move, new_rows)
+        assert 1 <= len(fresh) <= 6 < places, (move, fresh)
+
+
 def test_accordion_shows_no_par_and_each_game_says_what_its_score_counts(
     page: Any, site: str, days: dict[str, dt.date]
 ) -> None:

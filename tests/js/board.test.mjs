@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as rules from "../../dailydeal/web/static/rules.js";
 import { decide, dropMove, keyCommand, nextFocus } from "../../dailydeal/web/static/input.js";
-import { sections } from "../../dailydeal/web/static/board.js";
+import { html as boardHtml, sections } from "../../dailydeal/web/static/board.js";
 import { SPECS, gameOfDeal, meaningfulPar } from "../../dailydeal/web/static/specs.js";
 import { cardName } from "../../dailydeal/web/static/cards.js";
 import { Words } from "../../dailydeal/web/static/i18n.js";
@@ -167,7 +167,7 @@ test("each renderer draws every card of the position once, and the view's marks"
     for (const st of [...positions(game, null, 2)].filter((_, i) => i % 9 === 0)) {
       const picked = cardMoves(st).map((m) => rules.placesOf(st, m).from)[0] ?? null;
       const targets = new Set(picked ? rules.targets(st, picked).keys() : []);
-      const html = sections(layout, st, { picked, targets, landed: null, drew: false, words: EN }).flatMap(([, items]) => items).join("");
+      const html = sections(layout, st, { picked, targets, landed: null, drew: false, words: EN }).map(boardHtml).join("");
       const drawn = [...html.matchAll(/data-card="(..)"/g)].map((m) => m[1]);
       const shown = game === "accordion" ? st.position.piles.map((p) => p.top)
         : game === "pyramid" ? [...st.position.pyramid.flat().filter(Boolean), ...st.position.waste.slice(-3)]

@@ -11,7 +11,7 @@ const RENDERERS = { row, pyramid, grid };
 const TEMPLATE = typeof document === "undefined" ? null : document.createElement("template");
 
 /** The sections of HTML (one [class, items, attributes] per box: the attributes, roles and
- *  names of its structure, the same for every position) of a position: its layout's renderer
+ *  names of its structure, the same for every position; an item is HTML or a section) of a position: its layout's renderer
  *  (the end of a game is the result card's to say, never a banner over the cards). */
 export function sections(layout, st, view) {
   return RENDERERS[layout].render(st, view);
@@ -22,17 +22,48 @@ export function placeOf(el) {
   return el ? el.dataset.card || el.dataset.gap || el.dataset.action || null : null;
 }
 
-/** Make ``box``'s children show ``items`` (one element each) where ``old`` was drawn: keep
+/** The HTML of an item of a section: HTML itself, or a section within ([class, items,
+ *  attributes], as Gaps's rows in its grid). */
+const itemHtml = (item) => (typeof item === "string" ? item : html(item));
+
+/** The HTML of a section [class, items, attributes]: a box of its items. */
+export function html([cls, items, attrs]) {
+  return `<div class="${cls}"${attrs ? ` ${attrs}` : ""}>${items.map(itemHtml).join("")}</div>`;
+}
+
+/** ``el`` replaced by ``markup``. */
+function replace(el, markup) {
+  TEMPLATE.innerHTML = markup;
+  el.replaceWith(TEMPLATE.content);
+}
+
+/** Make ``box``'s children show ``items`` (one element each) where ``old`` was drawn. As
+ *  many as before: each item that changed is replaced, a section within patched in its turn
+ *  (a Gaps move replaces its two cells, not the rows of thirteen they stand in). Else keep
  *  the common head and tail, replace what lies between. */
 function patch(box, old, items) {
+  if (old.length === items.length) {
+    items.forEach((item, i) => {
+      const was = old[i];
+      if (item === was) return;
+      if (typeof item !== "string" && typeof was !== "string" && item[0] === was[0] && item[2] === was[2]) {
+        patch(box.children[i], was[1], item[1]);
+      } else if (itemHtml(item) !== itemHtml(was)) {
+        replace(box.children[i], itemHtml(item));
+      }
+    });
+    return;
+  }
+  const before = old.map(itemHtml);
+  const after = items.map(itemHtml);
   let head = 0;
-  const n = Math.min(old.length, items.length);
-  while (head < n && old[head] === items[head]) head += 1;
+  const n = Math.min(before.length, after.length);
+  while (head < n && before[head] === after[head]) head += 1;
   let tail = 0;
-  while (tail < n - head && old[old.length - 1 - tail] === items[items.length - 1 - tail]) tail += 1;
-  const gone = old.length - tail - head;
+  while (tail < n - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail += 1;
+  const gone = before.length - tail - head;
   for (let i = 0; i < gone; i += 1) box.children[head].remove();
-  const fresh = items.slice(head, items.length - tail).join("");
+  const fresh = after.slice(head, after.length - tail).join("");
   if (!fresh) return;
   TEMPLATE.innerHTML = fresh;
   box.insertBefore(TEMPLATE.content, box.children[head] || null);
@@ -71,7 +102,7 @@ export class Board {
     const same = old && old.length === parts.length && old.every((o, i) => o[0] === parts[i][0]) && board.children.length === old.length;
     const playable = () => [...board.querySelectorAll("button:not(:disabled):not(.blocked)")];
     const index = focus ? playable().indexOf(active) : -1;
-    if (!same) board.innerHTML = parts.map(([cls, items, attrs]) => `<div class="${cls}"${attrs ? ` ${attrs}` : ""}>${items.join("")}</div>`).join("");
+    if (!same) board.innerHTML = parts.map(html).join("");
     else parts.forEach(([, items], i) => patch(board.children[i], old[i][1], items));
     this.drawn = parts;
     if (focus && !(active && active.isConnected)) {

@@ -11,7 +11,8 @@ export function render(st, view) {
   const w = view.words;
   const gaps = new Map((p.gaps || []).map((g) => [`${g.row},${g.column}`, g]));
   // a grid (rows of cells) that a screen reader walks; the rows and cells take no box of
-  // their own (display: contents): the places stand in the board's CSS grid
+  // their own (display: contents): the places stand in the board's CSS grid. Each row a
+  // section within: a move replaces its cells, not the rows they stand in.
   const rows = p.rows.map((row, r) => {
     const cells = [];
     row.forEach((c, i) => {
@@ -30,7 +31,7 @@ export function render(st, view) {
         : g.accepts ? w.t("board.gap_takes_any", { where, what: g.accepts }) : w.t("board.gap_nothing", { where });
       cells.push(`<button type="button" class="${cls}" data-gap="${place}" aria-label="${esc(label)}"></button>`);
     });
-    return `<div class="cells" role="row" aria-label="${esc(w.t("board.row", { row: r + 1 }))}">${cells.map((cell) => `<span class="cell" role="gridcell">${cell}</span>`).join("")}</div>`;
+    return ["cells", cells.map((cell) => `<span class="cell" role="gridcell">${cell}</span>`), `role="row" aria-label="${esc(w.t("board.row", { row: r + 1 }))}"`];
   });
   const left = p.redeals_left;
   return [

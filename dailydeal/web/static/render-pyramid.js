@@ -30,10 +30,10 @@ export function render(st, view) {
     ? `<div class="waste">${shownWaste.join("")}</div>`
     : `<div class="slot empty-waste" aria-hidden="true"></div>`;
   // each row a group with its number; each card says its row and its place in the row
-  const rows = p.pyramid.map((row, r) =>
-    `<div class="pyr-row" role="group" aria-label="${esc(w.t("board.row", { row: r + 1 }))}">${row.map((c, i) =>
-      c ? cardButton(c, v, { label: [w.t("card.row_card", { row: r + 1, n: i + 1 }), ...(access.has(c) ? [] : [w.t("card.covered")])], blocked: !access.has(c) })
-        : `<span class="card empty" aria-hidden="true" data-place="${r + 1},${i + 1}"></span>`).join("")}</div>`);
+  // (a section within: a pair removed replaces its cards, not the rows they stand in)
+  const rows = p.pyramid.map((row, r) => ["pyr-row", row.map((c, i) =>
+    c ? cardButton(c, v, { label: [w.t("card.row_card", { row: r + 1, n: i + 1 }), ...(access.has(c) ? [] : [w.t("card.covered")])], blocked: !access.has(c) })
+      : `<span class="card empty" aria-hidden="true" data-place="${r + 1},${i + 1}"></span>`), `role="group" aria-label="${esc(w.t("board.row", { row: r + 1 }))}"`]);
   return [
     ["pyr-top", [`<div>${stock}<div class="label">${esc(w.t("board.stock"))}</div></div>`, `<div>${wasteHtml}<div class="label">${esc(w.t("board.waste"))}</div></div>`], `role="group" aria-label="${esc(w.t("board.stock_waste"))}"`],
     ["pyr", rows],
