@@ -5,6 +5,7 @@ masks, talons and windows."""
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -193,12 +194,17 @@ def edge_positions() -> list[Position]:
 
 # (seeds whose pool search does not decide them, so that A* runs; seed 11's whole search
 # holds positions where a chain card's time is the next draw's itself, ``end``)
-SEARCHED = [
-    pos for seed, nodes in ((1, 3000), (5, 1000), (10, 1000), (11, 20000))
-    for pos in searched_positions(seed, nodes)
-]
-RANDOM = random_positions(200)
-EDGES = edge_positions()
+@functools.cache
+def corpus() -> tuple[list[Position], list[Position], list[Position]]:
+    """The positions searched, random and at the edges: made once, when a test first needs
+    them (made at import, they cost every xdist worker half a second to collect the file)."""
+    searched = [
+        pos for seed, nodes in ((1, 3000), (5, 1000), (10, 1000), (11, 20000))
+        for pos in searched_positions(seed, nodes)
+    ]
+    return searched, random_positions(200), edge_positions()
+
+
 MOSTS = (PY.BIG, 0, 1, 2)
 
 
@@ -213,6 +219,7 @@ def test_the_positions_reach_every_branch_of_the_pass_count(monkeypatch: Any) ->
     """The positions compared below hold lost ones, ones needing no recycle, one and more,
     with and without a last position to reach, and ones where the gaps of the waste are
     tested (``usable_values``) and windows counted (``window_blocked``), both answers."""
+    searched, randoms, edges = corpus()
     calls = {"usable": 0, "blocked": 0, "open": 0}
     usable, blocked = PY.usable_values, PY.PassCounter.window_blocked
 
@@ -227,9 +234,9 @@ def test_the_positions_reach_every_branch_of_the_pass_count(monkeypatch: Any) ->
 
     monkeypatch.setattr(PY, "usable_values", count_usable)
     monkeypatch.setattr(PY.PassCounter, "window_blocked", count_blocked)
-    assert len(SEARCHED) > 8000 and len(RANDOM) == 2000
+    assert len(searched) > 8000 and len(randoms) == 2000
     needs = [PY.PassCounter(v, tv).passes_needed(mask, tal, p, PY.BIG)
-             for v, tv, mask, tal, p in SEARCHED + RANDOM + EDGES]
+             for v, tv, mask, tal, p in searched + randoms + edges]
     assert {s for s, _ in needs} >= {PY.BIG, 0, 1, 2, 3}
     assert any(c >= 0 for _, c in needs) and any(c < 0 and s < PY.BIG for s, c in needs)
     assert calls["usable"] > 1000 and calls["blocked"] > 100 and calls["open"] > 1000, calls
@@ -238,8 +245,9 @@ def test_the_positions_reach_every_branch_of_the_pass_count(monkeypatch: Any) ->
 def test_the_reference_tables_change_no_answer() -> None:
     """A counter kept for a whole deal (its tables filled by the positions before) answers
     as a new one."""
+    searched, randoms, _ = corpus()
     chains = windows = 0
-    for (values, tvalues), positions in by_deal(SEARCHED[::2] + RANDOM[::4]).items():
+    for (values, tvalues), positions in by_deal(searched[::2] + randoms[::4]).items():
         kept = PY.PassCounter(values, tvalues)
         for _, _, mask, tal, p in positions:
             new = PY.PassCounter(values, tvalues).passes_needed(mask, tal, p, PY.BIG)
@@ -247,16 +255,17 @@ def test_the_reference_tables_change_no_answer() -> None:
         chains += len(kept.chains)
         windows += len(kept.windows)
     # the searches' positions share chains (the tables answered some calls)
-    assert chains < len(SEARCHED[::2]) * 2 // 3 + len(RANDOM[::4]) and windows > 100
+    assert chains < len(searched[::2]) * 2 // 3 + len(randoms[::4]) and windows > 100
 
 
 def test_the_c_build_counts_the_passes_as_the_reference() -> None:
     """A counter a deal, as the search keeps one (its tables in use), and ``most`` cutting
     the walk short on a fifth of the positions; the answers the reference's."""
+    searched, randoms, edges = corpus()
     need_c()
     assert built.BIG == PY.BIG and built.behind() == PY.behind()
     k = 0
-    for (values, tvalues), positions in by_deal(SEARCHED + RANDOM + EDGES).items():
+    for (values, tvalues), positions in by_deal(searched + randoms + edges).items():
         c, py = built.PassCounter(values, tvalues), PY.PassCounter(values, tvalues)
         for _, _, mask, tal, p in positions:
             assert c.key(mask, tal) == py.key(mask, tal)
@@ -274,9 +283,10 @@ def test_the_c_build_reads_the_waste_as_the_reference() -> None:
     ``staying`` (up to the cursor, and up to the talon's end) and ``usable_values``, with
     a counter a deal (its tables in use): the reference's answers, and both kinds of
     answer reached (a waste cut short and whole, cards that stay and none)."""
+    searched, randoms, edges = corpus()
     need_c()
     cut = whole = stay = 0
-    for (values, tvalues), positions in by_deal(SEARCHED + RANDOM + EDGES).items():
+    for (values, tvalues), positions in by_deal(searched + randoms + edges).items():
         c, py = built.PassCounter(values, tvalues), PY.PassCounter(values, tvalues)
         for _, _, mask, tal, p in positions:
             low = tal & ((1 << p) - 1)
@@ -296,10 +306,11 @@ def test_the_c_build_reads_the_waste_as_the_reference() -> None:
 def test_the_c_build_blocks_the_windows_as_the_reference() -> None:
     """``window_blocked`` on the random positions' chains: each chain card's cards that
     must leave first as the window, random talon cards left as what they may take."""
+    _, randoms, _ = corpus()
     need_c()
     rng = random.Random(5)
     answers = []
-    for (values, tvalues), positions in by_deal(RANDOM).items():
+    for (values, tvalues), positions in by_deal(randoms).items():
         c, py = built.PassCounter(values, tvalues), PY.PassCounter(values, tvalues)
         for _, _, mask, tal, _ in positions:
             vals = sum(1 << w for w in range(1, 14) if tal & py.vb[w])
@@ -316,8 +327,9 @@ def test_the_c_build_blocks_the_windows_as_the_reference() -> None:
 
 def test_the_c_build_refuses_what_is_not_a_position() -> None:
     """The counter's arguments are checked: one line saying what is wrong."""
+    _, randoms, _ = corpus()
     need_c()
-    values, tvalues, mask, tal, p = RANDOM[0]
+    values, tvalues, mask, tal, p = randoms[0]
     n = len(tvalues)
     c = built.PassCounter(values, tvalues)
     with pytest.raises(TypeError, match="tvalues"):
