@@ -12,34 +12,31 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from helpers.a11y import serious_violations
+from helpers.a11y import audit_light_and_dark, serious_violations
 from helpers.browser import SKIP, open_player, today_id
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_pages_have_no_serious_accessibility_violation(
-    page: Any,
-    site: str,
-    days: dict[str, dt.date],
-    solutions: dict[str, list[str]],
-    scheme: str,
+    page: Any, site: str, days: dict[str, dt.date], solutions: dict[str, list[str]]
 ) -> None:
-    page.emulate_media(color_scheme=scheme)
+    """Each page audited light, then dark, one load for both (helpers/a11y.py)."""
+    problems: dict[str, list[str]] = {}
+    page.emulate_media(color_scheme="light")
     page.goto(f"{site}/")
     page.wait_for_selector("a.tier-link")
-    problems = {"/": serious_violations(page)}
+    audit_light_and_dark(page, "/", problems)
     for game in ("accordion", "pyramid", "gaps"):
         id_ = today_id(days, game)
         player = open_player(page, f"{site}/play/{id_}", game)
         player.play_all(solutions[game][:4], finish=False)  # a game under way, a card selected
         first = player.clicks(solutions[game][4])[0]
         player.click(first)
-        problems[f"/play/{id_}"] = serious_violations(page)
+        audit_light_and_dark(page, f"/play/{id_}", problems)
         page.goto(f"{site}/embed/{id_}")
         page.wait_for_selector("daily-deal[data-state]", state="attached")
-        problems[f"/embed/{id_}"] = serious_violations(page)
+        audit_light_and_dark(page, f"/embed/{id_}", problems)
     assert not any(problems.values()), problems
 
 

@@ -182,6 +182,8 @@ def test_the_timer_starts_at_the_first_move_pauses_and_hides(
 def test_dark_mode_follows_the_system_and_the_toggle(
     browser: Any, site: str, days: dict[str, dt.date]
 ) -> None:
+    from playwright.sync_api import expect
+
     context = browser.new_context(color_scheme="dark")
     page = context.new_page()
     id_ = today_id(days, "accordion")
@@ -197,6 +199,13 @@ def test_dark_mode_follows_the_system_and_the_toggle(
     assert dark(controls.evaluate("e => getComputedStyle(e).backgroundColor"))
     toggle = player.host.locator('[data-option="dark"]')
     assert toggle.get_attribute("aria-pressed") == "true"
+    # the system turning light and dark again while the page is open: followed, and said
+    page.emulate_media(color_scheme="light")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert not dark(controls.evaluate("e => getComputedStyle(e).backgroundColor"))
+    page.emulate_media(color_scheme="dark")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert dark(controls.evaluate("e => getComputedStyle(e).backgroundColor"))
     toggle.click()
     assert player.host.get_attribute("data-theme") == "light"
     assert not dark(page.evaluate(background))

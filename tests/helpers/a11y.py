@@ -20,3 +20,13 @@ def serious_violations(page: Any) -> list[str]:
         for v in found
         if v["impact"] in SERIOUS
     ]
+
+
+def audit_light_and_dark(page: Any, where: str, problems: dict[str, list[str]]) -> None:
+    """``page`` audited light, then dark, into ``problems`` (``where (scheme)``), one load for
+    both: the pages follow the system turning dark while they are open (the element's Dark
+    option too: tests/test_web_play.py). The page is left light."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        problems[f"{where} ({scheme})"] = serious_violations(page)
+    page.emulate_media(color_scheme="light")

@@ -151,12 +151,17 @@ export class DailyDeal extends Hinting(Speaking(HTMLElement)) {
     this.onOnline = () => this.flush();
     document.addEventListener("visibilitychange", this.onVisible);
     window.addEventListener("online", this.onOnline);
+    // the system turning dark (or light) while the page is open: the Dark option says so
+    this.onScheme = () => options.apply(this, this.shadowRoot, this.el.timer);
+    this.scheme = typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : null;
+    if (this.scheme) this.scheme.addEventListener("change", this.onScheme);
     this.reload();
   }
 
   disconnectedCallback() {
     document.removeEventListener("visibilitychange", this.onVisible);
     window.removeEventListener("online", this.onOnline);
+    if (this.scheme) this.scheme.removeEventListener("change", this.onScheme);
     this.stopClock();
   }
 
