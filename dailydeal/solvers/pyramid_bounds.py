@@ -41,7 +41,6 @@ from dailydeal.games.rules.pyramid import (
 )
 from dailydeal.games.rules.pyramid import pairs as place_pairs
 from dailydeal.solvers.pyramid_closure import BIG, PassCounter
-from dailydeal.solvers.pyramid_closure import usable_values as usable_of
 from dailydeal.solvers.pyramid_plan import bit_length, popcount
 
 if TYPE_CHECKING:
@@ -81,7 +80,6 @@ class _MaskInfo:
     # keys, where one table for all masks would hash long keys into a large table.
     pool: dict[int, int]  # ``pool_steps`` by the values of the pool (those of ``wanted``)
     phase: dict[int, int]  # ``two_phase`` by va | vb << 14 (those of ``wanted``)
-    usable: dict[int, int]  # ``usable_values`` by the pool
     usable_pos: dict[int, int]  # ``usable_positions`` by the pool
     # The infos of the children the pool bounds recursed into (``Bounds.kid``): by the
     # place removed, then by the index of the pair in ``pairs`` past SIZE
@@ -182,7 +180,7 @@ class Bounds:
         self.last_steps = 0  # the pool steps the last ``heuristic`` read
         self.memo_mask = -1
         self.memo_info = _MaskInfo(
-            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, {}, []
+            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, []
         )
 
     def release(self) -> None:
@@ -261,7 +259,7 @@ class Bounds:
                 lone_pairs.append((b, a, values[a]))
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
-            lone_pairs, len(self.info_cache), {}, {}, {}, {},
+            lone_pairs, len(self.info_cache), {}, {}, {},
             [None] * (SIZE + len(pairs)),
         )
         self.info_cache[mask_key(mask)] = got
@@ -644,13 +642,8 @@ class Bounds:
     def usable_values(self, mask: int, pool: int) -> int:
         """Talon values (bits; kings always) that can pair with a card of ``mask`` once it is
         accessible, in the relaxation where ``pool`` values are unlimited
-        (``pyramid_closure.usable_values``), cached per mask and pool."""
-        table = self.info_of(mask).usable
-        got = table.get(pool)
-        if got is None:
-            got = usable_of(self.values, mask, pool)
-            table[pool] = got
-        return got
+        (``pyramid_closure.usable_values``): the pass counter's, which keeps them."""
+        return self.counter.usable_values(mask, pool)
 
     def passes_needed(self, mask: i64, tal: i64, p: i64, most: i64 = BIG) -> tuple[int, int]:
         """(S, c): every solution recycles at least S times, and if exactly S, draws at
