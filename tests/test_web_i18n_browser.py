@@ -157,6 +157,12 @@ def test_the_element_follows_its_lang_and_takes_an_embedders_words(
     expect(player.host.locator("[part=root]")).to_have_attribute("dir", "rtl")
     expect(hint).to_have_text(arabic["el.hint"])
     expect(player.host.locator(".table")).to_have_attribute("dir", "ltr")  # the cards
+    # the board's structure is named in it too (board.js draws a section again whose
+    # attributes changed: it patched its items and kept the English names)
+    named = player.host.locator(".pyr-top")
+    expect(named).to_have_attribute("aria-label", arabic["board.stock_waste"])
+    row = arabic["board.row"].replace("{row}", "1")
+    expect(player.host.locator(".pyr-row").first).to_have_attribute("aria-label", row)
     page.evaluate("""document.querySelector('daily-deal').strings = {"el.hint": "Clue"}""")
     expect(hint).to_have_text("Clue")
     # the attribute, as JSON (the property, once set, wins: it is dropped here)

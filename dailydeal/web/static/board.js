@@ -11,8 +11,9 @@ const RENDERERS = { row, pyramid, grid };
 const TEMPLATE = typeof document === "undefined" ? null : document.createElement("template");
 
 /** The sections of HTML (one [class, items, attributes] per box: the attributes, roles and
- *  names of its structure, the same for every position; an item is HTML or a section) of a position: its layout's renderer
- *  (the end of a game is the result card's to say, never a banner over the cards). */
+ *  names of its structure, the same for every position; an item is HTML or a section) of a
+ *  position: its layout's renderer (the end of a game is the result card's to say, never a
+ *  banner over the cards). */
 export function sections(layout, st, view) {
   return RENDERERS[layout].render(st, view);
 }
@@ -99,7 +100,8 @@ export class Board {
     const active = root.activeElement;
     const focus = active && board.contains(active) ? placeOf(active) : null;
     const old = this.drawn;
-    const same = old && old.length === parts.length && old.every((o, i) => o[0] === parts[i][0]) && board.children.length === old.length;
+    // the same boxes with the same attributes (another language names them anew)
+    const same = old && old.length === parts.length && old.every((o, i) => o[0] === parts[i][0] && o[2] === parts[i][2]) && board.children.length === old.length;
     const playable = () => [...board.querySelectorAll("button:not(:disabled):not(.blocked)")];
     const index = focus ? playable().indexOf(active) : -1;
     if (!same) board.innerHTML = parts.map(html).join("");
