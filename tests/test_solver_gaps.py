@@ -765,33 +765,3 @@ def test_the_solver_with_dead_cards_matches_naive(monkeypatch: Any) -> None:
             result = _decided_as_naive(small_deal(i, cls, free, away), (free, i, away))
             verdicts[result.status] += 1
     assert verdicts["won"] > 3 and verdicts["lost"] > 3, verdicts
-
-
-def test_the_turns_shift_to_the_limited_games(monkeypatch: Any) -> None:
-    """Past ``SHIFT_NODES`` (0 here), while a limited game is left, the real game takes one
-    turn in ``REAL_LATER``: counted on a whole deal, cut short by its budget. The real
-    game keeps its turns, so it is still searched out: the small deals (tiny caps, limited
-    games 0 to 2) are decided, as the naive search says."""
-    import dailydeal.solvers.gaps as gaps_solver
-
-    monkeypatch.setattr(gaps_solver, "SHIFT_NODES", 0)
-    monkeypatch.setattr(gaps_solver, "REAL_LATER", 4)
-    deal = new_game("gaps", 5051177524834283034, "redeals=0")  # no limited game searched out
-    stats = solve_game(deal, Budget(max_nodes=300_000)).stats
-    assert "searched_out_1" not in stats and stats["passes"] > 40, stats
-    real = stats["passes"] - stats["streamlined_passes"]
-    assert real == stats["passes"] // 4, stats
-    monkeypatch.setattr(gaps_solver, "LUBY_UNIT", 3)
-    monkeypatch.setattr(gaps_solver, "MORE_RELOCATIONS", 2)
-    cls = _no_redeal_class()
-    verdicts = {"won": 0, "lost": 0}
-    for free in (10, 13, 16):
-        for i in range(10):
-            game = small_deal(i, cls, free)
-            result = solve_game(game, Budget(max_nodes=2_000_000))
-            assert result.status in ("won", "lost"), (free, i)
-            assert (result.status == "won") == naive_winnable(game), (free, i)
-            if result.status == "won":
-                assert replays_to_win(game, result.moves), (free, i)
-            verdicts[result.status] += 1
-    assert verdicts["won"] > 3 and verdicts["lost"] > 3, verdicts

@@ -749,15 +749,6 @@ LEVELS: tuple[int, ...] = (0, 0, UNLIMITED)
 # slow deals whose wins need a relocation mostly need one (the limit 1 took 3 of 200
 # deals past the real game's passes; docs/solvers.md).
 MORE_RELOCATIONS = 3
-# Past this many nodes, while a limited game is left, the real game takes one turn in
-# REAL_LATER instead of one in three: its wins come early (of the first 100 deals' 21,
-# all but one within 2.7 s, that one at 5.6 s), while the limited games' keep coming
-# late (4 wins of limits 0 to 2 at 10.7 to 14.5 s); a deal is proved lost only once the
-# real game is searched out, and most proofs come after the limited games are (the real
-# game then takes every turn). Counted in nodes, so the order does not depend on the
-# machine. Not Final: the tests set them.
-SHIFT_NODES = 3_000_000
-REAL_LATER = 6
 
 
 def _caps(redeals_left: int, scale: float) -> list[int]:
@@ -782,7 +773,6 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
     # searched out yet (a limited game searched out has no win: the others go on)
     runs = dict.fromkeys(LEVELS, 0)
     levels = list(LEVELS)
-    later = 0  # passes since the shift (SHIFT_NODES)
     try:
         while True:
             stats["passes"] += 1
@@ -793,12 +783,6 @@ def solve_game(game: Game[Any], budget: Budget) -> SolveResult:
                 scale *= GROWTH
             else:
                 limit = levels[(stats["passes"] - 1) % len(levels)]
-                if search.nodes >= SHIFT_NODES and len(levels) > 1:
-                    later += 1
-                    if later % REAL_LATER:  # a limited game's turn (they all have one limit)
-                        limit = min(levels)
-                    else:
-                        limit = UNLIMITED
                 search.relocations = limit
                 runs[limit] += 1
                 caps = [LUBY_UNIT * luby(runs[limit])]
