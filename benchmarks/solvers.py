@@ -32,6 +32,11 @@ and the deals whose verdicts contradict (won in one, lost in the other: a bug). 
 builds run side by side, each with --verbose, then one with --against the other's log,
 is the before/after comparison at equal load.
 
+--stats (with --verbose) ends each deal's line with the solver's stats as key=value: for
+Gaps without redeals, ``won_level`` (the relocation limit of the game that won, 255 the
+real game) and ``searched_out_K`` (the pass at which the game of K relocations was
+searched out), which say where a deal's time went.
+
 --slowest K prints the K deals that took the most CPU (seed, status, nodes, seconds) and
 the distribution of nodes per deal (median, p90, p99, p99.9, max, and the total): node
 counts do not depend on the machine's load, times do.
@@ -99,6 +104,7 @@ def _solve_one(
         "not_optimal": won and result.stats.get("optimal") is False,
         "verified": (not won) or verify(game, seed, result.moves, variant).won,
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "stats": result.stats,
     }
 
 
@@ -172,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, action="append", help="solve these seeds instead")
     parser.add_argument("--json", action="store_true", help="also print a JSON summary")
     parser.add_argument("--verbose", action="store_true", help="a line per deal")
+    parser.add_argument("--stats", action="store_true",
+                        help="with --verbose, the solver's stats on each line (key=value)")
     parser.add_argument("--fresh", action="store_true",
                         help="a new process per deal: each deal's own peak memory")
     parser.add_argument("--reference", type=int, metavar="NODES",
@@ -245,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
                     f" reference {out['ref_status']} {out['ref_length']}"
                     f"{'' if out['ref_exact'] else ' (not exact)'} {out['ref_cpu']:.3f}s"
                 )
+                if args.stats:
+                    extra += "".join(f" {key}={value}" for key, value in out["stats"].items())
                 print(f"{out['seed']} {out['status']} {out['length']} {out['nodes']} "
                       f"{out['cpu']:.3f}s {out['rss_mb']:.0f}MB{extra}", flush=True)
     wall = time.perf_counter() - started
