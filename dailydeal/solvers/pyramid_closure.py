@@ -303,6 +303,20 @@ class PassCounter:
             got = self.usable_by_pool[key] = usable_values(self.values, mask, pool)
         return got
 
+    def usable_positions(self, mask: int, vals: int) -> int:
+        """The talon positions holding a card of a value ``usable_values`` allows, with the
+        talon values ``vals`` as the pool, through the table."""
+        key = self.key(mask, vals)
+        ok = self.usable.get(key)
+        if ok is None:
+            usable = self.usable_values(mask, vals)
+            ok = 0
+            for u in range(1, 14):
+                if usable >> u & 1:
+                    ok |= self.vb[u]
+            self.usable[key] = ok
+        return ok
+
     def reachable_waste(self, mask: int, low: int, pool: int) -> int:
         """The waste cards (positions in ``low``) that can still be used before the next
         recycle, with the values ``pool`` from the stock: the top ones, down to the first
@@ -340,11 +354,7 @@ class PassCounter:
         for w in range(1, 14):
             if tal & vb[w]:
                 pool |= 1 << w
-        usable = self.usable_values(mask, pool)
-        bad = upto
-        for u in range(1, 14):
-            if usable >> u & 1:
-                bad &= ~vb[u]
+        bad = upto & ~self.usable_positions(mask, pool)
         left = upto & ~bad
         total = bad.bit_count()
         for u in range(1, KING):
@@ -430,15 +440,7 @@ class PassCounter:
                 else:
                     gap = tal & ((2 << c0) - 1) & ~((2 << j) - 1)
                     if bad < 0:
-                        ok = self.usable.get(key)
-                        if ok is None:
-                            usable = usable_values(values, mask, vals)
-                            ok = 0
-                            for u in range(1, 14):
-                                if usable >> u & 1:
-                                    ok |= vb[u]
-                            self.usable[key] = ok
-                        bad = tal & ~ok
+                        bad = tal & ~self.usable_positions(mask, vals)
                     if not gap & bad and (gap & ~kings).bit_count() < takers:
                         # The cards of the gap leave before this one does, each but a
                         # king with a pyramid card of its own accessible by then: not
