@@ -765,3 +765,56 @@ def test_the_solver_with_dead_cards_matches_naive(monkeypatch: Any) -> None:
             result = _decided_as_naive(small_deal(i, cls, free, away), (free, i, away))
             verdicts[result.status] += 1
     assert verdicts["won"] > 3 and verdicts["lost"] > 3, verdicts
+
+
+def test_the_c_last_round_is_the_reference(monkeypatch: Any) -> None:
+    """gaps_last.c searches as ``_Search.last_round`` does, node for node: the same
+    verdicts, node counts, passes, table agings and proofs dropped, and the same winning
+    lines, on whole deals under a node budget (the search cut short mid-pass), on small
+    deals searched out (wins and proofs of loss, 2s away from column 1 too), and with the
+    table aged mid-pass (``TABLE_LIMIT`` small). The reference runs when the table is not
+    table.c's."""
+    import dailydeal.solvers.gaps as gaps_solver
+    from dailydeal.solvers import gaps_last, table
+
+    if not gaps_last.NATIVE or not gaps_last.TABLE:
+        pytest.skip("the last round is not compiled here")
+    c_build = gaps_solver.last_round
+
+    def reference(search: Any, cells: bytearray, cap: int) -> Any:
+        return search.last_round(cells, cap)
+
+    def both(game: Any, budget: Callable[[], Budget]) -> SolveResult:
+        answers = []
+        for last_round in (c_build, reference):
+            monkeypatch.setattr(gaps_solver, "last_round", last_round)
+            r = solve_game(game.copy(), budget())
+            answers.append((r.status, r.nodes, r.moves, dict(r.stats)))
+        assert answers[0] == answers[1]
+        return r
+
+    seen = {"won": 0, "lost": 0, "unknown": 0}
+    aged = 0
+    cls = _no_redeal_class()
+    for i in range(6):  # whole deals, cut short
+        r = both(new_game("gaps", 500 + i, "redeals=0"), lambda: Budget(max_nodes=30_000))
+        seen[r.status] += 1
+    for away in (0, 1):  # (a row's 2 away from column 1: the real game differs)
+        for i in range(8):
+            r = both(small_deal(i, cls, 14, away), lambda: Budget(max_nodes=100_000))
+            seen[r.status] += 1
+    monkeypatch.setattr(gaps_solver, "TABLE_LIMIT", 40)
+    monkeypatch.setattr(gaps_solver, "LUBY_UNIT", 30)
+    for i in range(8):
+        r = both(small_deal(i, cls, 15, 1), lambda: Budget(max_nodes=100_000))
+        seen[r.status] += 1
+        aged += r.stats["tables_aged"]
+    assert seen["won"] > 3 and seen["lost"] > 3 and seen["unknown"] > 0, seen
+    assert aged > 10, aged
+    # a Python table (table.py's): the C build calls the reference
+    search = gaps_solver._Search(0, 0, 0, Budget())
+    search.known = python_source("table").PositionTable()
+    cells = bytearray(new_game("gaps", 1, "redeals=0").cells)
+    assert c_build(search, cells, 500) == ("capped", [])
+    assert search.nodes == 501
+    assert table.NATIVE

@@ -52,6 +52,9 @@ so no 2 moves again and the relocations left no longer matter: such a position h
 key in the real and the limited games, which share its proof. And where no 2 in column
 1 can move again (that, or no relocation left), a *safe* extension of a kept run is
 searched alone (``_safe`` proves that it loses no win).
+
+``last_round`` is the reference of ``gaps_last.c``, the same search in C (the same nodes,
+about twice as many a second), which ``round`` calls when compiled (``gaps_last.py``).
 """
 
 from __future__ import annotations
@@ -78,6 +81,7 @@ from dailydeal.games.rules.gaps import kept_signature as _kept  # the redeal sig
 from dailydeal.shuffle import SplitMix64, fisher_yates
 from dailydeal.solvers.base import LOST, UNKNOWN, WON, Budget, SolveResult, luby
 from dailydeal.solvers.dead_cards import stuck
+from dailydeal.solvers.gaps_last import last_round
 from dailydeal.solvers.table import DEAD, PositionTable
 
 CAPPED: Final = "capped"
@@ -417,6 +421,8 @@ class _Search:
     def round(self, cells: bytearray, k: int, caps: list[int]) -> tuple[str, list[Step]]:
         """Search round ``k`` (``k`` redeals used) from ``cells``: WON/LOST/CAPPED + steps."""
         if self.redeals == 0:  # no redeal left from the start: the restarts' own search
+            if DEAD_CARDS < 0:  # in C when compiled (gaps_last.c: the same search)
+                return last_round(self, cells, caps[k])
             return self.last_round(cells, caps[k])
         cells = bytearray(cells)  # the key of a position: bytes(cells), as in last_round
         whole = [cells]

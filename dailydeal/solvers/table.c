@@ -625,6 +625,84 @@ static PyTypeObject TableType = {
     .tp_new = Table_new,
 };
 
+/* The operations of the search in C (gaps_last.c) on a table, by a key's 36 bytes: what
+ * setdefault, [] = v, in and del do, without an int made per key. Exported as a capsule
+ * (TABLE_API_NAME); gaps_last.c declares the same struct, checked by TABLE_API_VERSION. */
+#define TABLE_API_NAME "dailydeal.solvers.table._C_API"
+#define TABLE_API_VERSION 1
+
+typedef struct {
+    int version;
+    PyTypeObject *type;
+    int (*setdefault)(PyObject *t, const uint8_t *k, int32_t v, int32_t *out);
+    int (*set)(PyObject *t, const uint8_t *k, int32_t v);
+    int (*contains)(PyObject *t, const uint8_t *k);
+    int (*remove)(PyObject *t, const uint8_t *k);
+    Py_ssize_t (*len)(PyObject *t);
+} TableAPI;
+
+static void place_bytes(Table *t, const uint8_t *k, Place *at)
+{
+    memcpy(at->k, k, KEY_BYTES);
+    at->h = hash_key(at->k);
+    at->p = &t->parts[at->h >> SEGMENT_SHIFT];
+    at->i = find(at->p, at->k, at->h, &at->found);
+    at->r = &at->p->slots[at->i];
+}
+
+/* setdefault(key, v): *out is the value held (read as ``[]`` reads it) or v, inserted */
+static int api_setdefault(PyObject *o, const uint8_t *k, int32_t v, int32_t *out)
+{
+    Table *t = (Table *)o;
+    Place at;
+    place_bytes(t, k, &at);
+    if (at.found)
+        return read_value(t, at.r, out);
+    *out = v;
+    return insert(t, &at, v);
+}
+
+/* table[key] = v */
+static int api_set(PyObject *o, const uint8_t *k, int32_t v)
+{
+    Table *t = (Table *)o;
+    Place at;
+    place_bytes(t, k, &at);
+    return at.found ? put(t, at.r, v) : insert(t, &at, v);
+}
+
+/* key in table: 1, 0, or -1 with an exception */
+static int api_contains(PyObject *o, const uint8_t *k)
+{
+    Table *t = (Table *)o;
+    Place at;
+    int32_t v;
+    place_bytes(t, k, &at);
+    if (at.found && read_value(t, at.r, &v) < 0)
+        return -1;
+    return at.found;
+}
+
+/* del table[key]: -1 with a KeyError when it is not there */
+static int api_remove(PyObject *o, const uint8_t *k)
+{
+    Table *t = (Table *)o;
+    Place at;
+    place_bytes(t, k, &at);
+    if (!at.found) {
+        PyErr_SetString(PyExc_KeyError, "a position not in the table");
+        return -1;
+    }
+    drop(t, &at);
+    return 0;
+}
+
+static Py_ssize_t api_len(PyObject *o) { return ((Table *)o)->len; }
+
+static TableAPI table_api = {
+    TABLE_API_VERSION, &TableType, api_setdefault, api_set, api_contains, api_remove, api_len,
+};
+
 /* _hash(key): the hash that places a key (its part: the top 8 bits; its home slot: the
  * low bits), so that the tests can choose keys that make long runs */
 static PyObject *module_hash(PyObject *module, PyObject *key)
@@ -660,7 +738,8 @@ PyMODINIT_FUNC PyInit_table(void)
         PyModule_AddIntConstant(m, "DEAD", DEAD) < 0 ||
         PyModule_AddIntConstant(m, "EPOCH", EPOCH_STAMPS) < 0 ||
         PyModule_AddIntConstant(m, "KEY_BITS", KEY_BYTES * 8) < 0 ||
-        PyModule_AddIntConstant(m, "NATIVE", 1) < 0) {
+        PyModule_AddIntConstant(m, "NATIVE", 1) < 0 ||
+        PyModule_AddObject(m, "_C_API", PyCapsule_New(&table_api, TABLE_API_NAME, NULL)) < 0) {
         Py_DECREF(&TableType);
         Py_DECREF(m);
         return NULL;

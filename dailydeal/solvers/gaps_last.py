@@ -1,0 +1,26 @@
+"""The last round of the Gaps search (no redeal left), in C when compiled.
+
+``gaps._Search.last_round`` is the search (its docstring says what it does); it is the
+reference, and the Python build runs it: this module's ``last_round`` calls it.
+``gaps_last.c`` beside this file is the same search, step for step (the same nodes, the
+same proofs, the table aged at the same points: tests/test_solver_gaps.py compares the
+two), built with the compiled solvers (setup.py) and imported under this name; it works
+on table.c's table through that module's capsule, and calls the reference when the table
+is not table.c's. Its node costs a third to a half of the compiled Python's
+(docs/solvers.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from dailydeal.solvers.gaps import Step, _Search
+
+NATIVE: Final = 0  # 1 in the C build
+TABLE: Final = 0  # 1 in the C build when table.c's capsule was found
+
+
+def last_round(search: _Search, cells: bytearray, cap: int) -> tuple[str, list[Step]]:
+    """``search.last_round(cells, cap)``: WON/LOST/CAPPED and the steps of a win."""
+    return search.last_round(cells, cap)
