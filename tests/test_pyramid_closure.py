@@ -280,12 +280,13 @@ def test_the_c_build_counts_the_passes_as_the_reference() -> None:
 
 def test_the_c_build_reads_the_waste_as_the_reference() -> None:
     """``reachable_waste`` (the waste below the cursor, the stock's values as the pool),
-    ``staying`` (up to the cursor, and up to the talon's end) and ``usable_values``, with
+    ``staying`` (up to the cursor, and up to the talon's end), ``usable_values`` and
+    ``usable_positions``, with
     a counter a deal (its tables in use): the reference's answers, and both kinds of
     answer reached (a waste cut short and whole, cards that stay and none)."""
     searched, randoms, edges = corpus()
     need_c()
-    cut = whole = stay = 0
+    cut = whole = stay = some = 0
     for (values, tvalues), positions in by_deal(searched + randoms + edges).items():
         c, py = built.PassCounter(values, tvalues), PY.PassCounter(values, tvalues)
         for _, _, mask, tal, p in positions:
@@ -300,6 +301,10 @@ def test_the_c_build_reads_the_waste_as_the_reference() -> None:
                 assert c.staying(mask, tal, last) == staying, (values, tvalues, mask, tal, last)
                 stay += staying > 0
             assert c.usable_values(mask, stock) == py.usable_values(mask, stock)
+            positions_ok = py.usable_positions(mask, stock)
+            assert c.usable_positions(mask, stock) == positions_ok, (values, tvalues, mask)
+            some += 0 < positions_ok
+    assert some > 100, some
     assert cut > 100 and whole > 100 and stay > 100, (cut, whole, stay)
 
 
@@ -368,5 +373,9 @@ def test_the_c_build_refuses_what_is_not_a_position() -> None:
         c.staying(mask, tal)
     with pytest.raises(OverflowError):
         c.usable_values(mask, -1)
+    with pytest.raises(OverflowError):
+        c.usable_positions(mask, -1)
+    with pytest.raises(TypeError, match="expected"):
+        c.usable_positions(mask)
     assert c.passes_needed(mask, tal, p, 1) == PY.PassCounter(values, tvalues).passes_needed(
         mask, tal, p, 1)

@@ -80,7 +80,6 @@ class _MaskInfo:
     # keys, where one table for all masks would hash long keys into a large table.
     pool: dict[int, int]  # ``pool_steps`` by the values of the pool (those of ``wanted``)
     phase: dict[int, int]  # ``two_phase`` by va | vb << 14 (those of ``wanted``)
-    usable_pos: dict[int, int]  # ``usable_positions`` by the pool
     # The infos of the children the pool bounds recursed into (``Bounds.kid``): by the
     # place removed, then by the index of the pair in ``pairs`` past SIZE
     kids: list[_MaskInfo | None]
@@ -180,7 +179,7 @@ class Bounds:
         self.last_steps = 0  # the pool steps the last ``heuristic`` read
         self.memo_mask = -1
         self.memo_info = _MaskInfo(
-            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, {}, []
+            -1, [], [], 0, [], 0, [], b"", 0, 0, 0, [], -1, {}, {}, []
         )
 
     def release(self) -> None:
@@ -259,7 +258,7 @@ class Bounds:
                 lone_pairs.append((b, a, values[a]))
         got = _MaskInfo(
             king, pairs, partners, h, need, wanted, talon_moves, caps, dead, weight, need_bits,
-            lone_pairs, len(self.info_cache), {}, {}, {},
+            lone_pairs, len(self.info_cache), {}, {},
             [None] * (SIZE + len(pairs)),
         )
         self.info_cache[mask_key(mask)] = got
@@ -627,17 +626,9 @@ class Bounds:
         return best
 
     def usable_positions(self, mask: int, pool: int) -> int:
-        """The talon positions holding a card of a value ``usable_values`` allows."""
-        table = self.info_of(mask).usable_pos
-        got = table.get(pool)
-        if got is None:
-            usable = self.usable_values(mask, pool)
-            got = 0
-            for w in range(1, 14):
-                if usable >> w & 1:
-                    got |= self.value_bits[w]
-            table[pool] = got
-        return got
+        """The talon positions holding a card of a value ``usable_values`` allows: the pass
+        counter's (``PassCounter.usable_positions``)."""
+        return self.counter.usable_positions(mask, pool)
 
     def usable_values(self, mask: int, pool: int) -> int:
         """Talon values (bits; kings always) that can pair with a card of ``mask`` once it is

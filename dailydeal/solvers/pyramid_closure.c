@@ -921,18 +921,40 @@ static PyObject *counter_window_blocked(counter_t *pc, PyObject *const *args,
     return PyBool_FromLong(got);
 }
 
-static PyObject *counter_usable_values(counter_t *pc, PyObject *const *args,
-                                       Py_ssize_t nargs)
+/* usable_values(mask, pool) of the counter's mask (its arguments read); -1 with an
+ * exception set */
+static long long usable_of_args(counter_t *pc, PyObject *const *args, Py_ssize_t nargs)
 {
     uint32_t mask, pool;
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "expected (mask, pool)");
-        return NULL;
+        return -1;
     }
     if (read_bits(args[0], SIZE, &mask) < 0 || read_bits(args[1], 32, &pool) < 0)
-        return NULL;
-    long long got = counter_usable(pc, mask, pool, wanted_of(pc, mask));
+        return -1;
+    return counter_usable(pc, mask, pool, wanted_of(pc, mask));
+}
+
+static PyObject *counter_usable_values(counter_t *pc, PyObject *const *args,
+                                       Py_ssize_t nargs)
+{
+    long long got = usable_of_args(pc, args, nargs);
     return got < 0 ? NULL : PyLong_FromLongLong(got);
+}
+
+/* PassCounter.usable_positions(): the talon positions of the values usable_values()
+ * allows (an OR of 13 words: no table of its own) */
+static PyObject *counter_usable_positions(counter_t *pc, PyObject *const *args,
+                                          Py_ssize_t nargs)
+{
+    long long usable = usable_of_args(pc, args, nargs);
+    if (usable < 0)
+        return NULL;
+    uint32_t ok = 0;
+    for (int u = 1; u <= KING; u++)
+        if (usable >> u & 1)
+            ok |= pc->vb[u];
+    return PyLong_FromUnsignedLong(ok);
 }
 
 static PyObject *counter_reachable_waste(counter_t *pc, PyObject *const *args,
@@ -995,6 +1017,8 @@ static PyMethodDef counter_methods[] = {
     {"reachable_waste", (PyCFunction)(void (*)(void))counter_reachable_waste, METH_FASTCALL,
      NULL},
     {"staying", (PyCFunction)(void (*)(void))counter_staying_method, METH_FASTCALL, NULL},
+    {"usable_positions", (PyCFunction)(void (*)(void))counter_usable_positions, METH_FASTCALL,
+     NULL},
     {"usable_values", (PyCFunction)(void (*)(void))counter_usable_values, METH_FASTCALL,
      NULL},
     {"window_blocked", (PyCFunction)(void (*)(void))counter_window_blocked, METH_FASTCALL,
