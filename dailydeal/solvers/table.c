@@ -334,14 +334,22 @@ typedef struct {
     int found;
 } Place;
 
-static int locate(Table *t, PyObject *key, Place *at)
+/* where the key of bytes k is, or would go */
+static void place_bytes(Table *t, const uint8_t *k, Place *at)
 {
-    if (key_bytes(key, at->k) < 0)
-        return -1;
+    if (at->k != k)
+        memcpy(at->k, k, KEY_BYTES);
     at->h = hash_key(at->k);
     at->p = &t->parts[at->h >> SEGMENT_SHIFT];
     at->i = find(at->p, at->k, at->h, &at->found);
     at->r = &at->p->slots[at->i];
+}
+
+static int locate(Table *t, PyObject *key, Place *at)
+{
+    if (key_bytes(key, at->k) < 0)
+        return -1;
+    place_bytes(t, at->k, at);
     return 0;
 }
 
@@ -640,15 +648,6 @@ typedef struct {
     int (*remove)(PyObject *t, const uint8_t *k);
     Py_ssize_t (*len)(PyObject *t);
 } TableAPI;
-
-static void place_bytes(Table *t, const uint8_t *k, Place *at)
-{
-    memcpy(at->k, k, KEY_BYTES);
-    at->h = hash_key(at->k);
-    at->p = &t->parts[at->h >> SEGMENT_SHIFT];
-    at->i = find(at->p, at->k, at->h, &at->found);
-    at->r = &at->p->slots[at->i];
-}
 
 /* setdefault(key, v): *out is the value held (read as ``[]`` reads it) or v, inserted */
 static int api_setdefault(PyObject *o, const uint8_t *k, int32_t v, int32_t *out)
