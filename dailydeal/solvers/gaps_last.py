@@ -12,15 +12,22 @@ is not table.c's. Its node costs a third to a half of the compiled Python's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
-
-if TYPE_CHECKING:
-    from dailydeal.solvers.gaps import Step, _Search
+from typing import Final, Protocol
 
 NATIVE: Final = 0  # 1 in the C build
 TABLE: Final = 0  # 1 in the C build when table.c's capsule was found
 
+Step = tuple[int, int] | None  # gaps.Step: a placement (card, destination), None a redeal
 
-def last_round(search: _Search, cells: bytearray, cap: int) -> tuple[str, list[Step]]:
+
+class Search(Protocol):
+    """What this module needs of ``gaps._Search`` (named here: gaps.py imports this module).
+    The C build also reads and writes its ``known``, ``relocations``, ``tb``, ``budget``,
+    ``nodes``, ``limit`` and ``table_limit``, and calls its ``_make_room``."""
+
+    def last_round(self, cells: bytearray, cap: int) -> tuple[str, list[Step]]: ...
+
+
+def last_round(search: Search, cells: bytearray, cap: int) -> tuple[str, list[Step]]:
     """``search.last_round(cells, cap)``: WON/LOST/CAPPED and the steps of a win."""
     return search.last_round(cells, cap)
