@@ -119,21 +119,28 @@ typedef struct {
     Py_ssize_t n, cap;
 } Vec;
 
-static int vec_reserve(Vec *v, Py_ssize_t more)
+/* Room for ``need`` items of ``size`` bytes in the array ``*a`` of ``*cap`` (doubled as
+ * needed); -1 with MemoryError */
+static int reserve(void **a, Py_ssize_t *cap, Py_ssize_t need, size_t size)
 {
-    if (v->n + more <= v->cap)
+    if (need <= *cap)
         return 0;
-    Py_ssize_t cap = v->cap ? v->cap : 64;
-    while (cap < v->n + more)
-        cap *= 2;
-    int64_t *a = PyMem_Realloc(v->a, (size_t)cap * sizeof(int64_t));
-    if (a == NULL) {
+    Py_ssize_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *more = PyMem_Realloc(*a, (size_t)n * size);
+    if (more == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    v->a = a;
-    v->cap = cap;
+    *a = more;
+    *cap = n;
     return 0;
+}
+
+static inline int vec_reserve(Vec *v, Py_ssize_t more)
+{
+    return reserve((void **)&v->a, &v->cap, v->n + more, sizeof(int64_t));
 }
 
 static inline int vec_push(Vec *v, int64_t x)
@@ -160,16 +167,8 @@ typedef struct {
 
 static inline int keys_push(KeyVec *v, const Key *k)
 {
-    if (v->n == v->cap) {
-        Py_ssize_t cap = v->cap ? v->cap * 2 : 64;
-        Key *a = PyMem_Realloc(v->a, (size_t)cap * sizeof(Key));
-        if (a == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        v->a = a;
-        v->cap = cap;
-    }
+    if (v->n == v->cap && reserve((void **)&v->a, &v->cap, v->n + 1, sizeof(Key)) < 0)
+        return -1;
     v->a[v->n++] = *k;
     return 0;
 }
@@ -344,32 +343,17 @@ static uint64_t inherit(uint64_t z, int card, int src, int dst, const int *pos, 
     return out;
 }
 
-/* The key after ``move`` from the position keyed ``key`` (the main loop's arithmetic) */
-static inline Key key_after(const State *s, const Key *key, int64_t move, int limited, int left, int home)
-{
-    int card = (int)(move & CARD_MASK);
-    int dst = target(move, s), src = s->pos[card];
-    Key next = *key;
-    key_step(&next, card, dst - src);
-    if (limited && src % COLS == 0 && dst % COLS == 0)
-        key_sub_mul(&next, &POW53[48], 1);
-    if (card % 13 == 1 && src % COLS != 0 && home == 3 && limited)
-        key_add_mul(&next, &POW53[48], (uint64_t)(UNLIMITED - left));
-    return next;
-}
-
 /* ---- Python glue ---- */
 
-static PyObject *get_long_attr(PyObject *o, const char *name, long long *out)
+/* *out = o.name, an int; -1 with an exception */
+static int get_long_attr(PyObject *o, const char *name, long long *out)
 {
     PyObject *v = PyObject_GetAttrString(o, name);
     if (v == NULL)
-        return NULL;
+        return -1;
     *out = PyLong_AsLongLong(v);
     Py_DECREF(v);
-    if (*out == -1 && PyErr_Occurred())
-        return NULL;
-    return Py_None;
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
 static int set_long_attr(PyObject *o, const char *name, long long value)
@@ -480,13 +464,13 @@ static PyObject *search_last(PyObject *search, PyObject *known, const uint8_t *c
     State s;
     uint8_t kb[KEY_BYTES];
 
-    if (get_long_attr(search, "limit", &limit) == NULL)
+    if (get_long_attr(search, "limit", &limit) < 0)
         return NULL;
     if (api->len(known) > limit && make_room(search) < 0)
         return NULL;
     table_limit = limit;
     if (set_long_attr(search, "table_limit", table_limit) < 0 ||
-        get_long_attr(search, "relocations", &left) == NULL)
+        get_long_attr(search, "relocations", &left) < 0)
         return NULL;
     for (int i = 0; i < 53; i++)
         s.pos[i] = -1;
@@ -566,7 +550,7 @@ static PyObject *search_last(PyObject *search, PyObject *known, const uint8_t *c
         result = answer(status_lost, PyList_New(0));
         goto done;
     }
-    if (get_long_attr(search, "nodes", &nodes) == NULL)
+    if (get_long_attr(search, "nodes", &nodes) < 0)
         goto fail;
     long long stop = nodes + cap + 1;
     long long check = (nodes / CHECK + 1) * CHECK;
@@ -625,9 +609,15 @@ static PyObject *search_last(PyObject *search, PyObject *known, const uint8_t *c
         int card = (int)(move & CARD_MASK);
         int dst = target(move, &s);
         int src = s.pos[card];
-        Key next = key_after(&s, &key, move, limited, (int)left, home);
+        /* the key after the move */
+        Key next = key;
+        key_step(&next, card, dst - src);
         int relocation = limited && src % COLS == 0 && dst % COLS == 0;
+        if (relocation)
+            key_sub_mul(&next, &POW53[48], 1);
         int arrives = card % 13 == 1 && src % COLS != 0; /* a 2 comes to column 1 */
+        if (arrives && home == 3 && limited) /* the fourth: the key counts UNLIMITED */
+            key_add_mul(&next, &POW53[48], (uint64_t)(UNLIMITED - left));
         int32_t seen;
         key_bytes(&next, kb);
         TRY(api->setdefault(known, kb, counter, &seen));
